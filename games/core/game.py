@@ -1,0 +1,161 @@
+"""The Game interface every game implements (see shared/DESIGN.md).
+
+A game is a stateless object; states and actions are immutable values
+(frozen dataclasses holding tuples), so `apply` can never mutate its input
+and actions compare equal after `parse(format(a))`.
+
+Views.  `view(state, viewer)` is built here, once, from two hooks so that no
+game can leak hidden information by accident:
+
+    {"game": slug, "viewer": viewer,
+     "public":  public_view(state)          # identical for every audience
+     "private": hidden(state, seat)         # only in the seat's own view
+     "hidden":  {seat: hidden(state, seat)}  # only in the HOST view}
+
+Everything a seat may not show another seat (sealed bids, chips left, pending
+orders, garnet spends) belongs in `hidden`, never in `public_view`.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar, Generic, TypeVar
+
+from .errors import IllegalAction
+from .result import Result
+
+#: Viewer/actor constants.  Seats are numbered from 1.
+HOST = 0
+SPECTATOR = -1
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+def viewer_name(viewer: int) -> str:
+    if viewer == HOST:
+        return "host"
+    if viewer == SPECTATOR:
+        return "spectator"
+    return f"seat {viewer}"
+
+
+class Game(ABC, Generic[S, A]):
+    """One game's rules.  Subclasses set the identity and implement the hooks."""
+
+    slug: ClassVar[str]
+    name: ClassVar[str]
+    seats: ClassVar[int] = 2
+    default_options: ClassVar[Mapping[str, Any]] = {}
+    #: True for games played in sealed rounds (several seats act at once).
+    sealed: ClassVar[bool] = False
+
+    # -- identity helpers -------------------------------------------------
+    def options(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """`options` merged over `default_options` (unknown keys are refused)."""
+        merged = dict(self.default_options)
+        for key, value in (options or {}).items():
+            if key not in merged:
+                raise IllegalAction(f"{self.name} has no option {key!r}")
+            merged[key] = value
+        return merged
+
+    def __repr__(self) -> str:
+        return f"<Game {self.slug}>"
+
+    # -- the contract -----------------------------------------------------
+    @abstractmethod
+    def new(self, options: Mapping[str, Any] | None = None) -> S:
+        """The start of one bout."""
+
+    @abstractmethod
+    def parse(self, state: S, seat: int, text: str) -> A:
+        """Notation -> action; `NotationError` with a clear message."""
+
+    @abstractmethod
+    def format(self, action: A) -> str:
+        """Canonical notation; `parse(state, seat, format(a)) == a`."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> Iterator[A]:
+        """Every legal action of `seat` now (lazy; may be large)."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, action: A) -> S:
+        """A new state, or `IllegalAction`; never mutates `state`."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> frozenset[int]:
+        """Seats that may act now (empty once the bout is over)."""
+
+    @abstractmethod
+    def result(self, state: S) -> Result | None:
+        """None while play goes on."""
+
+    @abstractmethod
+    def public_view(self, state: S) -> dict[str, Any]:
+        """JSON-safe facts every audience may see."""
+
+    @abstractmethod
+    def dump(self, state: S) -> dict[str, Any]:
+        """JSON-safe form of `state`, stable across versions."""
+
+    @abstractmethod
+    def load(self, data: Mapping[str, Any]) -> S:
+        """Inverse of `dump`."""
+
+    # -- hooks with defaults ----------------------------------------------
+    def hidden(self, state: S, seat: int) -> dict[str, Any]:
+        """JSON-safe facts only `seat` (and the host) may see right now."""
+        return {}
+
+    def pending(self, state: S) -> frozenset[int]:
+        """Seats whose action is still awaited.
+
+        Equal to `to_act` for turn-based games; in sealed rounds a seat that
+        has submitted stays in `to_act` (it may resubmit) but leaves `pending`.
+        """
+        return self.to_act(state)
+
+    def play(self, state: S, seat: int, text: str) -> S:
+        """parse then apply: the checked path the web layer calls."""
+        return self.apply(state, seat, self.parse(state, seat, text))
+
+    def random_action(self, state: S, seat: int, rng: random.Random) -> A | None:
+        """A uniformly chosen legal action (None if there is none).
+
+        Reservoir sampling over `legal_actions`; games with huge action
+        spaces override this with something cheaper.
+        """
+        chosen: A | None = None
+        for count, action in enumerate(self.legal_actions(state, seat), start=1):
+            if rng.randrange(count) == 0:
+                chosen = action
+        return chosen
+
+    def view(self, state: S, viewer: int) -> dict[str, Any]:
+        """What `viewer` (a seat, SPECTATOR or HOST) may see."""
+        out: dict[str, Any] = {
+            "game": self.slug,
+            "viewer": viewer,
+            "public": self.public_view(state),
+            "to_act": sorted(self.to_act(state)),
+            "pending": sorted(self.pending(state)),
+        }
+        result = self.result(state)
+        out["result"] = None if result is None else result.to_json()
+        if viewer == HOST:
+            out["hidden"] = {str(s): self.hidden(state, s) for s in range(1, self.seats + 1)}
+        elif 1 <= viewer <= self.seats:
+            out["private"] = self.hidden(state, viewer)
+        return out
+
+    # -- shared checks ----------------------------------------------------
+    def require_turn(self, state: S, seat: int) -> None:
+        """IllegalAction unless `seat` may act now."""
+        if self.result(state) is not None:
+            raise IllegalAction("the bout is over")
+        if seat not in self.to_act(state):
+            raise IllegalAction("it is not your turn")

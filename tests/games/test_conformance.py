@@ -1,0 +1,133 @@
+"""One conformance test over every registered game (OpenSpiel's random_sim_test).
+
+Random playouts through the whole interface: every listed action is
+accepted, `apply` never mutates its input, format/parse and dump/load round
+trips hold, games end, views are JSON-safe and no seat or spectator view
+carries another seat's hidden data.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+
+import pytest
+
+from games.core import HOST, SPECTATOR, IllegalAction, Result
+from games.registry import get_game, slugs
+
+PLAYOUTS = int(os.environ.get("CONFORMANCE_PLAYOUTS", "4"))
+MAX_STEPS = 4000
+
+
+def _roundtrip(game, state):
+    data = game.dump(state)
+    text = json.dumps(data, sort_keys=True)
+    again = game.load(json.loads(text))
+    assert json.dumps(game.dump(again), sort_keys=True) == text
+    return again
+
+
+def _check_views(game, state):
+    views = {v: game.view(state, v) for v in [*range(1, game.seats + 1), SPECTATOR, HOST]}
+    public = json.dumps(views[SPECTATOR]["public"], sort_keys=True)
+    for viewer, view in views.items():
+        json.dumps(view)  # JSON-safe
+        # the public part is the same for every audience: nothing seat-specific leaks into it
+        assert json.dumps(view["public"], sort_keys=True) == public, viewer
+        if viewer == HOST:
+            assert "private" not in view
+            assert set(view["hidden"]) == {str(s) for s in range(1, game.seats + 1)}
+        elif viewer == SPECTATOR:
+            assert "private" not in view and "hidden" not in view
+        else:
+            assert "hidden" not in view
+            assert view["private"] == game.hidden(state, viewer)
+    return views
+
+
+def _check_sealed_privacy(game, state, seat, rng):
+    """Two different sealed submissions by one seat look the same to everyone else."""
+    first = game.random_action(state, seat, rng)
+    second = game.random_action(state, seat, rng)
+    if first is None or second is None or first == second:
+        return
+    after_a = game.apply(state, seat, first)
+    after_b = game.apply(state, seat, second)
+    if not game.pending(after_a) or not game.pending(after_b):
+        return  # the round resolved: its outcome is public by design
+    for viewer in [*range(1, game.seats + 1), SPECTATOR]:
+        if viewer == seat:
+            continue
+        assert game.view(after_a, viewer) == game.view(after_b, viewer), (
+            f"seat {viewer if viewer != SPECTATOR else 'spectator'} can tell two sealed submissions apart"
+        )
+
+
+def _check_listed_actions(game, state, seat, rng):
+    sample = []
+    for count, action in enumerate(game.legal_actions(state, seat), start=1):
+        if len(sample) < 8:
+            sample.append(action)
+        elif rng.randrange(count) < 8:
+            sample[rng.randrange(8)] = action
+        if count > 20000:
+            break
+    for action in sample:
+        game.apply(state, seat, action)  # raises if a listed action is refused
+    return sample
+
+
+def _playout(game, seed):
+    rng = random.Random(seed)
+    state = game.new({})
+    _roundtrip(game, state)
+    for _step in range(MAX_STEPS):
+        result = game.result(state)
+        _check_views(game, state)
+        if result is not None:
+            assert isinstance(result, Result)
+            assert not game.to_act(state)
+            assert result.winners <= set(range(1, game.seats + 1))
+            return result
+        acting = sorted(game.pending(state)) or sorted(game.to_act(state))
+        assert acting, "no result, yet nobody may act"
+        for idle in set(range(1, game.seats + 1)) - game.to_act(state):
+            some = next(iter(game.legal_actions(state, acting[0])), None)
+            if some is not None:
+                with pytest.raises(IllegalAction):
+                    game.apply(state, idle, some)
+        seat = rng.choice(acting)
+        if rng.random() < 0.15:
+            _check_listed_actions(game, state, seat, rng)
+        if game.sealed and rng.random() < 0.3:
+            _check_sealed_privacy(game, state, seat, rng)
+        if game.sealed and rng.random() < 0.05:
+            seat = HOST
+            action = game.parse(state, HOST, "resolve")
+        else:
+            action = game.random_action(state, seat, rng)
+            assert action is not None, f"seat {seat} must act but has no legal action"
+        text = game.format(action)
+        assert game.parse(state, seat, text) == action, text
+        before = copy.deepcopy(game.dump(state))
+        new_state = game.apply(state, seat, action)
+        assert game.dump(state) == before, "apply mutated its input"
+        state = _roundtrip(game, new_state)
+    pytest.fail(f"{game.slug}: no result after {MAX_STEPS} actions (seed {seed})")
+
+
+@pytest.mark.parametrize("slug", slugs())
+def test_random_playouts_conform(slug):
+    game = get_game(slug)
+    assert game.slug == slug
+    assert game.seats in (2, 4)
+    for seed in range(PLAYOUTS):
+        _playout(game, seed)
+
+
+def test_unknown_slug_is_a_key_error():
+    with pytest.raises(KeyError):
+        get_game("chess")
