@@ -54,10 +54,10 @@ def _check_sealed_privacy(game, state, seat, rng):
     second = game.random_action(state, seat, rng)
     if first is None or second is None or first == second:
         return
+    if game.pending(state) <= {seat}:
+        return  # this submission completes the round, which resolves: its outcome is public by design
     after_a = game.apply(state, seat, first)
     after_b = game.apply(state, seat, second)
-    if not game.pending(after_a) or not game.pending(after_b):
-        return  # the round resolved: its outcome is public by design
     for viewer in [*range(1, game.seats + 1), SPECTATOR]:
         if viewer == seat:
             continue

@@ -1,0 +1,689 @@
+"""Bidding 3D Tic-Tac-Toe: every sentence of the card and every ruling (RULINGS.md section 4)."""
+
+from __future__ import annotations
+
+import json
+import random
+from itertools import islice
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.bidding_ttt.rules import TILE_NAMES, BiddingTTT, Resolve, Submit, tile_index
+from games.core import HOST, SPECTATOR, IllegalAction, NotationError
+from games.registry import get_game
+
+game = BiddingTTT()
+
+
+def bids(text: str) -> Submit:
+    """'A1 3; E5 2' -> Submit, through the parser."""
+    action = game.parse(game.new(), 1, text)
+    assert isinstance(action, Submit)
+    return action
+
+
+def play_round(state, red: str | None, blue: str | None):
+    """Both seats submit (None: that seat does not submit; the host resolves)."""
+    if red is not None:
+        state = game.play(state, 1, red)
+    if blue is not None:
+        state = game.play(state, 2, blue)
+    if red is None or blue is None:
+        state = game.apply(state, HOST, Resolve())
+    return state
+
+
+def owner(state, tile: str) -> int:
+    return state.owner[tile_index(tile)]
+
+
+def controllers(state, board: str) -> set[int]:
+    return {s for s in (1, 2) if state.control["ABCDEFGHI".index(board)] & s}
+
+
+# -- identity, setup ---------------------------------------------------------
+
+def test_registered_under_its_slug():
+    registered = get_game("bidding-ttt")
+    assert registered.slug == "bidding-ttt"
+    assert registered.name == "Bidding 3D Tic-Tac-Toe"
+    assert registered.seats == 2
+    assert registered.sealed is True
+
+
+def test_each_player_begins_with_80_chips():
+    state = game.new()
+    assert state.chips == (80, 80)
+    assert game.hidden(state, 1)["chips"] == 80
+    assert game.hidden(state, 2)["chips"] == 80
+
+
+def test_starting_chips_is_an_option():
+    state = game.new({"chips": 30})
+    assert state.chips == (30, 30)
+    assert game.public_view(state)["starting_chips"] == 30
+    with pytest.raises(IllegalAction, match="chips must be a whole number"):
+        game.new({"chips": -1})
+
+
+def test_unknown_option_is_refused():
+    with pytest.raises(IllegalAction, match="no option 'coins'"):
+        game.new({"coins": 3})
+
+
+def test_red_starts_controlling_board_d_and_blue_board_f():
+    state = game.new()
+    public = game.public_view(state)
+    assert public["colours"] == {"1": "red", "2": "blue"}
+    assert public["starting_boards"] == {"1": "D", "2": "F"}
+    assert controllers(state, "D") == {1}
+    assert controllers(state, "F") == {2}
+    assert public["controlled"] == {"1": ["D"], "2": ["F"]}
+    assert public["boards_controlled"] == {"1": 1, "2": 1}
+
+
+def test_a_starting_board_is_controlled_but_no_tile_on_it_is_owned():
+    state = game.new()
+    assert all(owner(state, f"{b}{n}") == 0 for b in "DF" for n in range(1, 10))
+    assert game.public_view(state)["tiles_owned"] == {"1": 0, "2": 0}
+
+
+def test_nine_boards_in_reading_order_with_tiles_in_reading_order():
+    public = game.public_view(game.new())
+    assert public["layout"] == [["A", "B", "C"], ["D", "E", "F"], ["G", "H", "I"]]
+    assert sorted(public["tiles"]) == list("ABCDEFGHI")
+    assert TILE_NAMES[0] == "A1" and TILE_NAMES[4] == "A5" and TILE_NAMES[40] == "E5"
+    assert TILE_NAMES[80] == "I9"
+
+
+def test_there_are_three_rounds_and_both_seats_act_in_each():
+    state = game.new()
+    assert state.round == 1
+    assert game.to_act(state) == {1, 2}
+    assert game.pending(state) == {1, 2}
+    state = play_round(state, "pass", "pass")
+    assert state.round == 2
+    state = play_round(state, "pass", "pass")
+    assert state.round == 3
+    state = play_round(state, "pass", "pass")
+    assert game.result(state) is not None
+    assert game.to_act(state) == frozenset()
+    assert game.pending(state) == frozenset()
+
+
+# -- notation ----------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("E5 - 2 chips", "E5 2"),
+        ("A1 3; E5 2", "A1 3; E5 2"),
+        ("e5 2 chips, a1 3", "A1 3; E5 2"),
+        ("bid 2 on E5", "E5 2"),
+        ("E5: 2", "E5 2"),
+        ("E5 2 and A1 3", "A1 3; E5 2"),
+        ("  e5   2  ", "E5 2"),
+        ("I bid 3 chips on tile A1, and 2 chips on E5.", "A1 3; E5 2"),
+        ("bid two chips on e5", "E5 2"),
+        ("I'll bid 2 on e5", "E5 2"),
+        ("E5 x2", "E5 2"),
+        ("2 chips on E5 and A1 for 3", "A1 3; E5 2"),
+        ("pass", "pass"),
+        ("I pass.", "pass"),
+        ("no bids", "pass"),
+        ("PASS", "pass"),
+    ],
+)
+def test_natural_phrasings_parse_to_the_canonical_form(text, expected):
+    assert game.format(game.parse(game.new(), 1, text)) == expected
+
+
+def test_the_order_of_bids_does_not_matter_actions_are_sorted_by_tile():
+    assert bids("E5 2; A1 3") == bids("A1 3; E5 2")
+    assert bids("E5 2; A1 3").bids == ((tile_index("A1"), 3), (tile_index("E5"), 2))
+    assert Submit(((40, 2), (0, 3))) == Submit(((0, 3), (40, 2)))
+
+
+def test_resolve_parses_for_anyone_but_only_the_host_may_apply_it():
+    state = game.new()
+    assert game.parse(state, HOST, "resolve") == Resolve()
+    assert game.parse(state, HOST, "close the round") == Resolve()
+    assert game.format(Resolve()) == "resolve"
+    action = game.parse(state, 1, "resolve")
+    with pytest.raises(IllegalAction, match="only the host may close a round"):
+        game.apply(state, 1, action)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "got nothing"),
+        ("J3 2", "expected a tile from A1 to I9.*'J3'"),
+        ("A0 2", "expected a tile from A1 to I9.*'A0'"),
+        ("A10 2", "expected a tile from A1 to I9.*'A10'"),
+        ("A1", "expected a number of chips for A1"),
+        ("A1 E5 2 3", "two tiles in a row"),
+        ("3 4", "two numbers in a row"),
+        ("hello", "could not read 'hello'"),
+        ("A1 1234567", "expected a number of chips"),
+        ("chips", "expected bids like 'A1 3; E5 2'"),
+    ],
+)
+def test_bad_text_is_a_notation_error_saying_what_was_expected(text, message):
+    with pytest.raises(NotationError, match=message):
+        game.parse(game.new(), 1, text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(max_size=40))
+def test_fuzz_arbitrary_text_parses_or_raises_notation_error(text):
+    state = game.new()
+    try:
+        action = game.parse(state, 1, text)
+    except NotationError:
+        return
+    assert game.parse(state, 1, game.format(action)) == action
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 80), st.integers(0, 999_999)), max_size=12))
+def test_fuzz_format_then_parse_round_trips(pairs):
+    action = Submit(tuple(pairs))
+    assert game.parse(game.new(), 2, game.format(action)) == action
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 80), st.integers(1, 99)), min_size=1, max_size=6, unique_by=lambda p: p[0]),
+    st.sampled_from(["{t} {c}", "{t} - {c} chips", "bid {c} on {t}", "{t}: {c}", "{c} chips on tile {t}"]),
+    st.sampled_from(["; ", ", ", " and ", ", and "]),
+)
+def test_fuzz_natural_phrasings_round_trip(pairs, template, joiner):
+    text = joiner.join(template.format(t=TILE_NAMES[t].lower(), c=c) for t, c in pairs)
+    assert game.parse(game.new(), 1, text) == Submit(tuple(pairs))
+
+
+# -- what may be bid on --------------------------------------------------------
+
+def test_a_bid_may_cover_as_many_tiles_as_you_want():
+    state = game.play(game.new(), 1, "A1 1; B2 1; C3 1; E1 1; E9 1; G5 1; H4 1; I7 1")
+    assert len(state.bids[0]) == 8
+
+
+def test_no_one_may_bid_on_a_starting_board():
+    state = game.new()
+    with pytest.raises(IllegalAction, match="board D is controlled: no one may bid on it"):
+        game.play(state, 1, "D5 3")
+    with pytest.raises(IllegalAction, match="board F is controlled: no one may bid on it"):
+        game.play(state, 1, "F1 3")
+    with pytest.raises(IllegalAction, match="board D is controlled: no one may bid on it"):
+        game.play(state, 2, "D5 3")
+
+
+def test_no_one_may_bid_on_a_controlled_board_again():
+    state = game.position(red="A1 A2 A3", round=2)
+    assert controllers(state, "A") == {1}
+    for seat in (1, 2):
+        with pytest.raises(IllegalAction, match="board A is controlled: no one may bid on it"):
+            game.play(state, seat, "A9 1")
+
+
+def test_an_owned_tile_may_not_be_bid_on():
+    state = game.position(red="A1", blue="B5", round=2)
+    with pytest.raises(IllegalAction, match="A1 is already owned by Red"):
+        game.play(state, 2, "A1 4")
+    with pytest.raises(IllegalAction, match="B5 is already owned by Blue"):
+        game.play(state, 2, "B5 4")
+
+
+def test_bids_may_not_total_more_than_your_chips():
+    with pytest.raises(IllegalAction, match="you bid 90 chips but have only 80"):
+        game.play(game.new(), 1, "A1 45; B1 45")
+    state = game.position(chips=(10, 80))
+    with pytest.raises(IllegalAction, match="you bid 11 chips but have only 10"):
+        game.play(state, 1, "A1 11")
+    game.play(state, 1, "A1 10")  # exactly all your chips is fine
+
+
+def test_a_bid_must_be_at_least_one_chip():
+    with pytest.raises(IllegalAction, match=r"at least 1 chip \(A1: 0\)"):
+        game.play(game.new(), 1, "A1 0")
+
+
+def test_one_bid_per_tile():
+    with pytest.raises(IllegalAction, match="you bid on A1 twice"):
+        game.play(game.new(), 1, "A1 2; A1 3")
+
+
+def test_an_empty_submission_is_allowed():
+    state = game.play(game.new(), 1, "pass")
+    assert state.bids[0] == ()
+    assert game.pending(state) == {2}
+
+
+# -- round restrictions ------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        ("A1 1; A2 1; A3 1", "A1, A2, A3"),  # row
+        ("B2 1; B5 1; B8 1", "B2, B5, B8"),  # column
+        ("E1 1; E5 1; E9 1", "E1, E5, E9"),  # diagonal
+        ("I3 1; I5 1; I7 1", "I3, I5, I7"),  # anti-diagonal
+        ("C4 1; C5 1; C6 1; C1 1", "C4, C5, C6"),
+    ],
+)
+def test_round_1_bids_may_not_hold_three_in_a_line_on_a_board(text, line):
+    board = line[0]
+    with pytest.raises(IllegalAction, match=f"round 1: your bids on board {board} contain three in a line \\({line}\\)"):
+        game.play(game.new(), 1, text)
+
+
+def test_round_1_allows_tiles_not_in_a_line_and_lines_across_boards():
+    state = game.new()
+    game.play(state, 1, "A1 1; A2 1; A4 1; A6 1; A8 1; A9 1")  # six tiles, no line on A
+    game.play(state, 1, "A3 1; B1 1; B4 1")  # "in a line" across boards is not on one board
+
+
+def test_round_1_therefore_captures_no_board():
+    state = play_round(game.new(), "A1 5; A2 5; A4 5; A6 5", "B1 5; B5 5; B3 5")
+    assert game.public_view(state)["controlled"] == {"1": ["D"], "2": ["F"]}
+
+
+def test_round_2_bids_may_lie_on_at_most_two_boards():
+    state = game.position(round=2)
+    with pytest.raises(IllegalAction, match=r"round 2: your bids cover 3 boards \(A, B, C\); at most 2"):
+        game.play(state, 1, "A1 1; B1 1; C1 1")
+    game.play(state, 1, "A1 1; A2 1; A3 1; B1 1; B5 1; B9 1")  # lines are fine now
+
+
+def test_round_3_allows_bids_anywhere():
+    state = game.position(round=3)
+    game.play(state, 1, "A1 1; A2 1; A3 1; B1 1; C1 1; E1 1; G1 1; H1 1; I1 1")
+
+
+# -- resolution --------------------------------------------------------------
+
+def test_the_highest_bidder_owns_the_tile_and_everyone_pays():
+    state = play_round(game.new(), "A1 5; B1 2", "A1 3; C1 4")
+    assert owner(state, "A1") == 1
+    assert owner(state, "B1") == 1  # unopposed
+    assert owner(state, "C1") == 2
+    assert state.chips == (73, 73)  # losers pay too
+
+
+def test_equal_bids_leave_the_tile_unowned_and_both_pay():
+    state = play_round(game.new(), "E5 7", "E5 7")
+    assert owner(state, "E5") == 0
+    assert state.chips == (73, 73)
+    assert game.public_view(state)["won_last_round"] == {"1": [], "2": []}
+
+
+def test_owned_tiles_are_public_after_resolution():
+    state = play_round(game.new(), "A1 5", "B5 3")
+    public = game.public_view(state)
+    assert public["tiles"]["A"][0] == [1, 0, 0]
+    assert public["tiles"]["B"][1] == [0, 2, 0]
+    assert public["tiles_owned"] == {"1": 1, "2": 1}
+    assert public["won_last_round"] == {"1": ["A1"], "2": ["B5"]}
+
+
+def test_three_owned_tiles_in_a_line_control_the_board():
+    state = game.position(red="A1 A5", round=2)
+    state = play_round(state, "A9 2", "pass")
+    assert controllers(state, "A") == {1}
+    assert game.public_view(state)["control"]["A"] == [1]
+
+
+def test_both_players_can_control_the_same_board_after_the_same_round():
+    state = game.position(red="B1 B2", blue="B7 B8", round=2)
+    state = play_round(state, "B3 4", "B9 4")
+    assert controllers(state, "B") == {1, 2}
+    assert game.public_view(state)["boards_controlled"] == {"1": 2, "2": 2}
+
+
+def test_resubmitting_within_a_round_replaces_the_previous_submission():
+    state = game.play(game.new(), 1, "A1 10")
+    state = game.play(state, 1, "B1 2")
+    assert state.bids[0] == bids("B1 2").bids
+    assert game.to_act(state) == {1, 2}
+    assert game.pending(state) == {2}
+    state = game.play(state, 2, "pass")
+    assert owner(state, "A1") == 0 and owner(state, "B1") == 1
+    assert state.chips == (78, 80)
+
+
+def test_the_host_resolves_a_round_with_a_missing_submission_as_no_bids():
+    state = game.play(game.new(), 1, "A1 10")
+    state = game.apply(state, HOST, game.parse(state, HOST, "resolve"))
+    assert state.round == 2
+    assert owner(state, "A1") == 1
+    assert state.chips == (70, 80)
+    assert game.hidden(state, 2)["history"] == [{"round": 1, "bids": [], "spent": 0}]
+
+
+def test_the_host_may_resolve_with_no_submission_at_all():
+    state = game.apply(game.new(), HOST, Resolve())
+    assert state.round == 2 and state.chips == (80, 80)
+
+
+def test_the_host_does_not_bid():
+    with pytest.raises(IllegalAction, match="the host does not bid"):
+        game.play(game.new(), HOST, "A1 3")
+
+
+def test_other_audiences_may_not_act():
+    with pytest.raises(IllegalAction, match="it is not your turn"):
+        game.play(game.new(), SPECTATOR, "A1 3")
+    with pytest.raises(IllegalAction, match="it is not your turn"):
+        game.play(game.new(), 3, "A1 3")
+
+
+def test_nothing_may_be_played_after_the_end():
+    state = play_round(game.position(round=3), "pass", "pass")
+    assert game.result(state) is not None
+    with pytest.raises(IllegalAction, match="the bout is over"):
+        game.play(state, 1, "A1 1")
+    with pytest.raises(IllegalAction, match="the bout is over"):
+        game.apply(state, HOST, Resolve())
+    assert list(game.legal_actions(state, 1)) == []
+    assert game.random_action(state, 1, random.Random(1)) is None
+
+
+def test_a_rejected_submission_changes_nothing():
+    state = game.play(game.new(), 1, "A1 3")
+    before = game.dump(state)
+    with pytest.raises(IllegalAction):
+        game.play(state, 1, "D1 3")
+    assert game.dump(state) == before
+    assert state.bids[0] == bids("A1 3").bids
+
+
+# -- winning -------------------------------------------------------------------
+
+def test_three_controlled_boards_in_a_line_win_at_once_even_before_round_3():
+    # Red's starting board D plus A and G: the left column of boards
+    state = game.position(red="A1 A2 G1 G2", round=2)
+    state = play_round(state, "A3 5; G3 5", "pass")
+    result = game.result(state)
+    assert result is not None
+    assert result.winners == {1}
+    assert result.reason == "line"
+    assert "A, D, G" in result.detail
+    assert game.to_act(state) == frozenset()
+
+
+def test_blue_wins_with_a_line_through_its_starting_board():
+    state = game.position(blue="C1 C5 I3 I5", round=3)
+    state = play_round(state, "pass", "C9 1; I7 1")
+    result = game.result(state)
+    assert result is not None
+    assert result.winners == {2}
+    assert result.reason == "line"
+
+
+def test_a_shared_board_counts_toward_each_players_line():
+    state = game.position(red="A1 A2 G4 G5 G6", blue="A7 A8", round=3)
+    state = play_round(state, "A3 1", "A9 1")
+    assert controllers(state, "A") == {1, 2}
+    result = game.result(state)
+    assert result is not None
+    assert result.winners == {1}
+    assert result.reason == "line"
+
+
+def test_no_line_after_rounds_1_and_2_plays_on():
+    state = game.position(red="A1 A2 A3", round=2)  # A and D: two boards, no line
+    state = play_round(state, "pass", "pass")
+    assert game.result(state) is None
+    assert state.round == 3
+
+
+def test_both_lines_go_to_the_tie_breaks_boards_first():
+    # Red: A D G column + B; Blue: C F I column
+    state = game.position(red="A1 A2 G1 G2 B1 B2 B3", blue="C1 C2 I1 I2", round=2)
+    state = play_round(state, "A3 1; G3 1", "C3 1; I3 1")
+    result = game.result(state)
+    assert result is not None
+    assert result.winners == {1}
+    assert result.reason == "boards"
+    assert "both control three boards in a line" in result.detail
+    assert "(4 to 3)" in result.detail
+
+
+def test_after_round_3_without_a_line_more_boards_win():
+    state = game.position(red="A1 A2 A3 B1 B2 B3", blue="I1 I2 I3", round=3)
+    state = play_round(state, "pass", "pass")
+    result = game.result(state)
+    assert result is not None
+    assert result.winners == {1}
+    assert result.reason == "boards"
+
+
+def test_equal_boards_then_more_tiles_win():
+    state = game.position(red="A1 A2 A3 E1", blue="C1 C2 C3", round=3)
+    state = play_round(state, "pass", "pass")
+    result = game.result(state)
+    assert result is not None
+    assert result.winners == {1}
+    assert result.reason == "tiles"
+    assert "(4 to 3)" in result.detail
+
+
+def test_equal_boards_and_tiles_then_more_chips_win_without_revealing_the_numbers():
+    state = game.position(red="A1", blue="C1", round=3, chips=(41, 47))
+    state = play_round(state, "pass", "pass")
+    result = game.result(state)
+    assert result is not None
+    assert result.winners == {2}
+    assert result.reason == "chips"
+    assert "Blue has more chips left" in result.detail
+    assert "41" not in result.detail and "47" not in result.detail
+    assert result.scores is None
+    assert "41" not in json.dumps(game.view(state, SPECTATOR))
+
+
+def test_chips_paid_on_a_lost_auction_count_in_the_chips_tie_break():
+    state = game.position(red="A1", round=3)
+    state = play_round(state, "E5 6", "E5 7")  # Blue wins E5: one tile each
+    result = game.result(state)
+    assert owner(state, "E5") == 2
+    assert result is not None
+    assert result.winners == {1}  # Red paid 6 for nothing but kept more chips (74 to 73)
+    assert result.reason == "chips"
+
+
+def test_equal_boards_tiles_and_chips_then_more_garnets_win():
+    state = game.new({"garnets": {1: 3, 2: 5}})
+    state = play_round(state, "pass", "pass")
+    state = play_round(state, "pass", "pass")
+    state = play_round(state, "pass", "pass")
+    result = game.result(state)
+    assert result is not None
+    assert result.winners == {2}
+    assert result.reason == "garnets"
+    assert "(5 to 3)" in result.detail
+
+
+def test_all_equal_is_a_draw_for_the_host():
+    state = play_round(game.position(round=3), "E5 3", "E5 3")
+    result = game.result(state)
+    assert result is not None
+    assert result.winners == frozenset()
+    assert result.reason == "tie"
+    assert "host" in result.detail
+
+
+def test_garnets_option_accepts_int_or_string_keys():
+    assert game.new({"garnets": {1: 3, 2: 5}}).garnets == (3, 5)
+    assert game.new({"garnets": {"1": 3, "2": 5}}).garnets == (3, 5)
+    assert game.new({"garnets": {"2": 4}}).garnets == (0, 4)
+    assert game.public_view(game.new({"garnets": {"1": 2}}))["garnets"] == {"1": 2, "2": 0}
+
+
+@pytest.mark.parametrize(
+    "garnets, message",
+    [
+        ({3: 1}, "there is no seat 3"),
+        ({"x": 1}, "there is no seat 'x'"),
+        ({1: -2}, "needs a whole number >= 0"),
+        ({1: "many"}, "needs a whole number >= 0"),
+        ([1, 2], "must map seats to garnets"),
+    ],
+)
+def test_bad_garnets_options_are_refused(garnets, message):
+    with pytest.raises(IllegalAction, match=message):
+        game.new({"garnets": garnets})
+
+
+# -- hidden information ----------------------------------------------------------
+
+def _others(seat):
+    return [s for s in (1, 2) if s != seat] + [SPECTATOR]
+
+
+def test_a_seat_sees_its_own_bids_and_chips():
+    state = game.play(game.new(), 1, "A1 3; E5 2")
+    private = game.view(state, 1)["private"]
+    assert private["chips"] == 80
+    assert private["submitted"] is True
+    assert private["bids"] == [{"tile": "A1", "chips": 3}, {"tile": "E5", "chips": 2}]
+    assert private["committed"] == 5
+
+
+def test_the_opponent_and_spectators_never_see_bids_or_chips():
+    a = game.play(game.new(), 1, "A1 3; E5 2")
+    b = game.play(game.new(), 1, "pass")
+    for viewer in _others(1):
+        assert game.view(a, viewer) == game.view(b, viewer)
+        assert "A1" not in json.dumps(game.view(a, viewer))
+    assert game.view(a, SPECTATOR)["public"]["submitted"] == {"1": True, "2": False}
+    assert game.view(a, 2)["private"]["bids"] is None
+
+
+def test_remaining_chips_stay_hidden_after_resolution():
+    # same ownership, different spending: the other side sees no difference
+    a = play_round(game.new(), "A1 40", "B1 1")
+    b = play_round(game.new(), "A1 1", "B1 1")
+    assert a.chips != b.chips
+    for viewer in _others(1):
+        assert game.view(a, viewer) == game.view(b, viewer)
+    assert game.view(a, 1)["private"]["chips"] == 40
+    assert game.view(a, 1)["private"]["history"] == [
+        {"round": 1, "bids": [{"tile": "A1", "chips": 40}], "spent": 40}
+    ]
+
+
+def test_ties_are_not_revealed():
+    a = play_round(game.new(), "E5 4", "E5 4")
+    b = play_round(game.new(), "pass", "pass")
+    assert game.view(a, SPECTATOR) == game.view(b, SPECTATOR)
+
+
+def test_the_host_sees_everything():
+    state = game.play(game.new(), 2, "C1 6")
+    host = game.view(state, HOST)
+    assert host["hidden"]["2"]["bids"] == [{"tile": "C1", "chips": 6}]
+    assert host["hidden"]["1"]["chips"] == 80
+    assert host["hidden"]["2"]["chips"] == 80
+    assert "private" not in host
+
+
+# -- legal actions, random actions, persistence ---------------------------------------
+
+def test_legal_actions_start_with_pass_then_single_bids():
+    first = list(islice(game.legal_actions(game.new(), 1), 3))
+    assert first == [Submit(()), Submit(((0, 1),)), Submit(((0, 2),))]
+
+
+def test_the_hosts_only_legal_action_is_resolve():
+    state = game.new()
+    assert list(game.legal_actions(state, HOST)) == [Resolve()]
+    assert game.random_action(state, HOST, random.Random(0)) == Resolve()
+    assert list(game.legal_actions(state, SPECTATOR)) == []
+
+
+def test_an_action_naming_a_tile_off_the_boards_cannot_be_built():
+    with pytest.raises(IllegalAction, match="there is no tile number 81"):
+        Submit(((81, 1),))
+
+
+def test_legal_actions_are_exact_on_a_tiny_position():
+    # every board controlled except I, where only I8 and I9 are free
+    red = "A1 A2 A3 B1 B2 B3 C1 C2 C3 E1 E2 E3 G1 G2 G3 H1 H2 H3 I1 I3 I6 I7"
+    state = game.position(red=red, blue="I2 I4 I5", round=3, chips=(2, 2))
+    listed = {game.format(a) for a in game.legal_actions(state, 1)}
+    assert listed == {"pass", "I8 1", "I8 2", "I9 1", "I9 2", "I8 1; I9 1"}
+
+
+def test_legal_actions_end_when_no_chips_are_left():
+    state = game.position(chips=(0, 80))
+    assert list(game.legal_actions(state, 1)) == [Submit(())]
+
+
+def test_listed_actions_are_legal_in_every_round():
+    rng = random.Random(7)
+    for rnd in (1, 2, 3):
+        state = game.position(red="A1 A5", blue="B2", round=rnd, chips=(6, 6))
+        sample = list(islice(game.legal_actions(state, 1), 30000))
+        for action in rng.sample(sample, 200):
+            game.apply(state, 1, action)
+        if rnd == 2:
+            assert any(len({t // 9 for t, _ in a.bids}) == 2 for a in sample)
+
+
+def test_round_1_legal_actions_never_hold_a_line():
+    state = game.position(chips=(4, 4))
+    sample = list(islice(game.legal_actions(state, 1), 20000))
+    assert any(len(a.bids) == 3 for a in sample)
+    for action in sample:
+        game.apply(state, 1, action)
+
+
+def test_random_actions_are_legal_and_varied():
+    rng = random.Random(3)
+    seen_pass = seen_multi = False
+    for rnd in (1, 2, 3):
+        state = game.position(red="E1 E2", blue="H9", round=rnd, chips=(25, 80))
+        for _ in range(200):
+            action = game.random_action(state, 1, rng)
+            assert isinstance(action, Submit)
+            game.apply(state, 1, action)
+            seen_pass |= not action.bids
+            seen_multi |= len(action.bids) > 1
+    assert seen_pass and seen_multi
+
+
+def test_dump_and_load_round_trip_mid_round_and_at_the_end():
+    state = game.new({"garnets": {1: 2}})
+    state = play_round(state, "A1 5; B2 3", "A1 5; C3 9")
+    state = game.play(state, 2, "C1 4")
+    assert game.load(json.loads(json.dumps(game.dump(state)))) == state
+    state = game.play(state, 1, "pass")  # completes round 2
+    state = play_round(state, "pass", "pass")
+    assert game.result(state) is not None
+    assert game.load(json.loads(json.dumps(game.dump(state)))) == state
+
+
+def test_random_playouts_keep_sealed_bids_private():
+    """Like the conformance test, with the resolution detected by the round number."""
+    for seed in range(15):
+        rng = random.Random(seed)
+        state = game.new()
+        while game.result(state) is None:
+            seat = rng.choice(sorted(game.pending(state)))
+            first = game.random_action(state, seat, rng)
+            second = game.random_action(state, seat, rng)
+            assert first is not None and second is not None
+            after_a, after_b = game.apply(state, seat, first), game.apply(state, seat, second)
+            if game.pending(state) != {seat} and first != second:  # the round stays open
+                for viewer in _others(seat):
+                    assert game.view(after_a, viewer) == game.view(after_b, viewer)
+            if rng.random() < 0.1:
+                state = game.apply(state, HOST, Resolve())
+            else:
+                assert game.parse(state, seat, game.format(first)) == first
+                state = after_a
+            assert game.load(json.loads(json.dumps(game.dump(state)))) == state
