@@ -1,0 +1,873 @@
+"""Grid Master: every sentence of seeds/grid-master.txt and of RULINGS.md section 2.
+
+Positions are built from diagrams (`GridState.from_diagram`: rows top to
+bottom, A1 top-left) rather than long move sequences where that is clearer.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.core import HOST, SPECTATOR, IllegalAction, NotationError, RuleError
+from games.grid_master.rules import (
+    CELLS,
+    NAMES,
+    GridMaster,
+    GridState,
+    Reposition,
+    Turn,
+    _key,
+    format_turn,
+    parse_turn,
+)
+from games.registry import get_game
+
+GAME: GridMaster = get_game("grid-master")
+SQ = {name: i for i, name in enumerate(NAMES)}
+
+
+def pos(diagram: str, **kwargs: object) -> GridState:
+    return GridState.from_diagram(diagram, **kwargs)  # type: ignore[arg-type]
+
+
+def play(state: GridState, *texts: str) -> GridState:
+    """Play texts in order, each by the seat whose turn it is."""
+    for text in texts:
+        state = GAME.play(state, state.to_move, text)
+    return state
+
+
+def cells(state: GridState) -> list[str]:
+    return GAME.public_view(state)["cells"]
+
+
+def legal_texts(state: GridState) -> set[str]:
+    return {GAME.format(a) for a in GAME.legal_actions(state, state.to_move)}
+
+
+def refused(state: GridState, text: str, match: str, seat: int | None = None) -> None:
+    """The action is an IllegalAction naming `match`, and the state is untouched."""
+    before = GAME.dump(state)
+    with pytest.raises(IllegalAction, match=match):
+        GAME.play(state, state.to_move if seat is None else seat, text)
+    assert GAME.dump(state) == before
+
+
+# X A1, O B2: X's second turn
+OPENING = ("place A1", "place B2")
+
+
+# -- identity, players, board ------------------------------------------------
+
+
+def test_registered_under_its_slug_with_two_seats():
+    assert GAME.slug == "grid-master"
+    assert GAME.name == "Grid Master"
+    assert GAME.seats == 2
+
+
+def test_card_rule_1_two_players_seat_1_is_x_and_moves_first():
+    state = GAME.new()
+    assert GAME.to_act(state) == frozenset({1})
+    assert GAME.public_view(state)["symbols"] == {"1": "X", "2": "O"}
+    state = play(state, "place A1")
+    assert cells(state)[0] == "X.."
+    assert GAME.to_act(state) == frozenset({2})
+    state = play(state, "place B2")
+    assert cells(state)[1] == ".O."
+    assert GAME.to_act(state) == frozenset({1})
+
+
+def test_seat_2_cannot_move_first():
+    refused(GAME.new(), "place A1", "it is not your turn", seat=2)
+
+
+@pytest.mark.parametrize("seat", [HOST, SPECTATOR, 3])
+def test_only_the_seat_to_move_may_act(seat):
+    refused(GAME.new(), "place A1", "it is not your turn", seat=seat)
+
+
+def test_card_rules_2_and_3_a_3x3_board_and_5_symbols_each():
+    state = GAME.new()
+    view = GAME.public_view(state)
+    assert view["size"] == 3
+    assert view["cells"] == ["...", "...", "..."]
+    assert view["in_hand"] == {"1": 5, "2": 5}
+    state = play(state, *OPENING)
+    assert GAME.public_view(state)["in_hand"] == {"1": 4, "2": 4}
+
+
+def test_squares_beyond_c3_are_not_on_the_board():
+    for text in ("place D1", "place A4", "place C0", "move A1 to A4"):
+        with pytest.raises(NotationError, match="expected a square from A1 to C3"):
+            GAME.parse(GAME.new(), 1, text)
+
+
+def test_a_player_never_places_more_than_5_symbols():
+    # the stalemate game below: X places its 5th symbol on move 9, filling the board
+    state = play(GAME.new(), *STALEMATE_GAME)
+    assert GAME.public_view(state)["in_hand"] == {"1": 0, "2": 1}
+
+
+def test_symbols_option_and_its_bounds():
+    assert GAME.default_options == {"symbols": 5}
+    assert GAME.public_view(GAME.new({"symbols": 3}))["in_hand"] == {"1": 3, "2": 3}
+    with pytest.raises(IllegalAction, match="symbols must be 3, 4 or 5"):
+        GAME.new({"symbols": 6})
+    with pytest.raises(IllegalAction, match="symbols must be 3, 4 or 5"):
+        GAME.new({"symbols": "5"})
+    with pytest.raises(IllegalAction, match="no option 'clock'"):
+        GAME.new({"clock": 5})
+
+
+# -- move 1 and move 2 ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("corner", ["A1", "C1", "A3", "C3"])
+def test_move_1_x_places_on_any_corner(corner):
+    state = play(GAME.new(), f"place {corner}")
+    assert state.board[SQ[corner]] == 1
+    assert GAME.public_view(state)["last_action"] == f"place {corner}"
+
+
+@pytest.mark.parametrize("square", ["B1", "A2", "B2", "C2", "B3"])
+def test_point_1_the_first_move_is_only_allowed_on_a_corner(square):
+    refused(GAME.new(), f"place {square}", f"first move of the game must be on a corner .*not {square}")
+
+
+def test_move_1_lists_exactly_the_four_corners():
+    assert legal_texts(GAME.new()) == {"place A1", "place C1", "place A3", "place C3"}
+
+
+def test_move_1_is_a_placement_only():
+    refused(GAME.new(), "place A1; move A1 right 1", "no reposition on your first turn")
+
+
+def test_move_2_o_places_on_any_of_the_remaining_8_squares():
+    state = play(GAME.new(), "place A1")
+    assert legal_texts(state) == {f"place {n}" for n in NAMES if n != "A1"}
+    for name in NAMES[1:]:
+        after = play(state, f"place {name}")
+        assert after.board[SQ[name]] == 2
+        assert GAME.result(after) is None
+
+
+def test_move_2_o_cannot_place_on_the_x():
+    refused(play(GAME.new(), "place A1"), "place A1", "A1 is not empty")
+
+
+def test_move_2_has_no_reposition():
+    state = play(GAME.new(), "place A1")
+    refused(state, "place B2; move B2 down 1", "no reposition on your first turn")
+    refused(state, "place B2; move A1 right 1", "no reposition on your first turn")
+
+
+def test_a_turn_must_place_or_move_something():
+    with pytest.raises(IllegalAction, match="a turn must place or reposition a symbol"):
+        GAME.apply(GAME.new(), 1, Turn())
+
+
+# -- move 3 and move 4: the previous symbol must be repositioned ----------------
+
+
+def test_move_3_x_places_on_any_of_the_remaining_7_then_repositions_its_first_symbol():
+    state = play(GAME.new(), *OPENING, "place C3; move A1 right 2")
+    assert cells(state) == ["..X", ".O.", "..X"]
+    assert GAME.to_act(state) == frozenset({2})
+    assert {a.place for a in GAME.legal_actions(play(GAME.new(), *OPENING), 1)} == {
+        SQ[n] for n in ("B1", "C1", "A2", "C2", "A3", "B3", "C3")
+    }
+
+
+def test_move_3_lists_every_placement_with_every_reposition_of_the_first_symbol():
+    # A1 can go right 1/2 and down 1/2; a placement in its way removes the moves it blocks
+    # (B1: right 1 only; C1: right 2; A2: down 1; A3: down 2) -> 4 * 3 + 3 * 4 = 24
+    state = play(GAME.new(), *OPENING)
+    actions = list(GAME.legal_actions(state, 1))
+    assert len(actions) == 24
+    assert all(a.move is not None and a.move.square == SQ["A1"] for a in actions)
+    assert "place B1; move A1 right 2" in legal_texts(state)  # passes over its own symbol
+    assert "place B1; move A1 right 1" not in legal_texts(state)
+
+
+def test_move_3_the_reposition_is_blocked_by_the_opponent():
+    # O on B1 blocks A1 to the right: only down 1 / down 2 remain -> 5 * 2 + 1 + 1 = 12
+    state = play(GAME.new(), "place A1", "place B1")
+    actions = list(GAME.legal_actions(state, 1))
+    assert len(actions) == 12
+    assert {a.move.direction for a in actions if a.move} == {"down"}
+
+
+def test_move_3_must_reposition_the_symbol_from_the_first_turn_not_the_new_one():
+    state = play(GAME.new(), *OPENING)
+    refused(state, "place C3; move C3 up 1", "second turn you must reposition the symbol you placed on your first turn .on A1.")
+
+
+def test_move_3_public_view_names_the_symbol_that_must_move():
+    state = play(GAME.new(), *OPENING)
+    view = GAME.public_view(state)
+    assert view["must_reposition"] == "A1"
+    assert view["turn_kind"] == "place+move"
+    assert GAME.public_view(play(GAME.new(), "place A1"))["must_reposition"] is None
+    assert GAME.public_view(GAME.new())["turn_kind"] == "place"
+
+
+def test_move_4_o_places_then_must_reposition_its_first_symbol():
+    state = play(GAME.new(), *OPENING, "place C3; move A1 right 2")
+    assert GAME.public_view(state)["must_reposition"] == "B2"
+    refused(state, "place A3; move A3 up 1", "must reposition the symbol you placed on your first turn .on B2.")
+    refused(state, "place A3; move C1 left 1", "the symbol on C1 is your opponent's")
+    after = play(state, "place A3; move B2 left 1")
+    assert cells(after) == ["..X", "O..", "O.X"]
+    assert GAME.public_view(after)["must_reposition"] is None
+
+
+def test_move_5_any_previous_symbol_may_be_repositioned_but_not_the_new_one():
+    state = play(GAME.new(), *OPENING, "place C3; move A1 right 2", "place A3; move B2 left 1")
+    # X has C1 and C3 (C3 was placed on X's second turn, C1 is the first symbol moved)
+    assert GAME.public_view(state)["must_reposition"] is None
+    after = play(state, "place B2; move C3 left 1")
+    assert cells(after) == ["..X", "OX.", "OX."]
+    after = play(state, "place B2; move C1 left 1")
+    assert cells(after) == [".X.", "OX.", "O.X"]
+    refused(state, "place B2; move B2 right 1", "you may not reposition the symbol you have just placed")
+    sources = {a.move.square for a in GAME.legal_actions(state, 1) if a.move}
+    assert sources == {SQ["C1"], SQ["C3"]}
+    assert all(a.move.square != a.place for a in GAME.legal_actions(state, 1) if a.move)
+
+
+# -- point 2: orthogonal, 1 or 2 squares -----------------------------------------
+
+MID = ("X.. / .O. / ...",)  # X A1, O B2, X's later turn (turns default to 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "after"),
+    [
+        ("place C3; move A1 right 1", [".X.", ".O.", "..X"]),
+        ("place C3; move A1 right 2", ["..X", ".O.", "..X"]),
+        ("place C3; move A1 down 1", ["...", "XO.", "..X"]),
+        ("place C3; move A1 down 2", ["...", ".O.", "X.X"]),
+        ("place C2; move A1 to C1", ["..X", ".OX", "..."]),
+    ],
+)
+def test_point_2_reposition_up_to_2_squares_horizontally_or_vertically(text, after):
+    state = play(pos(*MID), text)
+    assert cells(state) == after
+
+
+@pytest.mark.parametrize("target", ["B2", "C3", "B3", "C2"])
+def test_point_2_diagonal_and_crooked_repositions_are_not_permitted(target):
+    with pytest.raises(NotationError, match="a reposition goes up, down, left or right only"):
+        GAME.parse(pos(*MID), 1, f"place C1; move A1 to {target}")
+    with pytest.raises(NotationError, match="diagonal"):
+        GAME.parse(pos(*MID), 1, "move A1 to B2")
+
+
+def test_point_2_no_diagonal_move_is_ever_listed():
+    for action in GAME.legal_actions(pos("X.X / .O. / X.."), 1):
+        assert action.move is None or action.move.direction in {"up", "down", "left", "right"}
+
+
+def test_point_2_not_more_than_2_squares():
+    state = pos("X.. / ... / ...")
+    refused(state, "place C3; move A1 right 3", "a reposition moves 1 or 2 squares, not 3")
+    refused(state, "place C3; move A1 right 0", "a reposition moves 1 or 2 squares, not 0")
+
+
+def test_a_reposition_cannot_leave_the_board():
+    refused(pos(*MID), "place C3; move A1 up 1", "A1 cannot move up 1: it would leave the board")
+    refused(pos("..X / .O. / ..."), "place A3; move C1 right 2", "C1 cannot move right 2: it would leave the board")
+
+
+def test_a_reposition_must_end_on_an_empty_square():
+    refused(pos("X.. / O.. / ..."), "place C3; move A1 down 1", "A1 cannot move down 1: A2 is not empty")
+    refused(pos("X.. / ... / O.."), "place C3; move A1 down 2", "A1 cannot move down 2: A3 is not empty")
+    refused(pos("XX. / ... / ..O"), "place B3; move A1 right 1", "A1 cannot move right 1: B1 is not empty")
+
+
+# -- point 3: no jumping over an opponent; own symbols may be passed --------------
+
+
+def test_point_3_cannot_jump_over_an_opponent_symbol():
+    refused(
+        pos("XO. / ... / ..."),
+        "place C3; move A1 right 2",
+        "A1 cannot move right 2: your opponent's symbol on B1 is in the way",
+    )
+    state = pos("XO. / O.. / ...")  # both ways out of A1 blocked by O
+    actions = list(GAME.legal_actions(state, 1))
+    assert actions and all(a.move is None for a in actions)
+
+
+def test_ruling_a_reposition_may_pass_over_its_own_symbol():
+    state = play(pos("XX. / ... / ..O"), "place A3; move A1 right 2")
+    assert cells(state) == [".XX", "...", "X.O"]
+    state = play(pos("X.. / X.. / ..O"), "place C1; move A1 down 2")
+    assert cells(state) == ["..X", "X..", "X.O"]
+
+
+def test_the_second_turn_reposition_may_pass_over_the_symbol_just_placed():
+    state = play(GAME.new(), *OPENING, "place B1; move A1 right 2")
+    assert cells(state) == [".XX", ".O.", "..."]
+
+
+# -- point 4: the reposition comes after the placement ---------------------------
+
+
+def test_point_4_a_reposition_cannot_come_before_the_placement():
+    state = pos(*MID)
+    action = GAME.parse(state, 1, "move A1 right 1; place C3")
+    assert action.reposition_first
+    refused(state, "move A1 right 1; place C3", "place your new symbol first: a reposition comes after the placement")
+    refused(state, "move A1 right 1 then place C3", "place your new symbol first")
+
+
+def test_point_4_no_reposition_without_a_placement_while_one_is_possible():
+    refused(pos(*MID), "move A1 right 1", "you must place a new symbol before repositioning")
+
+
+# -- point 5: only one's own symbol ---------------------------------------------
+
+
+def test_point_5_the_opponent_symbol_cannot_be_repositioned():
+    refused(pos(*MID), "place C3; move B2 down 1", "the symbol on B2 is your opponent's: you may only reposition your own")
+
+
+def test_there_must_be_a_symbol_to_reposition():
+    refused(pos(*MID), "place C3; move B1 down 1", "there is no symbol on B1 to reposition")
+
+
+# -- point 6: the play ends only after the reposition ----------------------------
+
+
+def test_point_6_a_placement_alone_is_refused_when_a_reposition_is_possible():
+    refused(pos(*MID), "place C3", "you must reposition a symbol after placing")
+    refused(play(GAME.new(), *OPENING), "place C3", "you must reposition a symbol after placing")
+
+
+def test_point_6_the_winning_play_includes_the_reposition():
+    # X places C1 making A1-B1-C1, but must still reposition, and A2 is its only symbol free
+    state = pos("XX. / X.. / O.O")
+    refused(state, "place C1", "you must reposition a symbol after placing")
+    after = play(state, "place C1; move A2 right 1")
+    assert GAME.result(after).winners == frozenset({1})
+
+
+# -- rulings: no legal reposition after the placement -----------------------------
+
+
+def test_ruling_placement_alone_when_no_reposition_exists_after_it():
+    state = pos("XO. / O.. / ...")  # A1 is boxed in by O
+    assert legal_texts(state) == {f"place {n}" for n in ("C1", "B2", "C2", "A3", "B3", "C3")}
+    after = play(state, "place C3")
+    assert cells(after) == ["XO.", "O..", "..X"]
+    assert GAME.to_act(after) == frozenset({2})
+    assert GAME.public_view(after)["last_squares"] == ["C3"]
+
+
+def test_ruling_a_placement_that_leaves_no_reposition_is_legal_even_if_another_would_not():
+    # A1's only way out is right 1 (C1 and A2 are O's): placing on B1 takes it away
+    state = pos("X.O / O.. / ...")
+    assert "place B1" in legal_texts(state)  # B1 takes A1's only way out: placement alone
+    assert "place C3" not in legal_texts(state)  # A1 can move right 1 after placing C3
+    after = play(state, "place B1")
+    assert cells(after) == ["XXO", "O..", "..."]
+
+
+def test_ruling_repositioning_when_none_is_possible_names_the_block():
+    refused(pos("XO. / O.. / ..."), "place C3; move A1 right 1", "A1 cannot move right 1: B1 is not empty")
+
+
+def test_ruling_a_placement_only_turn_cannot_win():
+    # X places B1 completing A1-B1-C1, but neither A1 nor C1 can move: no reposition, no win
+    state = pos("X.X / O.O / ...")
+    assert legal_texts(state) >= {"place B1"}
+    after = play(state, "place B1")
+    assert cells(after) == ["XXX", "O.O", "..."]
+    assert GAME.result(after) is None
+    assert GAME.to_act(after) == frozenset({2})
+
+
+def test_second_turn_placement_only_when_the_first_symbol_is_boxed_in():
+    # X's second turn, its first symbol A1 boxed in by O: every placement stands alone
+    state = pos("XO. / O.. / ...", turns=(1, 2), first=(SQ["A1"], SQ["B1"]))
+    assert legal_texts(state) == {f"place {n}" for n in ("C1", "B2", "C2", "A3", "B3", "C3")}
+    after = play(state, "place C1")
+    assert GAME.public_view(after)["turns"] == {"1": 2, "2": 2}
+
+
+# -- rulings: reposition-only turns -------------------------------------------------
+
+# X has all 4 of its symbols (symbols=4) on the board: A1, B2, C2, A3; O has C1, A2, B3
+EMPTY_HAND = "X.O / OXX / XO."
+
+
+def test_ruling_no_symbols_in_hand_means_a_reposition_only_turn():
+    state = pos(EMPTY_HAND, symbols=4)
+    assert GAME.public_view(state)["in_hand"] == {"1": 0, "2": 1}
+    assert GAME.public_view(state)["turn_kind"] == "move"
+    refused(state, "place B1", "you have no symbols left to place: this turn is a reposition only")
+    refused(state, "place B1; move B2 up 1", "you have no symbols left to place")
+    # A1 right 1; B2 up 1; C2 down 1 (A3 is boxed in by O)
+    assert legal_texts(state) == {"move A1 right 1", "move B2 up 1", "move C2 down 1"}
+    after = play(state, "move B2 up 1")
+    assert cells(after) == ["XXO", "O.X", "XO."]
+    assert GAME.result(after) is None
+
+
+def test_ruling_any_own_symbol_may_move_on_a_reposition_only_turn():
+    # C2 was the last symbol X placed (last turn); nothing was placed this turn, so it may move
+    state = pos(EMPTY_HAND, symbols=4)
+    state = replace(state, last=Turn(place=SQ["C2"], move=Reposition(SQ["A1"], "right", 1)))
+    assert "move C2 down 1" in legal_texts(state)
+
+
+def test_ruling_the_second_turn_restriction_also_holds_on_a_reposition_only_turn():
+    # only reachable through a constructed position: X on its second turn with an empty hand
+    state = pos("X.X / ... / ..O", turns=(1, 2), in_hand=(0, 3), first=(SQ["A1"], -1))
+    assert legal_texts(state) == {"move A1 right 1", "move A1 down 1", "move A1 down 2"}
+    refused(state, "move C1 down 1", "must reposition the symbol you placed on your first turn .on A1.")
+
+
+def test_ruling_a_reposition_only_turn_can_win():
+    after = play(pos(EMPTY_HAND, symbols=4), "move C2 down 1")
+    result = GAME.result(after)
+    assert result.winners == frozenset({1})
+    assert result.reason == "line"
+    assert GAME.public_view(after)["winning_line"] == ["A1", "B2", "C3"]
+
+
+def test_ruling_a_full_board_leaves_no_reposition_so_the_game_is_drawn():
+    # X fills the last square; no square is empty, so no reposition follows, and O, facing a
+    # full board, has no legal action
+    state = pos("XOX / XOO / OX.", to_move=1)
+    assert legal_texts(state) == {"place C3"}
+    after = play(state, "place C3")
+    result = GAME.result(after)
+    assert result.winners == frozenset()
+    assert result.reason == "stalemate"
+    assert GAME.to_act(after) == frozenset()
+    assert list(GAME.legal_actions(after, 2)) == []
+
+
+def test_ruling_reposition_only_turn_with_no_reposition_is_a_stalemate():
+    # symbols=4, both hands empty: after X moves C3 up, the empty C3 is walled off by X's C2
+    # and B3, so O (to move) has no reposition
+    state = pos("XOX / OO. / OXX", symbols=4)
+    assert GAME.public_view(state)["in_hand"] == {"1": 0, "2": 0}
+    after = play(state, "move C3 up 1")
+    assert cells(after) == ["XOX", "OOX", "OX."]
+    result = GAME.result(after)
+    assert (result.winners, result.reason) == (frozenset(), "stalemate")
+
+
+# -- rulings: winning -------------------------------------------------------------
+
+X_WINS_ON_MOVE_5 = (
+    "place A3",
+    "place A1",
+    "place B1; move A3 right 2",
+    "place B3; move A1 down 2",
+    "place A1; move C3 up 2",
+)
+
+
+def test_win_by_a_row_in_a_full_game():
+    state = play(GAME.new(), *X_WINS_ON_MOVE_5)
+    assert cells(state) == ["XXX", "...", "OO."]
+    result = GAME.result(state)
+    assert result.winners == frozenset({1})
+    assert result.reason == "line"
+    assert "A1, B1, C1" in result.detail
+    view = GAME.public_view(state)
+    assert view["winning_line"] == ["A1", "B1", "C1"]
+    assert view["to_move"] is None
+    assert view["last_squares"] == ["A1", "C3", "C1"]
+    assert GAME.to_act(state) == frozenset()
+
+
+def test_tic_tac_toe_cannot_be_won_in_3_moves():
+    # after 4 moves each player has only 2 symbols: the earliest win is move 5
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = GAME.new()
+        for _ in range(4):
+            state = GAME.apply(state, state.to_move, GAME.random_action(state, state.to_move, rng))
+            assert GAME.result(state) is None
+
+
+def test_win_by_a_row():
+    after = play(pos("X.. / .X. / O.O"), "place C1; move B2 up 1")
+    assert cells(after) == ["XXX", "...", "O.O"]
+    result = GAME.result(after)
+    assert (result.winners, result.reason) == (frozenset({1}), "line")
+    assert GAME.public_view(after)["winning_line"] == ["A1", "B1", "C1"]
+
+
+def test_win_by_a_column_for_o():
+    after = play(pos("O.X / ... / .OX", to_move=2), "place A2; move B3 left 1")
+    assert cells(after) == ["O.X", "O..", "O.X"]
+    result = GAME.result(after)
+    assert (result.winners, result.reason) == (frozenset({2}), "line")
+    assert GAME.public_view(after)["winning_line"] == ["A1", "A2", "A3"]
+
+
+def test_win_by_the_diagonal():
+    after = play(pos("X.. / X.O / ..X"), "place C1; move A2 right 1")
+    assert cells(after) == ["X.X", ".XO", "..X"]
+    result = GAME.result(after)
+    assert (result.winners, result.reason) == (frozenset({1}), "line")
+    assert GAME.public_view(after)["winning_line"] == ["A1", "B2", "C3"]
+
+
+def test_win_by_the_anti_diagonal():
+    after = play(pos("X.. / .X. / .OO"), "place C1; move A1 down 2")
+    assert cells(after) == ["..X", ".X.", "XOO"]
+    result = GAME.result(after)
+    assert (result.winners, result.reason) == (frozenset({1}), "line")
+    assert GAME.public_view(after)["winning_line"] == ["C1", "B2", "A3"]
+
+
+def test_a_turn_without_three_in_a_row_does_not_win():
+    after = play(pos("X.. / .X. / O.O"), "place C1; move B2 down 1")
+    assert cells(after) == ["X.X", "...", "OXO"]
+    assert GAME.result(after) is None
+    assert GAME.to_act(after) == frozenset({2})
+
+
+def test_ruling_a_line_that_exists_only_between_placement_and_reposition_does_not_count():
+    # O places B2 completing A2-B2-C2, then must reposition A2 or C2 (B2 was just placed)
+    state = pos("X.X / O.O / ..X", to_move=2, in_hand=(2, 3))
+    assert all(a.move is not None for a in GAME.legal_actions(state, 2) if a.place == SQ["B2"])
+    after = play(state, "place B2; move A2 down 1")
+    assert cells(after) == ["X.X", ".OO", "O.X"]
+    assert GAME.result(after) is None
+
+
+def test_ruling_a_line_made_by_the_placement_and_kept_through_the_reposition_wins():
+    state = pos("XX. / ... / O.X", in_hand=(2, 3))
+    after = play(state, "place C1; move C3 left 1")
+    assert cells(after) == ["XXX", "...", "OX."]
+    result = GAME.result(after)
+    assert (result.winners, result.reason) == (frozenset({1}), "line")
+
+
+def test_ruling_an_opponent_line_at_the_end_of_the_movers_turn_does_not_win():
+    # X has A1-B1-C1 (made on a placement-only turn); O plays a turn without a line
+    state = pos("XXX / O.O / X..", to_move=2)
+    after = play(state, "place B2; move C2 down 1")
+    assert cells(after) == ["XXX", "OO.", "X.O"]
+    assert GAME.result(after) is None
+    assert GAME.to_act(after) == frozenset({1})
+    # ... X then wins with that line on its own turn, by repositioning another symbol
+    final = play(after, "place C2; move A3 right 1")
+    result = GAME.result(final)
+    assert (result.winners, result.reason) == (frozenset({1}), "line")
+    assert GAME.public_view(final)["winning_line"] == ["A1", "B1", "C1"]
+
+
+def test_ruling_when_both_have_a_line_the_mover_wins():
+    state = pos("XXX / OO. / ..O", to_move=2)
+    after = play(state, "place B3; move C3 up 1")
+    assert cells(after) == ["XXX", "OOO", ".O."]
+    result = GAME.result(after)
+    assert (result.winners, result.reason) == (frozenset({2}), "line")
+    assert GAME.public_view(after)["winning_line"] == ["A2", "B2", "C2"]
+
+
+def test_two_lines_at_once_are_both_shown():
+    state = pos("XX. / ..X / X.O", in_hand=(1, 4))
+    after = play(state, "place B2; move C2 up 1")
+    assert cells(after) == ["XXX", ".X.", "X.O"]
+    assert GAME.public_view(after)["winning_line"] == ["A1", "B1", "C1", "B2", "A3"]
+
+
+def test_no_action_after_the_game_is_over():
+    state = play(GAME.new(), *X_WINS_ON_MOVE_5)
+    refused(state, "place B2; move A1 down 1", "the bout is over", seat=2)
+    refused(state, "place B2; move A1 down 1", "the bout is over", seat=1)
+    assert list(GAME.legal_actions(state, 2)) == []
+
+
+# -- rulings: draws -----------------------------------------------------------------
+
+STALEMATE_GAME = (
+    "place C3",
+    "place B3",
+    "place B1; move C3 up 1",
+    "place C1; move B3 left 1",
+    "place B3; move B1 left 1",
+    "place A2; move C1 left 1",
+    "place C3; move C2 up 1",
+    "place B2; move A2 right 2",
+    "place A2",
+)
+
+
+def test_draw_when_the_board_fills_in_a_full_game():
+    state = play(GAME.new(), *STALEMATE_GAME[:-1])
+    assert legal_texts(state) == {"place A2"}  # the last empty square; nothing can move after
+    state = play(state, STALEMATE_GAME[-1])
+    assert cells(state) == ["XOX", "XOO", "OXX"]
+    result = GAME.result(state)
+    assert result.winners == frozenset()
+    assert result.reason == "stalemate"
+    assert "O has no legal action" in result.detail
+
+
+def test_draw_by_the_third_repetition_of_a_position():
+    shuffle = ("move A1 right 1", "move C3 left 1", "move B1 left 1", "move B3 right 1")
+    state = pos("X.. / ... / ..O", in_hand=(0, 0), turns=(3, 3))
+    state = play(state, *shuffle)  # the start position again: second time
+    assert GAME.result(state) is None
+    state = play(state, *shuffle[:3])
+    assert GAME.result(state) is None
+    state = play(state, shuffle[3])  # third time
+    result = GAME.result(state)
+    assert (result.winners, result.reason) == (frozenset(), "repetition")
+    assert GAME.to_act(state) == frozenset()
+
+
+def test_repetition_counts_only_the_same_player_to_move():
+    board = pos("X.. / ... / ..O", in_hand=(0, 0), turns=(3, 3))
+    assert _key(board) != _key(replace(board, to_move=2))
+    assert _key(board) != _key(replace(board, in_hand=(1, 0)))
+    assert _key(board) != _key(replace(board, turns=(1, 3), first=(0, -1)))
+
+
+def test_a_placement_starts_the_repetition_count_afresh():
+    # with 3 symbols each, playouts can only repeat once hands are empty: placements change
+    # the number of symbols on the board for good
+    state = play(GAME.new({"symbols": 3}), "place A1", "place C3")
+    assert state.history == (_key(state),)
+
+
+def test_random_games_end_quickly_with_every_outcome():
+    reasons = set()
+    for symbols in (3, 4, 5):
+        for seed in range(120):
+            rng = random.Random(seed)
+            state = GAME.new({"symbols": symbols})
+            for _ in range(400):
+                if GAME.result(state) is not None:
+                    break
+                state = GAME.apply(state, state.to_move, GAME.random_action(state, state.to_move, rng))
+            result = GAME.result(state)
+            assert result is not None
+            reasons.add((len(result.winners), result.reason))
+    assert reasons >= {(1, "line"), (0, "stalemate"), (0, "repetition")}
+
+
+# -- notation -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("place B2; move A1 right 2", "place B2; move A1 right 2"),
+        ("I place on B2 and move A1 right 2", "place B2; move A1 right 2"),
+        ("place b2, move a1 r 2", "place B2; move A1 right 2"),
+        ("  PLACE   b2 ;  MOVE a1 R 2. ", "place B2; move A1 right 2"),
+        ("place B2; move A1 to C1", "place B2; move A1 right 2"),
+        ("place B2 and reposition A1 right 2", "place B2; move A1 right 2"),
+        ("I'll put an X on b2, then move my symbol from a1 to the right 2 squares.", "place B2; move A1 right 2"),
+        ("place B2; move A1 right", "place B2; move A1 right 1"),
+        ("place B2; move A1 right two", "place B2; move A1 right 2"),
+        ("B2; A1 right 2", "place B2; move A1 right 2"),
+        ("B2, A1-C1", "place B2; move A1 right 2"),
+        ("place B2; A1 -> A3", "place B2; move A1 down 2"),
+        ("place c2; move c3 up 1", "place C2; move C3 up 1"),
+        ("place c2; move c3 u", "place C2; move C3 up 1"),
+        ("place a2; move c1 l 1", "place A2; move C1 left 1"),
+        ("place a2; move a1 d 1", "place A2; move A1 down 1"),
+        ("place a2; move C3 to A3", "place A2; move C3 left 2"),
+        ("place a2; move A3 to A1", "place A2; move A3 up 2"),
+        ("move A1 right 2", "move A1 right 2"),
+        ("reposition A1 right 2", "move A1 right 2"),
+        ("move A1 to C1", "move A1 right 2"),
+        ("place B2", "place B2"),
+        ("b2", "place B2"),
+        ("place O on b2.", "place B2"),
+        ("move A1 right 1; place B2", "move A1 right 1; place B2"),
+    ],
+)
+def test_natural_phrasings_parse_to_the_canonical_action(text, canonical):
+    state = GAME.new()
+    action = GAME.parse(state, 1, text)
+    assert GAME.format(action) == canonical
+    assert GAME.parse(state, 1, canonical) == action
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("", "expected a turn like 'place B2; move A1 right 2', got nothing"),
+        ("   .", "got nothing"),
+        ("i will, then", "got 'i will, then'"),
+        ("pass", "expected a turn like 'place B2; move A1 right 2', got 'pass'"),
+        ("place", "expected a square after 'place'"),
+        ("place here", "expected a square after 'place', like 'place B2', got 'here'"),
+        ("place D4", "expected a square from A1 to C3, got 'd4'"),
+        ("move", "expected a square after 'move'"),
+        ("move A1", "expected a direction and distance or a destination after 'move A1'"),
+        ("move A1 sideways", "expected a direction .* or a destination after 'move A1', got 'sideways'"),
+        ("move A1 right 100", "expected a distance of 1 or 2, got '100'"),
+        ("move A1 to A1", "A1 to A1 does not move the symbol"),
+        ("move A1 to B2", "A1 to B2 is a diagonal move"),
+        ("move A1 to B3", "A1 to B3 is not in one row or column"),
+        ("place B2; place C3", "a turn places only one new symbol"),
+        ("place B2; move A1 right 1; move C1 down 1", "a turn repositions only one symbol"),
+        ("place B2 # move", "got '#'"),
+    ],
+)
+def test_notation_errors_say_what_was_expected(text, match):
+    with pytest.raises(NotationError, match=match):
+        GAME.parse(GAME.new(), 1, text)
+
+
+def test_parse_needs_text():
+    with pytest.raises(NotationError, match="expected text"):
+        GAME.parse(GAME.new(), 1, None)  # type: ignore[arg-type]
+
+
+def test_format_is_canonical():
+    assert format_turn(Turn(place=4, move=Reposition(0, "right", 2))) == "place B2; move A1 right 2"
+    assert format_turn(Turn(move=Reposition(0, "down", 1))) == "move A1 down 1"
+    assert format_turn(Turn(place=8)) == "place C3"
+    assert format_turn(Turn(place=4, move=Reposition(0, "up", 1), reposition_first=True)) == (
+        "move A1 up 1; place B2"
+    )
+
+
+def test_every_listed_action_round_trips_through_notation():
+    for seed in range(25):
+        rng = random.Random(seed)
+        state = GAME.new({"symbols": 3 + seed % 3})
+        while GAME.result(state) is None:
+            for action in GAME.legal_actions(state, state.to_move):
+                assert GAME.parse(state, state.to_move, GAME.format(action)) == action
+            state = GAME.apply(state, state.to_move, GAME.random_action(state, state.to_move, rng))
+
+
+squares = st.integers(0, CELLS - 1)
+moves = st.builds(Reposition, squares, st.sampled_from(["up", "down", "left", "right"]), st.integers(0, 99))
+
+
+@given(st.one_of(squares, st.none()), st.one_of(moves, st.none()), st.booleans())
+def test_any_turn_round_trips(place, move, first):
+    if place is None and move is None:
+        return
+    action = Turn(place=place, move=move, reposition_first=first and place is not None and move is not None)
+    assert parse_turn(format_turn(action)) == action
+
+
+VOCABULARY = [
+    "place", "move", "reposition", "to", "->", "-", "right", "left", "up", "down", "r", "l", "u", "d",
+    "1", "2", "3", "0", "two", "a1", "b2", "c3", "c1", "a3", "d4", "z9", "and", "i", "on", ";", ",",
+    ".", "x", "o", "the", "from", "squares", "pass", "#", "b", "2b",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(VOCABULARY), max_size=10))
+def test_fuzz_parser_on_words_raises_only_notation_errors(words):
+    _parse_or_notation_error(" ".join(words))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(max_size=40))
+def test_fuzz_parser_on_arbitrary_text_raises_only_notation_errors(text):
+    _parse_or_notation_error(text)
+
+
+def _parse_or_notation_error(text: str) -> None:
+    state = play(GAME.new(), *OPENING)
+    try:
+        action = GAME.parse(state, 1, text)
+    except NotationError:
+        return
+    assert GAME.parse(state, 1, GAME.format(action)) == action
+    try:
+        GAME.apply(state, 1, action)
+    except IllegalAction:
+        pass
+    except RuleError as exc:  # pragma: no cover - anything else is a bug
+        raise AssertionError(f"apply raised {exc!r} for {text!r}") from exc
+
+
+# -- conventions --------------------------------------------------------------------
+
+
+def test_a1_is_top_left_letters_go_right_numbers_go_down():
+    state = play(GAME.new(), "place C1", "place A3")
+    assert cells(state) == ["..X", "...", "O.."]
+    state = play(pos("... / .X. / ..O"), "place A1; move B2 right 1")
+    assert cells(state) == ["X..", "..X", "..O"]
+    state = play(pos("... / .X. / ..O"), "place A1; move B2 down 1")
+    assert cells(state) == ["X..", "...", ".XO"]
+
+
+def test_apply_never_mutates_and_a_rejected_action_changes_nothing():
+    state = play(GAME.new(), *OPENING)
+    before = GAME.dump(state)
+    GAME.play(state, 1, "place C3; move A1 right 2")
+    assert GAME.dump(state) == before
+    with pytest.raises(IllegalAction):
+        GAME.play(state, 1, "place C3")
+    assert GAME.dump(state) == before
+    assert GAME.to_act(state) == frozenset({1})
+
+
+# -- views and storage --------------------------------------------------------------
+
+
+def test_public_view_has_what_a_board_needs():
+    state = play(GAME.new(), *OPENING, "place C3; move A1 right 2")
+    view = GAME.public_view(state)
+    assert view == {
+        "size": 3,
+        "cells": ["..X", ".O.", "..X"],
+        "symbols": {"1": "X", "2": "O"},
+        "to_move": 2,
+        "turn_number": 4,
+        "turns": {"1": 2, "2": 1},
+        "in_hand": {"1": 3, "2": 4},
+        "turn_kind": "place+move",
+        "must_reposition": "B2",
+        "last_action": "place C3; move A1 right 2",
+        "last_squares": ["C3", "A1", "C1"],
+        "winning_line": [],
+    }
+    json.dumps(view)
+
+
+def test_every_audience_sees_the_same_view_and_nothing_is_hidden():
+    state = play(GAME.new(), *OPENING)
+    views = [GAME.view(state, v) for v in (1, 2, SPECTATOR, HOST)]
+    assert all(v["public"] == views[0]["public"] for v in views)
+    assert GAME.hidden(state, 1) == {}
+    assert views[3]["hidden"] == {"1": {}, "2": {}}
+
+
+def test_dump_and_load_round_trip():
+    for texts in (OPENING, X_WINS_ON_MOVE_5, STALEMATE_GAME, ()):
+        state = play(GAME.new(), *texts)
+        data = json.loads(json.dumps(GAME.dump(state)))
+        assert data["v"] == 1
+        again = GAME.load(data)
+        assert again == state
+        assert GAME.result(again) == GAME.result(state)
+    with pytest.raises(ValueError, match="unknown Grid Master state version"):
+        GAME.load({"v": 2})
+
+
+def test_diagram_constructor_checks_its_size():
+    with pytest.raises(ValueError, match="9 cells"):
+        GridState.from_diagram("XO")
