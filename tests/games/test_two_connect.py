@@ -1,0 +1,613 @@
+"""Two Connect: Squava + Yinsh (blitz) + Gomoku at once; win two boards.
+
+Walks the card (seeds/two-connect.txt) and RULINGS.md section 3: turn shape,
+the per-player turn bank, finished boards, no-move Yinsh boards, the match
+result (two boards, more boards, most recently won board, draw), notation.
+The boards' own rules are tested in test_squava/test_gomoku/test_yinsh.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from games.core import HOST, SPECTATOR, IllegalAction, NotationError
+from games.registry import get_game
+from games.two_connect.board import GridBoard
+from games.two_connect.gomoku import GomokuRules
+from games.two_connect.rules import TwoConnectAction, TwoConnectState
+from games.two_connect.squava import SquavaRules
+from games.two_connect.yinsh import YinshBoard, YinshMove, YinshRules, parse_point
+
+GAME = get_game("two-connect")
+SQ, YI, GO = 0, 1, 2
+SQUAVA, YINSH, GOMOKU = SquavaRules(), YinshRules(), GomokuRules()
+ZERO = ((0, 0, 0), (0, 0, 0))
+
+
+def make(
+    squava=None, yinsh=None, gomoku=None, to_move=1, turns=4, bank=ZERO, finished=()
+) -> TwoConnectState:
+    return TwoConnectState(
+        boards=(squava or SQUAVA.initial(), yinsh or YINSH.initial(), gomoku or GOMOKU.initial()),
+        to_move=to_move,
+        turns=turns,
+        bank=bank,
+        finished=finished,
+    )
+
+
+def won(rules, seat: int) -> GridBoard:
+    """A finished grid board (synthetic: the position itself does not matter here)."""
+    board = rules.initial()
+    return replace(board, winner=seat, reason="line" if seat else "full")
+
+
+def won_yinsh(seat: int) -> YinshBoard:
+    return replace(YINSH.initial(), winner=seat, reason="row" if seat else "markers")
+
+
+def play(state: TwoConnectState, seat: int, text: str) -> TwoConnectState:
+    return GAME.apply(state, seat, GAME.parse(state, seat, text))
+
+
+def stuck(seat: int) -> YinshBoard:
+    """Yinsh where `seat`'s five rings are boxed in (see test_yinsh.stuck_seat_one)."""
+    a, b = "A2 A3 A4 B2 B3", "B4 B5 C2 C3 C4"
+    rings = {"rings1": a, "rings2": b} if seat == 1 else {"rings1": b, "rings2": a}
+    markers = {"markers1": "A5 B1"} if seat == 1 else {"markers2": "A5 B1"}
+    return YINSH.from_points(**rings, **markers)
+
+
+# -- turn shape ----------------------------------------------------------------
+
+
+def test_first_turn_of_the_match_is_one_move_on_one_board():
+    state = GAME.new()
+    assert GAME.to_act(state) == {1}
+    with pytest.raises(IllegalAction, match="first turn of the match is one move on one board"):
+        play(state, 1, "squava C3; gomoku H7")
+    state = play(state, 1, "gomoku H7")
+    assert GAME.to_act(state) == {2}
+    assert GAME.public_view(state)["moves_this_turn"] == 2
+
+
+def test_first_turn_rule_applies_to_the_starting_seat_option():
+    state = GAME.new({"starting_seat": 2})
+    assert GAME.to_act(state) == {2}
+    with pytest.raises(IllegalAction, match="first turn"):
+        play(state, 2, "squava C3; gomoku H7")
+    state = play(state, 2, "yinsh ring E5")
+    assert GAME.to_act(state) == {1}
+
+
+def test_later_turns_are_one_move_on_each_of_two_different_boards():
+    state = play(GAME.new(), 1, "squava C3")
+    with pytest.raises(IllegalAction, match="one move on each of two different boards"):
+        play(state, 2, "gomoku H7")
+    with pytest.raises(IllegalAction, match="both moves are on the Squava board"):
+        play(state, 2, "squava A1; squava E5")
+    state = play(state, 2, "squava A1; gomoku H7")
+    assert state.boards[SQ].cells[0] == 2
+    assert state.boards[GO].cells[GOMOKU.parse_move("H7")] == 2
+    assert GAME.to_act(state) == {1}
+
+
+def test_any_two_of_the_three_boards_may_be_chosen():
+    state = play(GAME.new(), 1, "squava C3")
+    for text in ("squava A1; yinsh ring E5", "yinsh ring E5; gomoku A1", "gomoku A1; squava A1"):
+        play(state, 2, text)  # all legal
+
+
+def test_players_alternate_turns():
+    state = play(GAME.new(), 1, "squava C3")
+    with pytest.raises(IllegalAction, match="not your turn"):
+        play(state, 1, "squava A1; gomoku H7")
+
+
+def test_within_one_board_players_need_not_alternate():
+    state = play(GAME.new(), 1, "squava C3")
+    state = play(state, 2, "yinsh ring E5; gomoku H7")
+    state = play(state, 1, "squava A1; gomoku A1")  # seat 1 on Squava twice in a row
+    assert state.boards[SQ].cells[0] == 1 and state.boards[SQ].cells[12] == 1
+
+
+def test_moves_are_applied_in_the_order_given():
+    state = play(GAME.new(), 1, "squava C3")
+    state = play(state, 2, "gomoku H7; squava A1")
+    assert GAME.public_view(state)["last"] == "gomoku H7; squava A1"
+    assert GAME.format(GAME.parse(state, 1, "gomoku h7 and squava a1")) == "gomoku H7; squava A1"
+
+
+def test_an_illegal_second_move_rejects_the_whole_turn_and_names_the_board():
+    state = play(GAME.new(), 1, "squava C3")
+    with pytest.raises(IllegalAction, match="Squava: C3 is not empty"):
+        play(state, 2, "gomoku H7; squava C3")
+    assert state.boards[GO].cells == GOMOKU.initial().cells  # nothing changed
+
+
+def test_once_a_board_is_finished_every_turn_is_one_move():
+    state = make(squava=won(SQUAVA, 1), finished=(SQ,))
+    with pytest.raises(IllegalAction, match="a board is finished, so every turn is one move"):
+        play(state, 1, "yinsh ring E5; gomoku H7")
+    with pytest.raises(IllegalAction, match="the Squava board is finished"):
+        play(state, 1, "squava C3")
+    state = play(state, 1, "gomoku H7")
+    assert GAME.to_act(state) == {2}
+
+
+def test_a_drawn_board_also_makes_turns_one_move():
+    state = make(gomoku=won(GOMOKU, 0), finished=(GO,))
+    assert GAME.moves_required(state, 1) == 1
+    with pytest.raises(IllegalAction, match="the Gomoku board is finished"):
+        play(state, 1, "gomoku H7")
+
+
+def test_first_move_winning_its_board_still_plays_the_second():
+    squava = SQUAVA.from_rows("xx.x. ..... o.o.. ..... .....")
+    state = make(squava=squava, bank=((3, 0, 4), (2, 2, 2)))
+    state = play(state, 1, "squava C1; gomoku H7")
+    assert state.boards[SQ].winner == 1
+    assert state.boards[GO].cells[GOMOKU.parse_move("H7")] == 1
+    # the finished board reset every count; the second move then counted 1 on Gomoku
+    assert state.bank == ((0, 0, 1), (0, 0, 0))
+    assert GAME.result(state) is None
+    assert GAME.moves_required(state, 2) == 1
+
+
+def test_a_turn_can_win_two_boards_and_the_match():
+    squava = SQUAVA.from_rows("xx.x. ..... o.o.. ..... .....")
+    gomoku = GOMOKU.initial()
+    for name in ("A1", "B1", "C1", "D1"):
+        gomoku = GOMOKU.play(gomoku, 1, GOMOKU.parse_move(name))
+    state = play(make(squava=squava, gomoku=gomoku), 1, "squava C1; gomoku E1")
+    result = GAME.result(state)
+    assert result.winners == {1}
+    assert result.reason == "two-boards"
+    assert result.scores == {1: 2, 2: 0}
+
+
+def test_second_move_still_played_when_the_first_loses_a_board_by_three():
+    squava = SQUAVA.from_rows("xx... ..... o.o.. ..... .....")
+    gomoku = GOMOKU.initial()
+    for name in ("A1", "B1", "C1", "D1"):
+        gomoku = GOMOKU.play(gomoku, 1, GOMOKU.parse_move(name))
+    state = play(make(squava=squava, gomoku=gomoku), 1, "squava C1; gomoku E1")
+    assert state.boards[SQ].winner == 2 and state.boards[SQ].reason == "three"
+    assert state.boards[GO].winner == 1
+    assert GAME.result(state) is None  # one board each, Yinsh still open
+    assert state.finished == (SQ, GO)
+
+
+# -- once a board is won it cannot be played -----------------------------------
+
+
+def test_a_won_board_can_no_longer_be_played_on():
+    state = make(yinsh=won_yinsh(2), finished=(YI,))
+    with pytest.raises(IllegalAction, match="the Yinsh board is finished"):
+        play(state, 1, "yinsh ring E5")
+    assert {a.moves[0][0] for a in GAME.legal_actions(state, 1)} == {SQ, GO}
+
+
+# -- turn bank -----------------------------------------------------------------
+
+
+def test_ten_moves_on_a_board_close_it_to_that_player():
+    state = make(bank=((10, 3, 5), (0, 0, 0)))
+    with pytest.raises(IllegalAction, match="turn bank closes the Squava board to you"):
+        play(state, 1, "squava C3; gomoku H7")
+    assert GAME.open_boards(state, 1) == [YI, GO]
+    assert GAME.open_boards(state, 2) == [SQ, YI, GO]  # the bank is per player
+    state = play(state, 1, "yinsh ring E5; gomoku H7")
+    assert state.bank == ((10, 4, 6), (0, 0, 0))
+
+
+def test_the_bank_counts_each_players_own_moves_per_board():
+    state = play(GAME.new(), 1, "squava C3")
+    state = play(state, 2, "squava A1; gomoku H7")
+    state = play(state, 1, "yinsh ring E5; gomoku A1")
+    assert state.bank == ((1, 1, 1), (1, 0, 1))
+
+
+def test_a_move_reaching_ten_closes_the_board_from_the_next_turn():
+    state = make(bank=((9, 0, 0), (0, 0, 0)))
+    state = play(state, 1, "squava C3; gomoku H7")
+    assert state.bank[0] == (10, 0, 1)
+    state = play(state, 2, "squava A1; gomoku A1")
+    with pytest.raises(IllegalAction, match="closes the Squava board"):
+        play(state, 1, "squava E1; gomoku B1")
+
+
+def test_ten_on_two_boards_leaves_only_the_third_and_a_one_move_turn():
+    state = make(bank=((10, 10, 4), (0, 0, 0)))
+    assert GAME.open_boards(state, 1) == [GO]
+    assert GAME.moves_required(state, 1) == 1
+    with pytest.raises(IllegalAction, match="turn bank closes the Yinsh board to you"):
+        play(state, 1, "yinsh ring E5; gomoku H7")
+    # a lone move where two are needed elsewhere is refused with the reason
+    state2 = make(bank=((10, 3, 4), (0, 0, 0)))
+    with pytest.raises(IllegalAction, match="one move on each of two different boards"):
+        play(state2, 1, "gomoku H7")
+    state = play(state, 1, "gomoku H7")
+    assert state.bank[0] == (10, 10, 5)
+
+
+def test_only_one_open_board_message():
+    state = make(bank=((10, 10, 4), (0, 0, 0)))
+    action = TwoConnectAction(((GO, 0), (SQ, 0)))
+    with pytest.raises(IllegalAction, match="closes the Squava board"):
+        GAME.apply(state, 1, action)
+
+
+def test_reaching_ten_on_every_unfinished_board_reopens_them_all():
+    state = make(bank=((10, 10, 9), (4, 4, 4)))
+    state = play(state, 1, "gomoku H7")
+    assert state.bank == ((0, 0, 0), (4, 4, 4))
+    assert GAME.open_boards(state, 1) == [SQ, YI, GO]
+
+
+def test_two_moves_reaching_ten_together_reopen_the_boards():
+    state = make(bank=((10, 9, 9), (0, 0, 0)))
+    state = play(state, 1, "yinsh ring E5; gomoku H7")
+    assert state.bank[0] == (0, 0, 0)
+
+
+def test_bank_with_a_finished_board_only_counts_unfinished_boards():
+    # Squava is finished: the bank is between Yinsh and Gomoku only
+    state = make(squava=won(SQUAVA, 2), finished=(SQ,), bank=((0, 10, 5), (0, 0, 0)))
+    assert GAME.open_boards(state, 1) == [GO]
+    state = make(squava=won(SQUAVA, 2), finished=(SQ,), bank=((0, 10, 9), (0, 0, 0)))
+    state = play(state, 1, "gomoku H7")
+    assert state.bank[0] == (0, 0, 0)
+
+
+def test_with_one_unfinished_board_ten_moves_never_close_it():
+    state = make(squava=won(SQUAVA, 2), yinsh=won_yinsh(1), finished=(SQ, YI), bank=((0, 0, 9), (0, 0, 0)))
+    state = play(state, 1, "gomoku H7")
+    assert state.bank[0] == (0, 0, 0)
+    assert GAME.open_boards(state, 1) == [GO]
+
+
+def test_finishing_a_board_resets_both_players_counts():
+    squava = SQUAVA.from_rows("xx.x. ..... o.o.. ..... .....")
+    state = make(squava=squava, bank=((5, 7, 3), (2, 9, 9)), finished=())
+    state = play(state, 1, "squava C1; yinsh ring E5")
+    assert state.bank == ((0, 1, 0), (0, 0, 0))
+
+
+def test_a_drawn_board_also_resets_the_bank():
+    rows = "xxoox ooxxo xxoox ooxxo xxoo."
+    state = make(squava=SQUAVA.from_rows(rows), bank=((5, 7, 3), (2, 9, 9)))
+    state = play(state, 1, "squava E5; gomoku H7")
+    assert state.boards[SQ].winner == 0
+    assert state.bank == ((0, 0, 1), (0, 0, 0))
+
+
+def test_bank_sequence_through_real_turns():
+    # Both players play Gomoku + Yinsh every turn (isolated Gomoku stones, no lines).
+    rng = random.Random(3)
+    squares = {
+        1: iter(f"{c}{r}" for r in (1, 3, 5) for c in "ACEGIKM"),
+        2: iter(f"{c}{r}" for r in (8, 10, 12) for c in "ACEGIKM"),
+    }
+
+    def turn(state, seat, yinsh=True):
+        moves = [(GO, GOMOKU.parse_move(next(squares[seat])))]
+        if yinsh:
+            moves.append((YI, YINSH.random_move(state.boards[YI], seat, rng)))
+        return GAME.apply(state, seat, TwoConnectAction(tuple(moves)))
+
+    state = turn(GAME.new(), 1, yinsh=False)  # first turn: one move
+    for _ in range(9):
+        state = turn(state, 2)
+        state = turn(state, 1)
+    assert state.finished == ()
+    # seat 1: 10 on Gomoku, 9 on Yinsh: Gomoku is closed until Squava and Yinsh reach 10
+    assert state.bank[0] == (0, 9, 10)
+    assert GAME.open_boards(state, 1) == [SQ, YI]
+    state = turn(state, 2)
+    with pytest.raises(IllegalAction, match="closes the Gomoku board to you"):
+        turn(state, 1)
+    ring_move = YINSH.random_move(state.boards[YI], 1, rng)
+    state = GAME.apply(state, 1, TwoConnectAction(((SQ, 0), (YI, ring_move))))
+    # now Yinsh is at 10 too: only Squava is open, a one-move turn (the same for seat 2)
+    assert state.bank == ((1, 10, 10), (0, 10, 10))
+    assert GAME.open_boards(state, 1) == [SQ]
+    with pytest.raises(IllegalAction, match="closes the Gomoku board"):
+        turn(state, 2)
+    state = play(state, 2, "squava E5")
+    assert GAME.moves_required(state, 1) == 1
+    assert GAME.public_view(state)["moves_this_turn"] == 1
+
+
+# -- no-move Yinsh -------------------------------------------------------------
+
+
+def test_a_yinsh_board_where_the_player_cannot_move_cannot_be_chosen():
+    state = make(yinsh=stuck(1))
+    assert GAME.open_boards(state, 1) == [SQ, GO]
+    with pytest.raises(IllegalAction, match="cannot move any ring on the Yinsh board"):
+        play(state, 1, "yinsh A4-A5; gomoku H7")
+    state = play(state, 1, "squava C3; gomoku H7")
+    assert GAME.to_act(state) == {2}
+
+
+def test_blocked_yinsh_plus_a_finished_board_leaves_one_board_and_one_move():
+    state = make(yinsh=stuck(1), squava=won(SQUAVA, 2), finished=(SQ,))
+    assert GAME.open_boards(state, 1) == [GO]
+    assert GAME.moves_required(state, 1) == 1
+
+
+def test_blocked_yinsh_and_the_bank_leave_one_open_board_and_one_move():
+    state = make(yinsh=stuck(1), bank=((10, 0, 3), (0, 0, 0)))
+    assert GAME.open_boards(state, 1) == [GO]
+    assert GAME.moves_required(state, 1) == 1
+    with pytest.raises(IllegalAction, match="closes the Squava board"):
+        play(state, 1, "gomoku H7; squava C3")
+    state = play(state, 1, "gomoku H7")
+    assert GAME.to_act(state) == {2}
+
+
+def test_player_who_can_play_nowhere_passes_and_the_opponent_plays_again():
+    # seat 2: Squava and Gomoku closed by the bank (Yinsh is still under 10), Yinsh blocked
+    state = make(yinsh=stuck(2), to_move=1, bank=((0, 0, 0), (10, 3, 10)))
+    assert GAME.open_boards(state, 2) == []
+    after = play(state, 1, "squava C3; gomoku H7")
+    assert GAME.to_act(after) == {1}
+    assert after.passed == 2
+    assert GAME.public_view(after)["passed"] == 2
+    assert GAME.result(after) is None
+
+
+def test_player_blocked_on_the_last_open_board_passes():
+    state = make(
+        squava=won(SQUAVA, 1), gomoku=won(GOMOKU, 2), yinsh=stuck(2), finished=(SQ, GO), to_move=1,
+    )
+    # seat 1 plays C4-C5? no: seat 1's rings are B4 B5 C2 C3 C4 here; C2-D2 keeps seat 2 boxed in
+    after = play(state, 1, "yinsh C2-D2")
+    assert GAME.to_act(after) == {1}
+    assert after.passed == 2
+
+
+# -- match result --------------------------------------------------------------
+
+
+def test_first_to_win_two_boards_wins_the_match():
+    gomoku = GOMOKU.initial()
+    for name in ("A1", "B1", "C1", "D1"):
+        gomoku = GOMOKU.play(gomoku, 2, GOMOKU.parse_move(name))
+    state = make(squava=won(SQUAVA, 2), gomoku=gomoku, finished=(SQ,), to_move=2)
+    state = play(state, 2, "gomoku E1")
+    result = GAME.result(state)
+    assert result.winners == {2}
+    assert result.reason == "two-boards"
+    assert result.scores == {1: 0, 2: 2}
+    assert GAME.to_act(state) == frozenset()
+    with pytest.raises(IllegalAction, match="over"):
+        play(state, 1, "yinsh ring E5")
+    assert list(GAME.legal_actions(state, 1)) == []
+
+
+def yinsh_row_for(seat: int) -> YinshBoard:
+    """Yinsh where `seat` makes a row with E5-E6."""
+    kw = {"rings1": "E5 K7 K8 K9 K10", "rings2": "J11 I11 H11 G11 E10", "markers1": "A5 B5 C5 D5"}
+    if seat == 2:
+        kw = {"rings2": kw["rings1"], "rings1": kw["rings2"], "markers2": kw["markers1"]}
+    return YINSH.from_points(**kw)
+
+
+def test_one_drawn_board_equal_boards_most_recently_won_board_wins():
+    # Squava won by 2, Gomoku drawn, then seat 1 wins Yinsh: 1-1, seat 1 won most recently
+    state = make(squava=won(SQUAVA, 2), gomoku=won(GOMOKU, 0), yinsh=yinsh_row_for(1), finished=(SQ, GO))
+    state = play(state, 1, "yinsh E5-E6")
+    result = GAME.result(state)
+    assert result.winners == {1}
+    assert result.reason == "most-recent"
+    assert result.scores == {1: 1, 2: 1}
+    assert GAME.public_view(state)["most_recent_win"] == {"board": "yinsh", "seat": 1}
+
+
+def test_most_recently_won_board_ignores_a_later_draw():
+    # Squava won by 1, Yinsh won by 2, then Gomoku is drawn last: seat 2 won most recently
+    rows = [[1 + ((c // 2 + r) % 2) for c in range(14)] for r in range(14)]
+    cells = [v for row in rows for v in row]
+    cells[2] = 0  # C1, a seat-2 point
+    gomoku = GridBoard(cells=tuple(cells))
+    state = make(squava=won(SQUAVA, 1), yinsh=won_yinsh(2), gomoku=gomoku, finished=(SQ, YI), to_move=2)
+    state = play(state, 2, "gomoku C1")
+    result = GAME.result(state)
+    assert result.winners == {2}
+    assert result.reason == "most-recent"
+    assert GAME.public_view(state)["finished_order"] == ["squava", "yinsh", "gomoku"]
+
+
+def test_more_boards_won_wins_when_every_board_is_finished():
+    state = make(squava=won(SQUAVA, 0), gomoku=won(GOMOKU, 2), yinsh=YINSH.from_points(
+        rings1="C3 K7 K8 K9 K10", rings2="J11 I11 H11 G11 E10", markers_left=1), finished=(GO, SQ))
+    state = play(state, 1, "yinsh C3-C6")  # the last marker: Yinsh drawn
+    result = GAME.result(state)
+    assert result.winners == {2}
+    assert result.reason == "more-boards"
+    assert result.scores == {1: 0, 2: 1}
+
+
+def test_no_board_won_is_a_draw():
+    state = make(squava=won(SQUAVA, 0), gomoku=won(GOMOKU, 0), yinsh=YINSH.from_points(
+        rings1="C3 K7 K8 K9 K10", rings2="J11 I11 H11 G11 E10", markers_left=1), finished=(GO, SQ))
+    state = play(state, 1, "yinsh C3-C6")
+    result = GAME.result(state)
+    assert result.winners == frozenset()
+    assert result.reason == "no-board-won"
+    assert result.scores == {1: 0, 2: 0}
+
+
+def test_one_board_each_and_one_open_board_plays_on():
+    state = make(squava=won(SQUAVA, 1), gomoku=won(GOMOKU, 2), finished=(SQ, GO))
+    state = play(state, 1, "yinsh ring E5")
+    assert GAME.result(state) is None
+
+
+def test_one_won_one_drawn_and_one_open_board_plays_on():
+    # seat 2 still needs Yinsh: winning it makes 1-1 with the most recent win
+    state = make(squava=won(SQUAVA, 1), gomoku=won(GOMOKU, 0), finished=(SQ, GO))
+    state = play(state, 1, "yinsh ring E5")
+    assert GAME.result(state) is None
+    assert GAME.to_act(state) == {2}
+
+
+# -- notation ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("squava C3; gomoku H7", "squava C3; gomoku H7"),
+        ("squava c3 and gomoku h7", "squava C3; gomoku H7"),
+        ("Squava C3, Gomoku H7.", "squava C3; gomoku H7"),
+        ("I play on squava c3, then on gomoku h7", "squava C3; gomoku H7"),
+        ("yinsh ring e5", "yinsh ring E5"),
+        ("yinsh e5-e8", "yinsh E5-E8"),
+        ("yinsh e5 to e8 and squava a1", "yinsh E5-E8; squava A1"),
+        ("place a ring on yinsh e5", "yinsh ring E5"),
+        ("gomoku n14", "gomoku N14"),
+    ],
+)
+def test_notation_natural_phrasings(text, canonical):
+    action = GAME.parse(GAME.new(), 1, text)
+    assert GAME.format(action) == canonical
+    assert GAME.parse(GAME.new(), 1, canonical) == action
+
+
+def test_yinsh_move_notation_maps_to_points():
+    action = GAME.parse(GAME.new(), 1, "yinsh E5-E8")
+    assert action.moves == ((YI, YinshMove(parse_point("E5"), parse_point("E8"))),)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("C3", "each move starts with its board"),
+        ("c3 squava d4", "expected one Squava square"),
+        ("squava", "expected a Squava move after 'squava'"),
+        ("squava F6", "expected a Squava square from A1 to E5"),
+        ("gomoku O1", "expected a Gomoku square from A1 to N14"),
+        ("yinsh ring A1", "expected a YINSH point"),
+        ("squava a1; gomoku b2; yinsh ring e5", "at most two moves"),
+        ("", "got nothing"),
+        ("chess e4", "each move starts with its board"),
+    ],
+)
+def test_bad_notation_says_what_was_expected(text, message):
+    with pytest.raises(NotationError, match=message):
+        GAME.parse(GAME.new(), 1, text)
+
+
+@given(st.text(max_size=60))
+def test_parser_fuzz_only_raises_notation_errors(text):
+    try:
+        action = GAME.parse(GAME.new(), 1, text)
+    except NotationError:
+        return
+    assert 1 <= len(action.moves) <= 2
+
+
+@given(
+    st.lists(
+        st.sampled_from(["squava", "gomoku", "yinsh", "ring", "c3", "e5-e8", "n14", "and", ",", ";", "-", "a1", "zz"]),
+        max_size=8,
+    )
+)
+def test_parser_fuzz_on_notation_like_words(words):
+    try:
+        action = GAME.parse(GAME.new(), 1, " ".join(words))
+    except NotationError:
+        return
+    assert GAME.parse(GAME.new(), 1, GAME.format(action)) == action
+
+
+# -- legal actions, random actions, views, storage ----------------------------
+
+
+def test_legal_actions_are_lazy_and_cover_ordered_pairs():
+    state = play(GAME.new(), 1, "squava C3")
+    actions = GAME.legal_actions(state, 2)
+    first = next(actions)
+    assert len(first.moves) == 2
+    # 24 Squava x 85 Yinsh x 196 Gomoku boards' moves, pairs in both orders
+    count = sum(1 for _ in GAME.legal_actions(state, 2))
+    assert count == 2 * (24 * 85 + 24 * 196 + 85 * 196)
+    assert list(GAME.legal_actions(state, 1)) == []  # not seat 1's turn
+
+
+def test_random_action_is_legal():
+    rng = random.Random(7)
+    state = GAME.new()
+    for _ in range(30):
+        seat = next(iter(GAME.to_act(state)))
+        action = GAME.random_action(state, seat, rng)
+        assert len(action.moves) == GAME.moves_required(state, seat)
+        state = GAME.apply(state, seat, action)
+        if GAME.result(state):
+            break
+
+
+def test_public_view_has_every_board_the_bank_and_the_score():
+    state = play(GAME.new(), 1, "squava C3")
+    state = play(state, 2, "yinsh ring E5; gomoku H7")
+    view = GAME.view(state, SPECTATOR)
+    public = view["public"]
+    assert [b["board"] for b in public["boards"]] == ["squava", "yinsh", "gomoku"]
+    squava, yinsh, gomoku = public["boards"]
+    assert squava["cells"][2][2] == 1 and squava["status"] == "open" and squava["last"] == "C3"
+    assert yinsh["rings"]["2"] == ["E5"] and yinsh["markers_left"] == 51
+    assert yinsh["rings_in_hand"] == {"1": 5, "2": 4}
+    assert gomoku["last_squares"] == ["H7"]
+    assert squava["bank"] == {"1": 1, "2": 0} and squava["open_to"] == [1, 2]
+    assert public["bank"] == {"1": {"squava": 1, "yinsh": 0, "gomoku": 0}, "2": {"squava": 0, "yinsh": 1, "gomoku": 1}}
+    assert public["open_boards"] == {"1": ["squava", "yinsh", "gomoku"], "2": ["squava", "yinsh", "gomoku"]}
+    assert public["boards_won"] == {"1": 0, "2": 0}
+    assert public["most_recent_win"] is None
+    assert public["to_move"] == 1 and public["turn"] == 3 and public["moves_this_turn"] == 2
+    assert public["last"] == "yinsh ring E5; gomoku H7" and public["last_seat"] == 2
+    assert GAME.view(state, HOST)["public"] == public == GAME.view(state, 1)["public"]
+
+
+def test_view_shows_won_boards_and_closed_boards():
+    state = make(squava=won(SQUAVA, 2), finished=(SQ,), bank=((0, 10, 3), (0, 0, 0)))
+    public = GAME.public_view(state)
+    assert public["boards"][SQ]["status"] == "won" and public["boards"][SQ]["winner"] == 2
+    assert public["boards_won"] == {"1": 0, "2": 1}
+    assert public["most_recent_win"] == {"board": "squava", "seat": 2}
+    assert public["open_boards"]["1"] == ["gomoku"]
+    assert public["boards"][YI]["open_to"] == [2]
+
+
+def test_dump_load_round_trip():
+    state = make(squava=won(SQUAVA, 2), yinsh=stuck(1), finished=(SQ,), bank=((0, 7, 3), (0, 2, 9)))
+    state = play(state, 1, "gomoku H7")
+    assert GAME.load(GAME.dump(state)) == state
+    with pytest.raises(ValueError, match="version"):
+        GAME.load({"v": 99})
+
+
+def test_hand_built_actions_naming_no_board_or_no_point_are_refused():
+    state = GAME.new()
+    with pytest.raises(IllegalAction, match="only three boards"):
+        GAME.apply(state, 1, TwoConnectAction(((5, 0),)))
+    with pytest.raises(IllegalAction, match="not a Yinsh move"):
+        GAME.apply(state, 1, TwoConnectAction(((YI, YinshMove(None, 999)),)))
+    with pytest.raises(IllegalAction, match="not a Squava square"):
+        GAME.apply(state, 1, TwoConnectAction(((SQ, 25),)))
+    with pytest.raises(IllegalAction, match="at least one move"):
+        GAME.apply(state, 1, TwoConnectAction(()))
+
+
+def test_the_host_and_spectators_cannot_move():
+    state = GAME.new()
+    for viewer in (HOST, SPECTATOR):
+        with pytest.raises(IllegalAction, match="not your turn"):
+            play(state, viewer, "squava C3")
