@@ -1,0 +1,159 @@
+"""Back to the Wall: board scores, 6/4/2/1 places, garnets earned, final ranking (RULINGS.md section 5)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from games.back_to_the_wall.board import make_board
+from games.back_to_the_wall.resolve import final_ranking, place_points, ranking_key, sole_first
+from games.back_to_the_wall.rules import BackToTheWall, make_state
+
+game = BackToTheWall()
+
+
+def counted(name: str, size: int, counts: dict[int, int]):
+    """A board where seat s owns counts[s] squares (row-major), no walls, no pieces."""
+    cells = []
+    for seat, n in counts.items():
+        cells.extend([str(seat)] * n)
+    cells.extend(["."] * (size * size - len(cells)))
+    return make_board(name, ["".join(cells[r * size : (r + 1) * size]) for r in range(size)])
+
+
+def finished(once, twice, thrice, bonus=None, spends=None):
+    boards = [counted("once", 6, once), counted("twice", 7, twice), counted("thrice", 8, thrice)]
+    return replace(make_state(boards, round=3, bonus=bonus, spends=spends), finished=True)
+
+
+# -- places ------------------------------------------------------------------------
+def test_places_give_6_4_2_1():
+    assert place_points({1: 9, 2: 7, 3: 5, 4: 3}) == {1: 6, 2: 4, 3: 2, 4: 1}
+    assert place_points({1: 3, 2: 5, 3: 7, 4: 9}) == {4: 6, 3: 4, 2: 2, 1: 1}
+
+
+def test_two_tied_for_first_get_5_each():
+    assert place_points({1: 9, 2: 9, 3: 5, 4: 3}) == {1: 5, 2: 5, 3: 2, 4: 1}
+
+
+def test_two_tied_for_second_get_3_each():
+    assert place_points({1: 9, 2: 7, 3: 7, 4: 3}) == {1: 6, 2: 3, 3: 3, 4: 1}
+
+
+def test_two_tied_for_third_get_1_5_each():
+    assert place_points({1: 9, 2: 7, 3: 3, 4: 3}) == {1: 6, 2: 4, 3: 1.5, 4: 1.5}
+
+
+def test_three_tied_for_first_get_4_each():
+    assert place_points({1: 9, 2: 9, 3: 9, 4: 3}) == {1: 4, 2: 4, 3: 4, 4: 1}
+
+
+def test_three_tied_for_second_and_four_tied():
+    assert place_points({1: 9, 2: 3, 3: 3, 4: 3}) == {1: 6, 2: 7 / 3, 3: 7 / 3, 4: 7 / 3}
+    assert place_points({1: 0, 2: 0, 3: 0, 4: 0}) == {s: 3.25 for s in (1, 2, 3, 4)}
+
+
+def test_only_a_sole_first_place_earns_a_garnet():
+    assert sole_first({1: 9, 2: 7, 3: 5, 4: 3}) == 1
+    assert sole_first({1: 9, 2: 9, 3: 5, 4: 3}) is None
+
+
+# -- whole-match scoring ------------------------------------------------------------
+def test_board_score_is_captured_squares_plus_the_garnet_bonus():
+    state = finished(
+        {1: 5, 2: 6, 3: 1, 4: 1},
+        {1: 4, 2: 3, 3: 2, 4: 1},
+        {1: 4, 2: 3, 3: 2, 4: 1},
+        bonus={1: {"once": 2}},
+        spends={1: {"once": 2}},
+    )
+    assert game.board_scores(state)[0] == {1: 7, 2: 6, 3: 1, 4: 1}
+    final = game.public_view(state)["final"]
+    assert final["boards"][0]["points"] == {"1": 6, "2": 4, "3": 1.5, "4": 1.5}
+    assert final["boards"][0]["captured"]["1"] == 5 and final["boards"][0]["garnet_bonus"]["1"] == 2
+    assert final["garnets_earned"]["1"] == 3
+    assert final["garnet_spends"] == {"1": {"once": 2}, "2": {}, "3": {}, "4": {}}
+
+
+def test_garnets_earned_count_sole_first_places_per_board():
+    state = finished({1: 5, 2: 5, 3: 1, 4: 1}, {1: 9, 2: 3, 3: 2, 4: 1}, {1: 1, 2: 3, 3: 9, 4: 1})
+    assert game.public_view(state)["final"]["garnets_earned"] == {"1": 1, "2": 0, "3": 1, "4": 0}
+    assert "Garnets earned: seat 1: 1, seat 3: 1" in game.result(state).detail
+
+
+def test_most_points_wins_the_token_of_life_and_fewest_is_the_elimination_candidate():
+    state = finished({1: 9, 2: 7, 3: 5, 4: 3}, {1: 9, 2: 7, 3: 5, 4: 3}, {1: 3, 2: 9, 3: 7, 4: 5})
+    result = game.result(state)
+    assert result.winners == frozenset({2}) and result.reason == "points"
+    assert all(isinstance(v, float) for v in result.scores.values())
+    view = game.public_view(state)["final"]
+    assert view["ranking"] == [[2], [1], [3], [4]]
+    assert view["token_of_life"] == [2] and view["elimination_candidate"] == [4]
+    assert "Token of Life: seat 2" in result.detail and "Elimination Candidate: seat 4" in result.detail
+
+
+def test_equal_totals_go_to_the_higher_best_single_board():
+    # seat 1: 4, 4, 1.5 = 9.5; seat 2: 6, 2, 1.5 = 9.5 -> seat 2 ranks higher (card: 4,4,1 < 6,2,1)
+    state = finished({1: 8, 2: 10, 3: 6, 4: 4}, {3: 10, 1: 8, 2: 6, 4: 4}, {3: 10, 4: 8, 1: 5, 2: 5})
+    result = game.result(state)
+    assert result.scores == {1: 9.5, 2: 9.5, 3: 14.0, 4: 6.0}
+    assert final_ranking({1: [4, 4, 1.5], 2: [6, 2, 1.5]}) == [[2], [1]]
+    assert game.public_view(state)["final"]["ranking"] == [[3], [2], [1], [4]]
+    assert result.winners == frozenset({3})
+
+
+def test_then_more_points_on_thrice():
+    state = finished({1: 10, 2: 8, 3: 6, 4: 4}, {2: 10, 3: 8, 1: 6, 4: 4}, {3: 10, 1: 8, 2: 6, 4: 4})
+    result = game.result(state)
+    assert result.scores == {1: 12.0, 2: 12.0, 3: 12.0, 4: 3.0}
+    assert game.public_view(state)["final"]["ranking"] == [[3], [1], [2], [4]]
+    assert result.winners == frozenset({3})
+
+
+def test_then_more_points_on_twice():
+    state = finished({3: 10, 1: 8, 2: 6, 4: 4}, {3: 10, 2: 8, 1: 6, 4: 4}, {1: 9, 2: 9, 3: 5, 4: 4})
+    result = game.result(state)
+    assert result.scores[1] == result.scores[2] == 11.0
+    assert game.public_view(state)["final"]["ranking"] == [[3], [2], [1], [4]]
+
+
+def test_the_tie_break_order_is_total_best_board_thrice_twice_once():
+    assert ranking_key([1, 2, 3]) == (6, 3, 3, 2, 1)
+    assert final_ranking({1: [1, 4, 6], 2: [2, 4, 5]}) == [[1], [2]]  # total 11 each, best 6 > 5
+    assert final_ranking({1: [6, 1, 2], 2: [4, 2, 3]}) == [[1], [2]]  # best single board 6
+    assert final_ranking({1: [5, 1, 3], 2: [4, 2, 3]}) == [[1], [2]]  # best 5 vs 4
+
+
+def test_seats_equal_on_every_tie_break_share_first_place():
+    state = finished({1: 9, 2: 9, 3: 5, 4: 3}, {1: 9, 2: 9, 3: 5, 4: 3}, {1: 9, 2: 9, 3: 5, 4: 3})
+    result = game.result(state)
+    assert result.winners == frozenset({1, 2})
+    assert result.scores == {1: 15.0, 2: 15.0, 3: 6.0, 4: 3.0}
+    final = game.public_view(state)["final"]
+    assert final["token_of_life"] == [1, 2] and final["garnets_earned"] == {"1": 0, "2": 0, "3": 0, "4": 0}
+
+
+def test_everyone_tied_makes_everyone_first_and_last():
+    state = finished({}, {}, {})
+    result = game.result(state)
+    assert result.winners == frozenset({1, 2, 3, 4})
+    assert result.scores == {s: 9.75 for s in (1, 2, 3, 4)}
+    assert game.public_view(state)["final"]["elimination_candidate"] == [1, 2, 3, 4]
+
+
+def test_no_result_while_the_match_is_running():
+    assert game.result(game.new()) is None
+
+
+@pytest.mark.parametrize("bonus", [0, 1, 3])
+def test_garnet_bonus_can_change_places(bonus):
+    state = finished(
+        {1: 5, 2: 5, 3: 1, 4: 1},
+        {1: 4, 2: 3, 3: 2, 4: 1},
+        {2: 5, 1: 3, 3: 2, 4: 1},
+        bonus={2: {"thrice": bonus}},
+        spends={2: {"thrice": 1}},
+    )
+    points = game.public_view(state)["final"]["boards"][2]["points"]
+    assert points["2"] == 6 and points["1"] == 4
