@@ -89,6 +89,10 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # several threads (web + in-process clock sweeper) share one file
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # take the write lock at BEGIN: two deferred transactions that both read
+    # then write (a move and the clock sweeper) would fail at once with
+    # "database is locked" instead of waiting for each other
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
@@ -98,6 +102,8 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
+    # shared cache: presence counters ("who is connected") across web processes
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 

@@ -4,3 +4,9 @@ from django.apps import AppConfig
 class MatchesConfig(AppConfig):
     name = "matches"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # starts only inside a web server process (see matches/sweeper.py)
+        from . import sweeper
+
+        sweeper.maybe_start()

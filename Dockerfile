@@ -1,0 +1,29 @@
+# Deathmatch web image: daphne (http + websockets) or the clock worker.
+# Front-end libraries come from the npm registry at build time (package.json),
+# exactly as .ci/install does; nothing is fetched from a CDN at run time.
+
+FROM node:20-slim AS frontend
+WORKDIR /build
+COPY package.json ./
+RUN npm install --no-audit --no-fund \
+ && mkdir -p vendor \
+ && cp node_modules/htmx.org/dist/htmx.min.js vendor/htmx.min.js \
+ && cp node_modules/htmx-ext-ws/dist/ws.js vendor/htmx-ext-ws.js
+
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /app
+COPY . .
+RUN pip install .
+COPY --from=frontend /build/vendor ./static/vendor
+# collectstatic needs settings, not secrets: a throwaway key for this step only
+RUN DJANGO_DEBUG=0 DJANGO_SECRET_KEY=build-only python manage.py collectstatic --noinput \
+ && useradd --system --create-home deathmatch \
+ && chown -R deathmatch /app
+USER deathmatch
+ENV DJANGO_DEBUG=0
+EXPOSE 8000
+CMD ["sh", "-c", "python manage.py migrate --noinput && exec daphne -b 0.0.0.0 -p 8000 config.asgi:application"]

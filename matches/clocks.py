@@ -1,0 +1,216 @@
+"""Server-authoritative clocks.
+
+Turn-based games: every seat has a `Clock` per bout, a per-move allowance
+plus a reserve.  While a seat is to act its deadline is
+`turn start + per_move + reserve - used` (time over the allowance comes out
+of the reserve); when it acts, the overflow is deducted from the reserve.
+Sealed games: one deadline for the whole round (`Bout.round_deadline`); at
+the deadline the round is resolved as if the host applied "resolve".
+
+`Bout.deadline` is the earliest of these, indexed, so the sweeper finds
+expired bouts with one query.  `sweep_clocks` claims each with a
+compare-and-swap on `Bout.version` (healthchecks' sendalerts pattern), so a
+time-out is applied exactly once however many sweepers run and however a
+move races it.  These helpers run inside the services' transactions and
+never save the bout (the caller does); they save clocks.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from . import formats
+from .models import Bout, Clock, Match
+
+log = logging.getLogger(__name__)
+
+
+def create_clocks(match: Match, bout: Bout, seats: int) -> None:
+    """Clock rows for a new bout (turn-based games with a seat clock only)."""
+    fmt = match.format
+    if match.game.sealed or not formats.has_seat_clock(fmt):
+        return
+    clock = fmt["clock"]
+    previous = {}
+    if not clock.get("refill", True):
+        prev_bout = match.bouts.filter(number__lt=bout.number).order_by("-number").first()
+        if prev_bout is not None:
+            previous = {c.seat: c.reserve for c in prev_bout.clocks.all()}
+    for seat in range(1, seats + 1):
+        Clock.objects.create(
+            bout=bout,
+            seat=seat,
+            per_move=clock.get("per_move"),
+            reserve=previous.get(seat, clock.get("reserve") or 0.0),
+            paused=match.paused,
+        )
+
+
+def _deadline(clock: Clock, now: datetime) -> datetime:
+    left = (clock.per_move or 0.0) + clock.reserve - clock.used
+    return now + timedelta(seconds=max(0.0, left))
+
+
+def start(clock: Clock, now: datetime) -> None:
+    clock.running_since = now
+    clock.deadline = _deadline(clock, now)
+    clock.paused = False
+    clock.save()
+
+
+def stop(clock: Clock, now: datetime) -> float:
+    """End the seat's turn: charge the overflow to the reserve; time used this turn
+    (what it had used before a pause included)."""
+    used = clock.used
+    if clock.running_since is not None:
+        used += max(0.0, (now - clock.running_since).total_seconds())
+    overflow = max(0.0, used - (clock.per_move or 0.0))
+    clock.reserve = max(0.0, clock.reserve - overflow)
+    clock.used = 0.0
+    clock.running_since = None
+    clock.deadline = None
+    clock.save()
+    return used
+
+
+def sync(bout: Bout, to_act: Iterable[int], *, paused: bool, now: datetime) -> None:
+    """Run exactly the clocks of the seats in `to_act` (none when paused or over).
+
+    A seat that stopped being to act (it moved, or the host rewound the bout)
+    has its turn ended even while paused, so time it used before the pause is
+    charged now, not carried into its next turn."""
+    acting = set() if bout.finished else set(to_act)
+    for clock in bout.clocks.all():
+        if clock.seat in acting:
+            if not paused and not clock.running:
+                start(clock, now)
+        elif clock.running or clock.used:
+            stop(clock, now)
+    refresh(bout)
+
+
+def stop_all(bout: Bout, now: datetime) -> None:
+    for clock in bout.clocks.all():
+        if clock.running or clock.used:
+            stop(clock, now)
+    bout.round_deadline = None
+    bout.round_left = None
+    refresh(bout)
+
+
+def open_round(match: Match, bout: Bout, now: datetime) -> None:
+    """A sealed round opened: set its deadline (kept aside while paused)."""
+    seconds = formats.round_seconds(match.format)
+    if seconds is None or bout.finished:
+        bout.round_deadline = None
+        bout.round_left = None
+    elif match.paused:
+        bout.round_deadline = None
+        bout.round_left = seconds
+    else:
+        bout.round_deadline = now + timedelta(seconds=seconds)
+        bout.round_left = None
+    refresh(bout)
+
+
+def refresh(bout: Bout) -> None:
+    """Recompute the indexed `Bout.deadline` from the clocks and the round."""
+    deadlines = [c.deadline for c in bout.clocks.all() if c.deadline is not None]
+    if bout.round_deadline is not None:
+        deadlines.append(bout.round_deadline)
+    bout.deadline = None if bout.finished or not deadlines else min(deadlines)
+
+
+def pause(bout: Bout, now: datetime) -> None:
+    for clock in bout.clocks.all():
+        if clock.running_since is not None:
+            clock.used += max(0.0, (now - clock.running_since).total_seconds())
+            clock.running_since = None
+            clock.deadline = None
+        clock.paused = True
+        clock.save()
+    if bout.round_deadline is not None:
+        bout.round_left = max(0.0, (bout.round_deadline - now).total_seconds())
+        bout.round_deadline = None
+    refresh(bout)
+
+
+def resume(bout: Bout, to_act: Iterable[int], now: datetime) -> None:
+    bout.clocks.update(paused=False)
+    sync(bout, to_act, paused=False, now=now)
+    if bout.round_left is not None and not bout.finished:
+        bout.round_deadline = now + timedelta(seconds=bout.round_left)
+        bout.round_left = None
+    refresh(bout)
+
+
+def adjust(bout: Bout, seat: int, seconds: float, now: datetime) -> str:
+    """Add (or with a negative number remove) time; a sentence for the log."""
+    clock = bout.clocks.filter(seat=seat).first()
+    if clock is not None:
+        clock.reserve = max(0.0, clock.reserve + seconds)
+        if clock.running_since is not None:
+            clock.deadline = _deadline(clock, clock.running_since)
+        clock.save()
+        refresh(bout)
+        return f"seat {seat} reserve is now {clock.reserve:g} s"
+    if bout.round_deadline is not None:
+        bout.round_deadline = max(now, bout.round_deadline + timedelta(seconds=seconds))
+    elif bout.round_left is not None:
+        bout.round_left = max(0.0, bout.round_left + seconds)
+    else:
+        return ""
+    refresh(bout)
+    return "the round deadline moved"
+
+
+def expired_seats(bout: Bout, now: datetime) -> list[int]:
+    return [c.seat for c in bout.clocks.all() if c.deadline is not None and c.deadline <= now]
+
+
+def round_expired(bout: Bout, now: datetime) -> bool:
+    return bout.round_deadline is not None and bout.round_deadline <= now
+
+
+# -- the sweeper -------------------------------------------------------------
+
+
+def sweep_clocks(now: datetime | None = None) -> int:
+    """Apply every expired deadline exactly once; the number applied."""
+    now = now or timezone.now()
+    due = list(
+        Bout.objects.filter(
+            deadline__lte=now, finished__isnull=True, match__status=Match.RUNNING, match__paused=False
+        ).values_list("id", "version", "match_id")
+    )
+    applied = 0
+    for bout_id, version, match_id in due:
+        try:
+            if claim_and_expire(match_id, bout_id, version, now):
+                applied += 1
+        except Exception:  # one broken bout must not stop the others' clocks
+            log.exception("clock sweep failed for bout %s", bout_id)
+    return applied
+
+
+def claim_and_expire(match_id: int, bout_id: int, version: int, now: datetime) -> bool:
+    """Claim bout `bout_id` at `version` and apply its time-out.
+
+    False when another process (a sweeper, or a move) changed the bout since
+    `version` was read: the compare-and-swap updated 0 rows.
+    """
+    from . import engine
+
+    with transaction.atomic():
+        # the match row first: every service locks match then bout (no deadlock)
+        match = Match.objects.select_for_update().get(pk=match_id)
+        claimed = Bout.objects.filter(id=bout_id, version=version, deadline__lte=now).update(version=version + 1)
+        if not claimed:
+            return False
+        bout = Bout.objects.select_for_update().get(pk=bout_id)
+        return engine.expire(match, bout, now, bumped=True)

@@ -1,0 +1,378 @@
+"""Internals of `matches.services`: locking, the log, replays, bout and match
+ends.  Everything here runs inside a service's transaction with the match
+row (then the bout row) locked; nothing here is called from views."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+
+from games.core import HOST, IllegalAction, Result, RuleError
+
+from . import clocks
+from .models import Bout, Match, Season, SeasonPlayer, Seat, TokenOfLife, TurnLog
+
+log = logging.getLogger(__name__)
+
+
+class ServiceError(Exception):
+    """A refusal; `str(e)` is a plain sentence shown to the user."""
+
+
+class StaleVersion(ServiceError):
+    """The client acted on an old version of the bout."""
+
+
+class NotAllowed(ServiceError):
+    """This person may not do this now."""
+
+
+# -- locking, versions, broadcast -----------------------------------------------
+
+
+def lock(match: Match | int) -> tuple[Match, Bout | None]:
+    """Lock the match row, then its current bout row (always in this order)."""
+    pk = match if isinstance(match, int) else match.pk
+    locked = Match.objects.select_for_update().get(pk=pk)
+    bout = Bout.objects.select_for_update().filter(match_id=pk).order_by("-number").first()
+    return locked, bout
+
+
+def check_version(bout: Bout, expected: int | None) -> None:
+    if expected is None or int(expected) != bout.version:
+        raise StaleVersion(
+            f"the board changed since you loaded it (version {bout.version}, you sent {expected}); reload and try again"
+        )
+
+
+def check_sealed_version(bout: Bout, seat: int, expected: int | None) -> None:
+    """Sealed rounds: several seats submit against the same round at once, so
+    a seat's submission only needs a version from the current round (no
+    resolution and no host rewrite since) that is not older than its own
+    last submission (which is how a doubled submit is caught)."""
+    if expected is None or int(expected) > bout.version or int(expected) < bout.round_version:
+        raise StaleVersion(
+            f"the round changed since you loaded it (version {bout.version}, you sent {expected}); reload and try again"
+        )
+    own = (
+        bout.active_moves()
+        .filter(actor=seat, version__gt=bout.round_version)
+        .order_by("-sequence", "-id")
+        .values_list("version", flat=True)
+        .first()
+    )
+    if own is not None and int(expected) < own:
+        raise StaleVersion(
+            f"you already submitted after version {expected} (your submission made version {own}); reload to change it"
+        )
+
+
+def bump(bout: Bout) -> None:
+    bout.version += 1
+
+
+def notify(match_id: int) -> None:
+    """Broadcast after commit; a failing broadcast never undoes a move."""
+
+    def send() -> None:
+        try:
+            from . import live
+        except ImportError:  # the live layer is optional for the services
+            return
+        try:
+            live.notify(match_id)
+        except Exception:
+            log.exception("live.notify failed for match %s", match_id)
+
+    transaction.on_commit(send)
+
+
+# -- the log -----------------------------------------------------------------------
+
+
+def next_sequence(match: Match) -> int:
+    top = TurnLog.objects.filter(match=match).aggregate(top=Max("sequence"))["top"]
+    return (top or 0) + 1
+
+
+def write(
+    match: Match,
+    bout: Bout | None,
+    kind: str,
+    actor: int,
+    text: str,
+    now: datetime,
+    *,
+    sequence: int | None = None,
+    **fields: Any,
+) -> TurnLog:
+    return TurnLog.objects.create(
+        match=match,
+        bout=bout,
+        sequence=next_sequence(match) if sequence is None else sequence,
+        kind=kind,
+        actor=actor,
+        text=text,
+        created=now,
+        version=bout.version if bout is not None else None,
+        **fields,
+    )
+
+
+def note(match: Match, bout: Bout | None, text: str, now: datetime, *, kind: str = TurnLog.HOST_NOTE) -> TurnLog:
+    """A match event in the log (host action or clock); never replayed."""
+    return write(match, bout, kind, HOST, text, now)
+
+
+def seat_label(match: Match, seat: int) -> str:
+    name = match.seats.filter(number=seat).values_list("name", flat=True).first()
+    return f"seat {seat} ({name})" if name else f"seat {seat}"
+
+
+# -- replay --------------------------------------------------------------------------
+
+
+def replay(game: Any, bout: Bout, entries: Iterable[tuple[int, str]]) -> Any:
+    """State after applying `(actor, text)` entries from `new(bout.options)`."""
+    state = game.new(bout.options)
+    for actor, text in entries:
+        state = game.play(state, actor, text)
+    return state
+
+
+def replay_bout(bout: Bout) -> Any:
+    """The bout's state from its log alone (the truth the snapshot caches)."""
+    game = bout.match.game
+    return replay(game, bout, [(t.actor, t.text) for t in bout.active_moves()])
+
+
+def bout_state(bout: Bout) -> Any:
+    return bout.match.game.load(bout.state)
+
+
+# -- bouts and matches -------------------------------------------------------------------
+
+
+def bout_options(match: Match, starting_seat: int) -> dict[str, Any]:
+    game = match.game
+    options = game.options(match.options)
+    if "starting_seat" in options:
+        options["starting_seat"] = starting_seat
+    if "garnets" in options and not match.options.get("garnets") and match.season_id:
+        # Bidding's last tie-break: garnets held in the season ledger when the bout
+        # starts (stored in Bout.options, so replays stay exact)
+        options["garnets"] = {
+            str(seat.number): max(0, seat.season_player.garnet_balance())
+            for seat in match.seats.select_related("season_player")
+            if seat.season_player is not None
+        }
+    return options
+
+
+def begin_bout(match: Match, number: int, starting_seat: int, now: datetime) -> Bout:
+    game = match.game
+    bout = Bout(match=match, number=number, starting_seat=starting_seat, started=now)
+    bout.options = bout_options(match, starting_seat)
+    state = game.new(bout.options)
+    bout.state = game.dump(state)
+    bout.save()
+    clocks.create_clocks(match, bout, game.seats)
+    settle_clocks(match, bout, state, now, new_round=True)
+    bout.save()
+    return bout
+
+
+def next_starter(match: Match, last: Bout) -> int:
+    if not last.counts:  # a replayed stalemate keeps its starter
+        return last.starting_seat
+    if match.format.get("alternate", True):
+        return last.starting_seat % match.game.seats + 1
+    return last.starting_seat
+
+
+def settle_clocks(match: Match, bout: Bout, state: Any, now: datetime, *, new_round: bool) -> None:
+    game = match.game
+    if new_round:
+        bout.round_version = bout.version
+        if game.sealed:
+            clocks.open_round(match, bout, now)
+    clocks.sync(bout, game.to_act(state), paused=match.paused, now=now)
+
+
+def finish_bout(
+    match: Match,
+    bout: Bout,
+    winners: Iterable[int],
+    reason: str,
+    now: datetime,
+    *,
+    scores: dict[int, float] | None = None,
+    detail: str = "",
+    whole_match: bool = False,
+) -> None:
+    """End `bout`; then the match if the format says so (or `whole_match`)."""
+    clocks.stop_all(bout, now)
+    result = Result(frozenset(winners), reason, scores, detail)
+    bout.result = result.to_json()
+    bout.reason = reason
+    bout.finished = now
+    bout.counts = not (reason == "stalemate" and match.format.get("stalemate_replays"))
+    clocks.refresh(bout)
+    bout.save()
+    if whole_match:
+        finish_match(match, bout, sorted(result.winners), reason, now)
+        return
+    score = match.score()
+    played = match.bouts.filter(finished__isnull=False, counts=True).count()
+    best = max(score.values(), default=0)
+    if best >= match.bouts_needed or played >= int(match.format.get("bouts", 1)):
+        if int(match.format.get("bouts", 1)) == 1:
+            finish_match(match, bout, sorted(result.winners), reason, now)
+        else:
+            leaders = [s for s, won in score.items() if won == best and best > 0]
+            finish_match(match, bout, leaders, "bouts", now)
+    elif match.format.get("auto_next_bout"):
+        begin_bout(match, bout.number + 1, next_starter(match, bout), now)
+
+
+def finish_match(match: Match, bout: Bout | None, winners: Sequence[int], reason: str, now: datetime) -> None:
+    match.status = Match.FINISHED
+    match.finished = now
+    match.winners = sorted(int(w) for w in winners)
+    match.result_reason = reason
+    match.save()
+    if bout is not None and bout.finished is None:
+        clocks.stop_all(bout, now)
+    if match.season_id and match.game_slug == "back-to-the-wall":
+        for seat in match.seats.filter(number__in=match.winners):
+            player = season_player(match, seat)
+            TokenOfLife.objects.get_or_create(
+                season_id=match.season_id, player=player, match=match, defaults={"reason": "won the main match"}
+            )
+
+
+def reopen(match: Match, bout: Bout) -> None:
+    """The host rewound a finished bout: it (and the match, if over) runs again."""
+    bout.finished = None
+    bout.result = None
+    bout.reason = ""
+    bout.counts = True
+    if match.status == Match.FINISHED:
+        match.status = Match.RUNNING
+        match.finished = None
+        match.winners = []
+        match.result_reason = ""
+        match.tokens_of_life.all().delete()
+        match.save()
+
+
+def after_state_change(match: Match, bout: Bout, state: Any, now: datetime, *, new_round: bool) -> None:
+    """Store the new state; clocks; finish the bout if the rules ended it."""
+    game = match.game
+    bout.state = game.dump(state)
+    result = game.result(state)
+    if result is None:
+        settle_clocks(match, bout, state, now, new_round=new_round)
+        bout.save()
+        return
+    bout.round_version = bout.version
+    finish_bout(
+        match, bout, result.winners, result.reason, now, scores=dict(result.scores or {}) or None, detail=result.detail
+    )
+
+
+def sealed_round_changed(game: Any, before: Any, after: Any, seat: int) -> bool:
+    """True when a sealed submission closed the round (pending did not just lose `seat`)."""
+    return game.pending(after) != game.pending(before) - {seat}
+
+
+def play(
+    match: Match, bout: Bout, actor: int, text: str, now: datetime, *, by_host: bool = False, bumped: bool = False
+) -> TurnLog:
+    """parse -> apply -> log -> clocks -> result (the bout is locked)."""
+    game = match.game
+    before = game.load(bout.state)
+    action = game.parse(before, actor, text)
+    after = game.apply(before, actor, action)
+    canonical = game.format(action)
+    used = None
+    clock = bout.clocks.filter(seat=actor).first()
+    if clock is not None and (clock.running or clock.used):
+        used = clocks.stop(clock, now)
+    if not bumped:
+        bump(bout)
+    entry = write(match, bout, TurnLog.MOVE, actor, canonical, now, by_host=by_host, time_used=used)
+    # the host's own game action ("resolve") always closes the round
+    new_round = not game.sealed or actor == HOST or sealed_round_changed(game, before, after, actor)
+    after_state_change(match, bout, after, now, new_round=new_round)
+    return entry
+
+
+def expire(match: Match, bout: Bout, now: datetime, *, bumped: bool = False) -> bool:
+    """Apply the time-out rule of every expired deadline of `bout` (locked)."""
+    if bout.finished is not None or match.status != Match.RUNNING or match.paused:
+        return False
+    game = match.game
+    if clocks.round_expired(bout, now):
+        bout.round_deadline = None
+        if not bumped:
+            bump(bout)
+        note(match, bout, "the round deadline passed: the round is resolved", now, kind=TurnLog.CLOCK)
+        try:
+            play(match, bout, HOST, "resolve", now, bumped=True)
+        except RuleError as error:
+            note(match, bout, f"the round could not be resolved: {error}", now, kind=TurnLog.CLOCK)
+            clocks.refresh(bout)
+            bout.save()
+        notify(match.pk)
+        return True
+    out = clocks.expired_seats(bout, now)
+    if not out:
+        return False
+    if not bumped:
+        bump(bout)
+    scope = (match.format.get("clock") or {}).get("on_timeout", "bout")
+    losers = set(out)
+    for seat in sorted(losers):
+        note(match, bout, f"{seat_label(match, seat)} ran out of time and forfeits the {scope}", now, kind=TurnLog.CLOCK)
+    winners = [s for s in range(1, game.seats + 1) if s not in losers]
+    finish_bout(match, bout, winners, "time", now, whole_match=scope == "match")
+    notify(match.pk)
+    return True
+
+
+def season_player(match: Match, seat: Seat) -> SeasonPlayer:
+    """The seat's season player, created (with a season for the match) if needed."""
+    if match.season_id is None:
+        season, _ = Season.objects.get_or_create(name=f"{match.game.name} match #{match.pk}")
+        match.season = season
+        match.save(update_fields=["season"])
+    if seat.season_player_id is None or seat.season_player.season_id != match.season_id:
+        seat.season_player, _ = SeasonPlayer.objects.get_or_create(season_id=match.season_id, name=seat.name)
+        seat.save(update_fields=["season_player"])
+    return seat.season_player
+
+
+def require_running_bout(match: Match, bout: Bout | None) -> Bout:
+    if match.status == Match.SETUP:
+        raise NotAllowed("the match has not started yet")
+    if match.status == Match.FINISHED:
+        raise NotAllowed("the match is over")
+    if bout is None or bout.finished is not None:
+        raise NotAllowed("the bout is over; the host starts the next one")
+    return bout
+
+
+def require_seat(match: Match, seat: int) -> int:
+    if not 1 <= int(seat) <= match.game.seats:
+        raise NotAllowed(f"there is no seat {seat} in this match")
+    return int(seat)
+
+
+def illegal_after(error: RuleError, where: str) -> IllegalAction:
+    return IllegalAction(f"{where}: {error}")

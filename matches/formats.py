@@ -1,0 +1,143 @@
+"""Match formats: how many bouts, who starts, and the clock, per game.
+
+Defaults follow RULINGS.md; the host may override any key when creating a
+match.  A format is a JSON dict stored on `Match.format`:
+
+    bouts              N: the match is first to ceil(N/2) bouts won (or N played)
+    alternate          the starting seat moves on by one every bout
+    stalemate_replays  a stalemated bout is replayed with the same starter and
+                       does not count toward N
+    forfeit            "bout" | "match": what a host forfeit loses
+    clock              {per_move, reserve, refill, on_timeout, round_seconds}
+                       or None (no clock)
+
+Clock keys: `per_move` seconds per turn (None: no allowance); `reserve`
+seconds (None with no per_move: no clock); time over per_move comes out of
+the reserve; `refill` resets the reserve at every bout (else it carries
+over); `on_timeout` "bout" | "match" is what running out loses; `bank`
+is shorthand for {per_move: None, reserve: bank, refill: False}.  Sealed
+games use `round_seconds` instead: a deadline for the whole round, after
+which the round is resolved as if the host applied "resolve".
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+CLOCK_KEYS = {"per_move", "reserve", "refill", "on_timeout", "round_seconds", "bank"}
+FORMAT_KEYS = {"bouts", "alternate", "stalemate_replays", "forfeit", "clock", "auto_next_bout"}
+
+_SINGLE: dict[str, Any] = {
+    "bouts": 1,
+    "alternate": True,
+    "stalemate_replays": False,
+    "forfeit": "match",
+    "auto_next_bout": False,
+    "clock": None,
+}
+
+_DEFAULTS: dict[str, dict[str, Any]] = {
+    "lance-assembly": {
+        "bouts": 3,
+        "alternate": True,
+        "stalemate_replays": True,
+        "forfeit": "bout",
+        "auto_next_bout": False,
+        "clock": {"per_move": 60, "reserve": 300, "refill": True, "on_timeout": "bout", "round_seconds": None},
+    },
+    "two-connect": {
+        **_SINGLE,
+        "clock": {"per_move": None, "reserve": 1200, "refill": False, "on_timeout": "match", "round_seconds": None},
+    },
+    # sealed rounds: the host sets a round deadline (none by default)
+    "bidding-ttt": {**_SINGLE, "clock": None},
+    "back-to-the-wall": {**_SINGLE, "clock": None},
+}
+
+#: variant name (match option "variant") -> clock changes
+_VARIANT_CLOCKS: dict[tuple[str, str], dict[str, Any]] = {
+    ("lance-assembly", "sliding-tic-tac-toe"): {"per_move": 120, "reserve": 300, "refill": False},
+}
+
+
+class FormatError(ValueError):
+    """A format the host asked for makes no sense (message shown to the host)."""
+
+
+def default_format(game_slug: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The RULINGS.md format of `game_slug` (with the variant in `options`)."""
+    fmt = copy.deepcopy(_DEFAULTS.get(game_slug, _SINGLE))
+    variant = (options or {}).get("variant")
+    if isinstance(variant, str):
+        changes = _VARIANT_CLOCKS.get((game_slug, variant.strip().lower()))
+        if changes and fmt["clock"]:
+            fmt["clock"].update(changes)
+    return fmt
+
+
+def build_format(
+    game_slug: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    bouts: int | None = None,
+    clock: Mapping[str, Any] | bool | None = True,
+    **overrides: Any,
+) -> dict[str, Any]:
+    """The default format with the host's changes.  `clock=True` keeps the
+    default clock, `None`/`False` turns it off, a dict changes some keys."""
+    fmt = default_format(game_slug, options)
+    for key, value in overrides.items():
+        if key not in FORMAT_KEYS - {"clock", "bouts"}:
+            raise FormatError(f"there is no match setting called {key!r}")
+        fmt[key] = value
+    if bouts is not None:
+        if int(bouts) < 1:
+            raise FormatError("a match needs at least one bout")
+        fmt["bouts"] = int(bouts)
+    if clock is None or clock is False:
+        fmt["clock"] = None
+    elif clock is not True:
+        fmt["clock"] = normalise_clock(clock, fmt["clock"])
+    if fmt["forfeit"] not in ("bout", "match"):
+        raise FormatError("a forfeit loses either the bout or the match")
+    return fmt
+
+
+def normalise_clock(clock: Mapping[str, Any], base: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+    unknown = set(clock) - CLOCK_KEYS
+    if unknown:
+        raise FormatError(f"there is no clock setting called {sorted(unknown)[0]!r}")
+    out: dict[str, Any] = {"per_move": None, "reserve": None, "refill": True, "on_timeout": "bout", "round_seconds": None}
+    out.update(base or {})
+    out.update({k: v for k, v in clock.items() if k != "bank"})
+    if clock.get("bank") is not None:
+        out.update(per_move=None, reserve=clock["bank"], refill=False)
+    for key in ("per_move", "reserve", "round_seconds"):
+        value = out[key]
+        if value in ("", None):
+            out[key] = None
+            continue
+        try:
+            out[key] = float(value)
+        except (TypeError, ValueError):
+            raise FormatError(f"the clock setting {key} must be a number of seconds") from None
+        if out[key] < 0 or (key != "reserve" and out[key] == 0):
+            raise FormatError(f"the clock setting {key} must be a positive number of seconds")
+    if out["on_timeout"] not in ("bout", "match"):
+        raise FormatError("running out of time loses either the bout or the match")
+    out["refill"] = bool(out["refill"])
+    if out["per_move"] is None and out["reserve"] is None and out["round_seconds"] is None:
+        return None
+    return out
+
+
+def has_seat_clock(fmt: Mapping[str, Any]) -> bool:
+    clock = fmt.get("clock")
+    return bool(clock) and (clock.get("per_move") is not None or clock.get("reserve") is not None)
+
+
+def round_seconds(fmt: Mapping[str, Any]) -> float | None:
+    clock = fmt.get("clock")
+    return None if not clock else clock.get("round_seconds")

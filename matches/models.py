@@ -1,0 +1,311 @@
+"""Matches: seasons, matches, seats, bouts, the turn log and clocks.
+
+Only `matches.services` changes these rows (views and consumers read them).
+The turn log is append-only: undone and corrected entries are marked, never
+deleted, and a bout's state is always the replay of its active move entries
+from `new(bout.options)` (`Bout.state` is a snapshot of that replay).
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from typing import Any
+
+from django.db import models
+from django.db.models import Q, Sum
+from django.utils import timezone
+
+from games.core import HOST, Game
+from games.registry import get_game
+
+
+def new_token() -> str:
+    """An unguessable link token (192 bits from `secrets`)."""
+    return secrets.token_urlsafe(24)
+
+
+class Season(models.Model):
+    """A series of matches among a roster of players, with a garnet ledger."""
+
+    name = models.CharField(max_length=120, unique=True)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def garnets(self) -> dict[str, int]:
+        """Player name -> garnet balance."""
+        rows = self.garnet_entries.values("player__name").annotate(total=Sum("amount"))
+        return {row["player__name"]: row["total"] or 0 for row in rows}
+
+
+class SeasonPlayer(models.Model):
+    """One name on a season's roster."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=80)
+
+    class Meta:
+        ordering = ["season", "name"]
+        constraints = [models.UniqueConstraint(fields=["season", "name"], name="unique_player_per_season")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.season})"
+
+    def garnet_balance(self) -> int:
+        return self.garnet_entries.aggregate(total=Sum("amount"))["total"] or 0
+
+
+class GarnetEntry(models.Model):
+    """One line of the garnet ledger (positive: awarded, negative: deducted)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="garnet_entries")
+    player = models.ForeignKey(SeasonPlayer, on_delete=models.CASCADE, related_name="garnet_entries")
+    amount = models.IntegerField()
+    reason = models.CharField(max_length=200, blank=True)
+    match = models.ForeignKey("Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="garnet_entries")
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created", "id"]
+        verbose_name_plural = "garnet entries"
+
+    def __str__(self) -> str:
+        return f"{self.player.name} {self.amount:+d} ({self.reason})"
+
+
+class TokenOfLife(models.Model):
+    """A Token of Life earned by a season player (Back to the Wall winners)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="tokens_of_life")
+    player = models.ForeignKey(SeasonPlayer, on_delete=models.CASCADE, related_name="tokens_of_life")
+    match = models.ForeignKey("Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="tokens_of_life")
+    reason = models.CharField(max_length=200, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created", "id"]
+        verbose_name_plural = "tokens of life"
+
+    def __str__(self) -> str:
+        return f"token of life: {self.player.name}"
+
+
+class Match(models.Model):
+    SETUP, RUNNING, FINISHED = "setup", "running", "finished"
+    STATUSES = [(SETUP, "setup"), (RUNNING, "running"), (FINISHED, "finished")]
+
+    game_slug = models.CharField(max_length=40)
+    options = models.JSONField(default=dict, blank=True)
+    #: bouts, starting_seat, alternate, stalemate_replays, clock (see formats.py)
+    format = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=STATUSES, default=SETUP)
+    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches")
+    host_token = models.CharField(max_length=64, unique=True, default=new_token)
+    watch_token = models.CharField(max_length=64, unique=True, default=new_token)
+    #: clocks of the current bout are stopped by the host
+    paused = models.BooleanField(default=False)
+    created = models.DateTimeField(default=timezone.now)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    winners = models.JSONField(default=list, blank=True)
+    result_reason = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"{self.game_slug} match #{self.pk}"
+
+    @property
+    def game(self) -> Game:  # type: ignore[type-arg]
+        return get_game(self.game_slug)
+
+    @property
+    def current_bout(self) -> Bout | None:
+        """The latest bout (running or the last one played); None before the start."""
+        return self.bouts.order_by("-number").first()
+
+    @property
+    def bouts_needed(self) -> int:
+        """Bouts a seat must win to take the match (first to ceil(N/2))."""
+        return (int(self.format.get("bouts", 1)) + 1) // 2
+
+    def score(self) -> dict[int, int]:
+        """Seat -> bouts won (bouts that count; a replayed stalemate does not)."""
+        score = {seat.number: 0 for seat in self.seats.all()}
+        for bout in self.bouts.filter(finished__isnull=False, counts=True):
+            for seat in (bout.result or {}).get("winners", []):
+                score[int(seat)] = score.get(int(seat), 0) + 1
+        return score
+
+    @property
+    def needs_next_bout(self) -> bool:
+        """True when the match runs but its last bout is over (host starts the next)."""
+        bout = self.current_bout
+        return self.status == self.RUNNING and bout is not None and bout.finished is not None
+
+    def seat(self, number: int) -> Seat:
+        return self.seats.get(number=number)
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=80)
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    season_player = models.ForeignKey(
+        SeasonPlayer, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
+    )
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="unique_seat_number")]
+
+    def __str__(self) -> str:
+        return f"seat {self.number}: {self.name}"
+
+
+class Bout(models.Model):
+    """One game on the board.  `version` grows by one on every change."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="bouts")
+    number = models.PositiveSmallIntegerField()
+    starting_seat = models.PositiveSmallIntegerField(default=1)
+    #: the options `new()` was called with (match options + starting seat)
+    options = models.JSONField(default=dict, blank=True)
+    state = models.JSONField(default=dict, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    #: version at which the current sealed round opened (or the host last rewrote the bout)
+    round_version = models.PositiveIntegerField(default=1)
+    #: False for a stalemated bout that is replayed (it does not count toward best-of-N)
+    counts = models.BooleanField(default=True)
+    result = models.JSONField(null=True, blank=True)
+    reason = models.CharField(max_length=120, blank=True)
+    #: earliest running deadline (a seat's clock or the sealed round); the sweeper's index
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: sealed rounds: the round deadline, and what was left of it when paused
+    round_deadline = models.DateTimeField(null=True, blank=True)
+    round_left = models.FloatField(null=True, blank=True)
+    started = models.DateTimeField(default=timezone.now)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="unique_bout_number")]
+
+    def __str__(self) -> str:
+        return f"{self.match} bout {self.number}"
+
+    @property
+    def winners(self) -> list[int]:
+        return [int(s) for s in (self.result or {}).get("winners", [])]
+
+    def active_moves(self) -> models.QuerySet[TurnLog]:
+        """The entries a replay applies, in order."""
+        return self.turns.filter(kind=TurnLog.MOVE, undone=False, corrected=False).order_by("sequence", "id")
+
+
+class TurnLog(models.Model):
+    """Append-only log.  `kind` move = a game action (replayed); host/clock = a
+    match event shown in the log (never replayed)."""
+
+    MOVE, HOST_NOTE, CLOCK = "move", "host", "clock"
+    KINDS = [(MOVE, "move"), (HOST_NOTE, "host"), (CLOCK, "clock")]
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="turns")
+    bout = models.ForeignKey(Bout, null=True, blank=True, on_delete=models.CASCADE, related_name="turns")
+    #: per match, growing; a correction reuses the corrected entry's sequence
+    sequence = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=KINDS, default=MOVE)
+    #: seat number, or 0 (HOST) for host actions and host-applied game actions ("resolve")
+    actor = models.SmallIntegerField()
+    #: a move entered by the host on behalf of `actor`
+    by_host = models.BooleanField(default=False)
+    text = models.TextField()
+    time_used = models.FloatField(null=True, blank=True)
+    #: bout version after this entry
+    version = models.PositiveIntegerField(null=True, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+    undone = models.BooleanField(default=False)
+    corrected = models.BooleanField(default=False)
+    corrected_from = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["sequence", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "sequence"],
+                condition=Q(undone=False, corrected=False),
+                name="unique_active_sequence",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.sequence} {self.who}: {self.text}"
+
+    @property
+    def who(self) -> str:
+        """Who did it, as the log shows it."""
+        if self.kind == self.CLOCK:
+            return "clock"
+        if self.actor == HOST:
+            return "host"
+        return f"host for seat {self.actor}" if self.by_host else f"seat {self.actor}"
+
+    @property
+    def active(self) -> bool:
+        return not (self.undone or self.corrected)
+
+
+class Clock(models.Model):
+    """One seat's clock in one bout: `per_move` allowance (None = none) plus
+    `reserve` (what is left of it).  While the seat is to act, `running_since`
+    and `deadline` are set; `used` is what the current turn had already used
+    before a pause."""
+
+    bout = models.ForeignKey(Bout, on_delete=models.CASCADE, related_name="clocks")
+    seat = models.PositiveSmallIntegerField()
+    per_move = models.FloatField(null=True, blank=True)
+    reserve = models.FloatField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True)
+    running_since = models.DateTimeField(null=True, blank=True)
+    used = models.FloatField(default=0)
+    paused = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["bout", "seat"]
+        constraints = [models.UniqueConstraint(fields=["bout", "seat"], name="unique_clock_per_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.bout} clock of seat {self.seat}"
+
+    @property
+    def running(self) -> bool:
+        return self.running_since is not None
+
+    def remaining(self, now: datetime | None = None) -> float:
+        """Seconds left before this seat runs out (per-move allowance + reserve
+        while it is to act; the reserve alone otherwise)."""
+        if self.deadline is not None:
+            now = now or timezone.now()
+            return max(0.0, (self.deadline - now).total_seconds())
+        if self.running or (self.paused and self.used):
+            return max(0.0, (self.per_move or 0) + self.reserve - self.used)
+        return max(0.0, self.reserve)
+
+    def as_json(self, now: datetime | None = None) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "per_move": self.per_move,
+            "reserve": round(self.reserve, 3),
+            "remaining": round(self.remaining(now), 3),
+            "deadline": self.deadline.isoformat() if self.deadline else None,
+            "running": self.running,
+            "paused": self.paused,
+        }

@@ -1,0 +1,448 @@
+"""The only code that changes a match (see matches/CONTRACT.md).
+
+Every function runs in one transaction with the match row and its current
+bout locked (`select_for_update`, always match first, then bout), checks the
+client's expected bout version where the caller acted on what it saw, and
+broadcasts after commit (`live.notify`).  Refusals raise `ServiceError`
+subclasses whose message is a plain sentence for the user, or the game's
+`RuleError`; either way nothing changes.
+
+Host actions are logged (kind "host") with readable text; moves are logged
+(kind "move") with their canonical text and are what a replay applies.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.core import HOST, RuleError
+from games.registry import get_game
+
+from . import clocks, engine, formats
+from .engine import NotAllowed, ServiceError, StaleVersion, bout_state, replay_bout
+from .models import Bout, GarnetEntry, Match, Season, SeasonPlayer, Seat, TurnLog
+
+__all__ = [
+    "NotAllowed",
+    "ServiceError",
+    "StaleVersion",
+    "adjust_clock",
+    "adjust_garnets",
+    "award_bout",
+    "bout_state",
+    "correct",
+    "create_match",
+    "declare_result",
+    "end_match",
+    "forfeit",
+    "host_apply",
+    "pause_clocks",
+    "replay_bout",
+    "resume_clocks",
+    "start_match",
+    "start_next_bout",
+    "submit",
+    "sweep_clocks",
+    "undo",
+]
+
+sweep_clocks = clocks.sweep_clocks
+
+_SEAT_ORDERS = re.compile(r"^\s*seat\s*(\d+)\s*[:,]\s*(.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def _now() -> datetime:
+    return timezone.now()
+
+
+# -- creating and starting -----------------------------------------------------------
+
+
+def create_match(
+    game_slug: str,
+    *,
+    seat_names: Sequence[str] | None = None,
+    options: Mapping[str, Any] | None = None,
+    bouts: int | None = None,
+    clock: Mapping[str, Any] | bool | None = None,
+    season: Season | str | None = None,
+    starting_seat: int = 1,
+    **format_overrides: Any,
+) -> Match:
+    """A match in setup, with a token per seat, a host token and a watch token.
+
+    `clock`: None keeps the game's default clock, False turns it off, a dict
+    changes some of its keys (see formats.py).  `options` are the game's
+    options; "variant" is kept for the format when the game has no such option.
+    """
+    try:
+        game = get_game(game_slug)
+    except KeyError:
+        raise ServiceError(f"there is no game called {game_slug!r}") from None
+    options = dict(options or {})
+    try:
+        fmt = formats.build_format(
+            game_slug, options, bouts=bouts, clock=True if clock is None else clock, **format_overrides
+        )
+    except formats.FormatError as error:
+        raise ServiceError(str(error)) from None
+    if "variant" in options and "variant" not in game.default_options:
+        fmt["variant"] = options.pop("variant")
+    names = [str(n).strip() for n in (seat_names or [])]
+    if len(names) > game.seats:
+        raise ServiceError(f"{game.name} has {game.seats} seats, not {len(names)}")
+    names += [""] * (game.seats - len(names))
+    names = [n or f"Seat {i}" for i, n in enumerate(names, start=1)]
+    if not 1 <= int(starting_seat) <= game.seats:
+        raise ServiceError(f"there is no seat {starting_seat} to start")
+    fmt["starting_seat"] = int(starting_seat)
+    try:  # refuse bad options now, not when the first bout starts
+        game.new(game.options(options))
+    except RuleError:
+        raise
+    except (ValueError, TypeError, KeyError) as error:
+        raise ServiceError(f"these options do not work for {game.name}: {error}") from None
+    with transaction.atomic():
+        if isinstance(season, str):
+            season = Season.objects.get_or_create(name=season.strip())[0] if season.strip() else None
+        match = Match.objects.create(game_slug=game_slug, options=options, format=fmt, season=season)
+        for number, name in enumerate(names, start=1):
+            player = SeasonPlayer.objects.get_or_create(season=season, name=name)[0] if season else None
+            Seat.objects.create(match=match, number=number, name=name, season_player=player)
+    return match
+
+
+def start_match(match: Match, *, starting_seat: int | None = None) -> Bout:
+    """Host: start bout 1 with the chosen starting seat."""
+    now = _now()
+    with transaction.atomic():
+        match, bout = engine.lock(match)
+        if match.status != Match.SETUP:
+            raise NotAllowed("the match has already started")
+        seat = engine.require_seat(match, starting_seat or match.format.get("starting_seat", 1))
+        match.status = Match.RUNNING
+        match.started = now
+        match.save()
+        bout = engine.begin_bout(match, 1, seat, now)
+        engine.note(match, bout, f"started the match; {engine.seat_label(match, seat)} starts bout 1", now)
+        engine.notify(match.pk)
+        return bout
+
+
+def start_next_bout(match: Match) -> Bout:
+    """Host: start the next bout (the starter alternates, or repeats after a stalemate)."""
+    now = _now()
+    with transaction.atomic():
+        match, bout = engine.lock(match)
+        if match.status != Match.RUNNING or bout is None:
+            raise NotAllowed("the match is not running")
+        if bout.finished is None:
+            raise NotAllowed(f"bout {bout.number} is still being played")
+        seat = engine.next_starter(match, bout)
+        new = engine.begin_bout(match, bout.number + 1, seat, now)
+        replay_note = " (replay of the stalemate)" if not bout.counts else ""
+        engine.note(match, new, f"started bout {new.number}{replay_note}; {engine.seat_label(match, seat)} starts", now)
+        engine.notify(match.pk)
+        return new
+
+
+# -- moves ----------------------------------------------------------------------------
+
+
+def submit(match: Match, seat: int, text: str, expected_version: int) -> TurnLog:
+    """A seat's move (or sealed submission) on the current bout."""
+    now = _now()
+    timed_out = False
+    with transaction.atomic():
+        match, bout = engine.lock(match)
+        bout = engine.require_running_bout(match, bout)
+        seat = engine.require_seat(match, seat)
+        if match.paused:
+            raise NotAllowed("the host has paused the match; wait for the clocks to restart")
+        if match.game.sealed:
+            engine.check_sealed_version(bout, seat, expected_version)
+        else:
+            engine.check_version(bout, expected_version)
+        if engine.expire(match, bout, now):
+            timed_out = True  # commit the time-out, then refuse the move
+        else:
+            entry = engine.play(match, bout, seat, str(text), now)
+            engine.notify(match.pk)
+            return entry
+    if timed_out:
+        raise NotAllowed("time ran out before your move arrived")
+    raise AssertionError("unreachable")
+
+
+def host_apply(match: Match, text: str, expected_version: int) -> TurnLog:
+    """Host: a game action as HOST ("resolve"), or orders for a seat ("seat 2: A1 3")."""
+    now = _now()
+    with transaction.atomic():
+        match, bout = engine.lock(match)
+        bout = engine.require_running_bout(match, bout)
+        found = _SEAT_ORDERS.match(text)
+        if found:
+            actor = engine.require_seat(match, int(found.group(1)))
+            text = found.group(2)
+        else:
+            actor = HOST
+        if match.game.sealed and actor != HOST:
+            engine.check_sealed_version(bout, actor, expected_version)
+        else:
+            engine.check_version(bout, expected_version)
+        entry = engine.play(match, bout, actor, text, now, by_host=actor != HOST)
+        engine.notify(match.pk)
+        return entry
+
+
+# -- host: rewriting the log --------------------------------------------------------------
+
+
+def undo(match: Match, expected_version: int, count: int = 1) -> Bout:
+    """Host: mark the last `count` turns of the current bout undone and replay the rest."""
+    now = _now()
+    with transaction.atomic():
+        match, bout = engine.lock(match)
+        if bout is None:
+            raise NotAllowed("the match has not started yet")
+        engine.check_version(bout, expected_version)
+        moves = list(bout.active_moves())
+        count = int(count)
+        if count < 1:
+            raise NotAllowed("undo at least one turn")
+        if count > len(moves):
+            raise NotAllowed(f"bout {bout.number} has only {len(moves)} turn(s) to undo")
+        keep, drop = moves[: len(moves) - count], moves[len(moves) - count :]
+        state = engine.replay(match.game, bout, [(t.actor, t.text) for t in keep])
+        TurnLog.objects.filter(pk__in=[t.pk for t in drop]).update(undone=True)
+        what = "; ".join(f"{t.who}: {t.text}" for t in drop)
+        _rewrite(match, bout, state, now, f"undo {count} ({what})")
+        return bout
+
+
+def correct(match: Match, sequence: int, text: str, expected_version: int) -> TurnLog:
+    """Host: replace turn #`sequence` of the current bout and replay the bout.
+
+    The old entry is marked corrected; the new one takes its place (same
+    sequence).  If the new text, or any later turn, is illegal in the replay,
+    a RuleError says which and nothing changes.
+    """
+    now = _now()
+    with transaction.atomic():
+        match, bout = engine.lock(match)
+        if bout is None:
+            raise NotAllowed("the match has not started yet")
+        engine.check_version(bout, expected_version)
+        moves = list(bout.active_moves())
+        old = next((t for t in moves if t.sequence == int(sequence)), None)
+        if old is None:
+            raise NotAllowed(f"there is no turn #{sequence} in the current bout to correct")
+        game = match.game
+        state = game.new(bout.options)
+        canonical = ""
+        for entry in moves:
+            if entry is old:
+                try:
+                    action = game.parse(state, entry.actor, text)
+                    state = game.apply(state, entry.actor, action)
+                except RuleError as error:
+                    raise engine.illegal_after(error, f"the correction of turn #{sequence} is illegal") from None
+                canonical = game.format(action)
+                continue
+            try:
+                state = game.play(state, entry.actor, entry.text)
+            except RuleError as error:
+                where = f"after the correction, turn #{entry.sequence} ({entry.who}: {entry.text}) is no longer legal"
+                raise engine.illegal_after(error, where) from None
+        old.corrected = True
+        old.save(update_fields=["corrected"])
+        new = engine.write(
+            match, bout, TurnLog.MOVE, old.actor, canonical, now,
+            sequence=old.sequence, by_host=old.by_host, time_used=old.time_used, corrected_from=old.text,
+        )  # fmt: skip
+        _rewrite(match, bout, state, now, f"corrected turn #{sequence} from {old.text!r} to {canonical!r}")
+        new.version = bout.version
+        new.save(update_fields=["version"])
+        return new
+
+
+def _rewrite(match: Match, bout: Bout, state: Any, now: datetime, text: str) -> None:
+    """After undo/correct: the replayed state becomes the bout's; a finished
+    bout (and match) whose result the replay no longer has runs again."""
+    if bout.finished is not None:
+        engine.reopen(match, bout)
+    engine.bump(bout)
+    engine.note(match, bout, text, now)
+    engine.after_state_change(match, bout, state, now, new_round=True)
+    engine.notify(match.pk)
+
+
+# -- host: results --------------------------------------------------------------------------
+
+
+def declare_result(match: Match, kind: str, expected_version: int) -> Bout:
+    """Host: end the current bout as a "stalemate" or a "draw"."""
+    if kind not in ("stalemate", "draw"):
+        raise ServiceError("the host can declare a stalemate or a draw")
+    now = _now()
+    with transaction.atomic():
+        match, bout = engine.lock(match)
+        bout = engine.require_running_bout(match, bout)
+        engine.check_version(bout, expected_version)
+        engine.bump(bout)
+        replayed = " (the bout will be replayed with the same starter)" if match.format.get("stalemate_replays") and kind == "stalemate" else ""
+        engine.note(match, bout, f"declared bout {bout.number} a {kind}{replayed}", now)
+        engine.finish_bout(match, bout, [], kind, now)
+        engine.notify(match.pk)
+        return bout
+
+
+def award_bout(match: Match, seat: int) -> Bout:
+    """Host: the current bout goes to `seat`."""
+    now = _now()
+    with transaction.atomic():
+        match, bout = engine.lock(match)
+        bout = engine.require_running_bout(match, bout)
+        seat = engine.require_seat(match, seat)
+        engine.bump(bout)
+        engine.note(match, bout, f"awarded bout {bout.number} to {engine.seat_label(match, seat)}", now)
+        engine.finish_bout(match, bout, [seat], "award", now)
+        engine.notify(match.pk)
+        return bout
+
+
+def forfeit(match: Match, seat: int, scope: str | None = None) -> Bout:
+    """Host: `seat` forfeits the bout or the match (`scope`, default from the format)."""
+    now = _now()
+    with transaction.atomic():
+        match, bout = engine.lock(match)
+        bout = engine.require_running_bout(match, bout)
+        seat = engine.require_seat(match, seat)
+        scope = scope or match.format.get("forfeit", "match")
+        if scope not in ("bout", "match"):
+            raise ServiceError("a seat forfeits either the bout or the match")
+        engine.bump(bout)
+        engine.note(match, bout, f"{engine.seat_label(match, seat)} forfeits the {scope}", now)
+        winners = [s for s in range(1, match.game.seats + 1) if s != seat]
+        engine.finish_bout(match, bout, winners, "forfeit", now, whole_match=scope == "match")
+        engine.notify(match.pk)
+        return bout
+
+
+def end_match(match: Match, winners: Sequence[int] | None = None) -> Match:
+    """Host: end the match now; winners given, or by bouts won."""
+    now = _now()
+    with transaction.atomic():
+        match, bout = engine.lock(match)
+        if match.status == Match.FINISHED:
+            raise NotAllowed("the match is already over")
+        if winners is None:
+            score = match.score()
+            best = max(score.values(), default=0)
+            winners = [s for s, won in score.items() if won == best and best > 0]
+        winners = [engine.require_seat(match, w) for w in winners]
+        if bout is not None:
+            engine.bump(bout)
+            if bout.finished is None:
+                clocks.stop_all(bout, now)
+                bout.finished = now
+                bout.result = {"winners": [], "reason": "ended", "scores": None, "detail": "ended by the host"}
+                bout.reason = "ended"
+                bout.counts = False
+                clocks.refresh(bout)
+            bout.save()
+        names = ", ".join(engine.seat_label(match, w) for w in winners) or "no winner"
+        engine.note(match, bout, f"ended the match: {names}", now)
+        engine.finish_match(match, bout, winners, "ended by the host", now)
+        engine.notify(match.pk)
+        return match
+
+
+# -- host: clocks and garnets ---------------------------------------------------------------
+
+
+def pause_clocks(match: Match) -> None:
+    now = _now()
+    with transaction.atomic():
+        match, bout = engine.lock(match)
+        if match.status != Match.RUNNING:
+            raise NotAllowed("the match is not running")
+        if match.paused:
+            raise NotAllowed("the clocks are already paused")
+        match.paused = True
+        match.save(update_fields=["paused"])
+        if bout is not None:
+            clocks.pause(bout, now)
+            engine.bump(bout)
+            bout.save()
+        engine.note(match, bout, "paused the clocks", now)
+        engine.notify(match.pk)
+
+
+def resume_clocks(match: Match) -> None:
+    now = _now()
+    with transaction.atomic():
+        match, bout = engine.lock(match)
+        if not match.paused:
+            raise NotAllowed("the clocks are not paused")
+        match.paused = False
+        match.save(update_fields=["paused"])
+        if bout is not None:
+            to_act = match.game.to_act(engine.bout_state(bout)) if bout.finished is None else ()
+            clocks.resume(bout, to_act, now)
+            engine.bump(bout)
+            bout.save()
+        engine.note(match, bout, "restarted the clocks", now)
+        engine.notify(match.pk)
+
+
+def adjust_clock(match: Match, seat: int, seconds: float) -> None:
+    """Host: add (or remove, with a negative number) time on a seat's clock;
+    in sealed games, move the round deadline."""
+    now = _now()
+    with transaction.atomic():
+        match, bout = engine.lock(match)
+        bout = engine.require_running_bout(match, bout)
+        seat = engine.require_seat(match, seat)
+        seconds = float(seconds)
+        outcome = clocks.adjust(bout, seat, seconds, now)
+        if not outcome:
+            raise NotAllowed("this bout has no clock to adjust")
+        engine.bump(bout)
+        bout.save()
+        sign = "added" if seconds >= 0 else "removed"
+        engine.note(match, bout, f"{sign} {abs(seconds):g} s for {engine.seat_label(match, seat)}: {outcome}", now)
+        engine.notify(match.pk)
+
+
+def adjust_garnets(match: Match, seat: int, amount: int, reason: str = "") -> GarnetEntry:
+    """Host: award (or deduct, negative) garnets in the match's season ledger.
+
+    A match without a season gets one of its own on first use, and each seat
+    a roster entry under its name.
+    """
+    now = _now()
+    amount = int(amount)
+    if amount == 0:
+        raise ServiceError("award or deduct at least one garnet")
+    with transaction.atomic():
+        match, bout = engine.lock(match)
+        seat_row = match.seats.get(number=engine.require_seat(match, seat))
+        player = engine.season_player(match, seat_row)
+        entry = GarnetEntry.objects.create(
+            season_id=match.season_id, player=player, amount=amount, reason=reason.strip(), match=match, created=now
+        )
+        if bout is not None:
+            engine.bump(bout)
+            bout.save()
+        verb = f"awarded {amount}" if amount > 0 else f"deducted {-amount}"
+        why = f": {reason.strip()}" if reason.strip() else ""
+        engine.note(match, bout, f"{verb} garnet(s) {'to' if amount > 0 else 'from'} {engine.seat_label(match, seat)}{why}", now)
+        engine.notify(match.pk)
+        return entry

@@ -1,0 +1,103 @@
+"""Shared fixtures: matches built through the real services, and the people
+around them (healthchecks' alice/bob/charlie, for a match):
+
+    roles.host        the host token (host page, every moderation action)
+    roles.player1/2   Seat rows (their `.token` opens the seat page)
+    roles.spectator   the public watch token
+    roles.outsider    a well-formed token that opens nothing
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
+REDIS = bool(os.environ.get("REDIS_URL"))
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """Own test database and channel prefix per pytest process, so several
+    test runs sharing one PostgreSQL/Redis never drop or read each other's."""
+    from django.conf import settings
+
+    for db in settings.DATABASES.values():
+        if "postgresql" in db["ENGINE"]:
+            db.setdefault("TEST", {}).setdefault("NAME", f"test_{db['NAME']}_{os.getpid()}")
+    layer = settings.CHANNEL_LAYERS.get("default", {})
+    if "redis" in layer.get("BACKEND", ""):
+        layer.setdefault("CONFIG", {}).setdefault("prefix", f"test{os.getpid()}")
+
+
+@dataclass
+class Roles:
+    match: Any
+    host: str
+    player1: Any
+    player2: Any
+    spectator: str
+    outsider: str
+
+    @property
+    def seats(self) -> list[Any]:
+        return list(self.match.seats.order_by("number"))
+
+
+@pytest.fixture
+def make_match(db: None) -> Callable[..., Any]:
+    """make_match(slug="lance-assembly", start=True, starting_seat=1, **create_match kwargs)."""
+    from matches import services
+
+    def make(game_slug: str = "lance-assembly", *, start: bool = True, starting_seat: int = 1, **kwargs: Any) -> Any:
+        from games.registry import get_game
+
+        seats = get_game(game_slug).seats
+        kwargs.setdefault("seat_names", ["Ann", "Bob", "Cy", "Di"][:seats])
+        match = services.create_match(game_slug, **kwargs)
+        if start:
+            services.start_match(match, starting_seat=starting_seat)
+        match.refresh_from_db()
+        return match
+
+    return make
+
+
+def _roles(match: Any) -> Roles:
+    return Roles(
+        match=match,
+        host=match.host_token,
+        player1=match.seats.get(number=1),
+        player2=match.seats.get(number=2),
+        spectator=match.watch_token,
+        outsider=secrets.token_urlsafe(24),
+    )
+
+
+@pytest.fixture
+def roles(make_match: Callable[..., Any]) -> Roles:
+    """A started best-of-3 Lance Assembly match (seat 1 starts bout 1)."""
+    return _roles(make_match("lance-assembly"))
+
+
+@pytest.fixture
+def grid_roles(make_match: Callable[..., Any]) -> Roles:
+    """A started single-game Grid Master match."""
+    return _roles(make_match("grid-master"))
+
+
+@pytest.fixture
+def play() -> Callable[..., Any]:
+    """play(match, seat, text): submit with the current version (as a page that is up to date)."""
+    from matches import services
+
+    def _play(match: Any, seat: int, text: str) -> Any:
+        bout = match.bouts.order_by("-number").first()
+        return services.submit(match, seat, text, bout.version)
+
+    return _play
