@@ -506,6 +506,16 @@ def _move_tail(tokens: list[str], pos: int, source: int) -> tuple[Reposition, in
             f"like 'move {name} right 2' or 'move {name} to C1'"
         )
     token = tokens[pos]
+    # "move A1 two right", "move A1 2 squares right": the distance first
+    ahead = tokens[pos + 1] if pos + 1 < len(tokens) else None
+    if ahead in _DIRECTION_WORDS and (token in _NUMBER_WORDS or (token.isascii() and token.isdigit())):
+        if token in _NUMBER_WORDS:
+            distance = _NUMBER_WORDS[token]
+        elif len(token) > 2:
+            raise NotationError(f"expected a distance of 1 or 2, got {token!r}")
+        else:
+            distance = int(token)
+        return Reposition(source, _DIRECTION_WORDS[ahead], distance), pos + 2
     if token in _DIRECTION_WORDS:
         direction = _DIRECTION_WORDS[token]
         pos += 1
@@ -515,7 +525,7 @@ def _move_tail(tokens: list[str], pos: int, source: int) -> tuple[Reposition, in
             if following in _NUMBER_WORDS:
                 distance = _NUMBER_WORDS[following]
                 pos += 1
-            elif following.isdigit():
+            elif following.isascii() and following.isdigit():  # not '²'
                 if len(following) > 2:
                     raise NotationError(f"expected a distance of 1 or 2, got {following!r}")
                 distance = int(following)

@@ -148,6 +148,11 @@ def _is_square(token: str | None) -> bool:
     return token is not None and _SQUARE_TOKEN.fullmatch(token) is not None
 
 
+def _is_number(token: str) -> bool:
+    """ASCII digits only: str.isdigit() also accepts superscripts like '²', which int() refuses."""
+    return token.isascii() and token.isdigit()
+
+
 def _square(token: str) -> int:
     if len(token) > 4:
         raise NotationError(f"expected a square from A1 to F6, got {token.upper()!r}")
@@ -267,7 +272,7 @@ class _Parser:
             ahead += 1
         token = self.peek(ahead)
         return token is not None and (
-            token in _DIRECTION_WORDS or token in _NUMBER_WORDS or token.isdigit()
+            token in _DIRECTION_WORDS or token in _NUMBER_WORDS or _is_number(token)
         )
 
     def finish_slide(self, squares: list[int], ranged: bool, destination: int | None) -> Slide:
@@ -287,7 +292,7 @@ class _Parser:
                 distance = _distance(compact.group(2))
             elif direction is None and token is not None and token in _DIRECTION_WORDS:
                 direction = parse_direction(self.take())
-            elif distance is None and token is not None and (token.isdigit() or token in _NUMBER_WORDS):
+            elif distance is None and token is not None and (_is_number(token) or token in _NUMBER_WORDS):
                 distance = _distance(self.take())
             else:
                 break
