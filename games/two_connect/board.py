@@ -41,12 +41,12 @@ FILLER_WORDS = frozenset(
      "onto", "into", "go", "goes", "with"}
 )
 
-_SPLIT = re.compile(r"[\s,;]+")
+_SPLIT = re.compile(r"[\s,;:]+")
 
 
 def tokens(text: str) -> list[str]:
-    """Lower-case words of `text`, dashes split off, filler words dropped."""
-    spaced = text.lower().replace("-", " - ")
+    """Lower-case words of `text`, dashes and arrows split off, filler words dropped."""
+    spaced = text.lower().replace("\u2192", "-").replace("->", "-").replace("-", " - ")
     return [t for t in _SPLIT.split(spaced) if t and t not in FILLER_WORDS]
 
 
