@@ -2,4 +2,13 @@ from django.urls import path
 
 from . import views
 
-urlpatterns = [path("", views.home, name="home")]
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("p/<str:token>/", views.player_page, name="player_page"),
+    path("p/<str:token>/move/", views.player_move, name="player_move"),
+    path("w/<str:token>/", views.watch_page, name="watch_page"),
+    path("h/<str:token>/", views.host_page, name="host_page"),
+    path("h/<str:token>/act/", views.host_act, name="host_act"),
+    path("f/<str:token>/", views.fragments, name="fragments"),
+    path("staff/matches/<int:match_id>/", views.staff_host, name="staff_host"),
+]

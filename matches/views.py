@@ -1,5 +1,156 @@
+"""Pages and form posts.  Thin: access helpers, then services and render.
+
+Who may do what is decided by the token in the URL: /p/<seat token>/ is one
+seat, /h/<host token>/ the host, /w/<watch token>/ spectators.  Only the host
+URL accepts moderation posts and only a seat URL accepts moves, so a
+spectator has nothing to post to.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string, select_template
+from django.urls import reverse
+from django.utils.html import escape
+from django.views.decorators.http import require_GET, require_POST
+
+from games.core import HOST, SPECTATOR, RuleError
+
+from . import forms, host_actions, services
+from . import render as rendering
+from .models import Match, Seat
+
+EXAMPLES = {"lance-assembly": "place C3; slide B2-B3 down 1", "grid-master": "place B2; move A1 right 2"}
+
+
+def _seat_from_token(token: str) -> Seat:
+    return get_object_or_404(Seat.objects.select_related("match"), token=token)
+
+
+def _host_from_token(token: str) -> Match:
+    return get_object_or_404(Match, host_token=token)
+
+
+def _watch_from_token(token: str) -> Match:
+    return get_object_or_404(Match, watch_token=token)
+
+
+def staff_host(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Staff (a Django admin login) may open any match's host dashboard without its link."""
+    if not (request.user.is_authenticated and request.user.is_staff):
+        return redirect(f"{reverse('admin:login')}?next={request.path}")
+    return redirect("host_page", token=get_object_or_404(Match, pk=match_id).host_token)
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return HttpResponse("Deathmatch")
+    error = ""
+    if request.method == "POST":
+        try:
+            match = services.create_match(**forms.parse_create(request.POST))
+        except (forms.CreateError, services.ServiceError, RuleError, ValueError) as exc:
+            error = str(exc)
+        else:
+            return redirect("host_page", token=match.host_token)
+    context = {"games": forms.games(), "seat_numbers": range(1, forms.MAX_SEATS + 1), "error": error,
+               "form": {"game": request.POST.get("game", "lance-assembly")}}
+    return render(request, "matches/home.html", context, status=400 if error else 200)
+
+
+@require_GET
+def player_page(request: HttpRequest, token: str) -> HttpResponse:
+    seat = _seat_from_token(token)
+    context = _page(request, seat.match, seat.number, token)
+    game_dir = seat.match.game_slug.replace("-", "_")
+    context.update(
+        move_url=reverse("player_move", args=[token]),
+        role_label=f"{seat.name} · seat {seat.number}",
+        page_title=seat.name,
+        controls_template=select_template([f"{game_dir}/controls.html", "matches/partials/controls_generic.html"]),
+        example_move=EXAMPLES.get(seat.match.game_slug, "C3"),
+    )
+    return render(request, "matches/player.html", context)
+
+
+@require_GET
+def watch_page(request: HttpRequest, token: str) -> HttpResponse:
+    match = _watch_from_token(token)
+    context = _page(request, match, SPECTATOR, token)
+    context.update(role_label="spectator", page_title="watch")
+    return render(request, "matches/watch.html", context)
+
+
+@require_GET
+def host_page(request: HttpRequest, token: str) -> HttpResponse:
+    match = _host_from_token(token)
+    context = _page(request, match, HOST, token)
+    absolute = request.build_absolute_uri
+    context.update(
+        role_label="host",
+        page_title="host",
+        seat_links=[{"number": s.number, "name": s.name, "url": absolute(reverse("player_page", args=[s.token]))}
+                    for s in match.seats.order_by("number")],
+        watch_url=absolute(reverse("watch_page", args=[match.watch_token])),
+        host_url=absolute(reverse("host_page", args=[match.host_token])),
+    )
+    return render(request, "matches/host.html", context)
+
+
+@require_GET
+def fragments(request: HttpRequest, token: str) -> HttpResponse:
+    """Every live fragment of the page the token opens (a page that missed a version refetches)."""
+    seat = Seat.objects.select_related("match").filter(token=token).first()
+    if seat is not None:
+        return HttpResponse(rendering.fragments(seat.match, seat.number))
+    match = Match.objects.filter(host_token=token).first()
+    if match is not None:
+        return HttpResponse(rendering.fragments(match, HOST))
+    return HttpResponse(rendering.fragments(_watch_from_token(token), SPECTATOR))
+
+
+@require_POST
+def player_move(request: HttpRequest, token: str) -> HttpResponse:
+    seat = _seat_from_token(token)
+    error = ""
+    try:
+        version = int(request.POST.get("version", ""))
+        text = str(request.POST.get("text", "")).strip()
+        if not text:
+            raise ValueError("type a move or click the board first")
+        services.submit(seat.match, seat.number, text[:500], version)
+    except (services.ServiceError, RuleError) as exc:
+        error = str(exc)
+    except ValueError as exc:
+        error = str(exc) if "invalid literal" not in str(exc) else "reload the page: the form lost its version"
+    return _with_fragments(seat.match, seat.number, "matches/partials/move_error.html", error)
+
+
+@require_POST
+def host_act(request: HttpRequest, token: str) -> HttpResponse:
+    match = _host_from_token(token)
+    try:
+        message = host_actions.perform(match, request.POST)
+        error = ""
+    except (services.ServiceError, RuleError, host_actions.BadRequest) as exc:
+        message, error = "", str(exc)
+    match.refresh_from_db()
+    flash = (f'<div id="host-flash" class="flash{" error" if error else ""}" role="alert" hx-swap-oob="true">'
+             f"{escape(error or message)}</div>")
+    return HttpResponse(flash + rendering.fragments(match, HOST))
+
+
+def _with_fragments(match: Match, viewer: int, partial: str, error: str) -> HttpResponse:
+    match.refresh_from_db()
+    html = render_to_string(partial, {"error": error, "oob": True}) + rendering.fragments(match, viewer)
+    return HttpResponse(html)
+
+
+def _page(request: HttpRequest, match: Match, viewer: int, token: str) -> dict[str, Any]:
+    context = rendering.context(match, viewer)
+    context.update(
+        ws_url=f"/ws/m/{token}/",
+        fragments_url=reverse("fragments", args=[token]),
+    )
+    return context

@@ -1,0 +1,142 @@
+"""One websocket per page, at ws/m/<token>/: the token decides the audience.
+
+Incoming messages are JSON objects (what the htmx ws extension sends from a
+form with `ws-send`, or any client): {"type": "move", "text": "...",
+"version": 7} from a seat, or {"type": "refresh"}.  Anything else closes
+the socket with a 4xxx code.  Outgoing messages are HTML fragments swapped
+out of band by the htmx ws extension; each carries the bout version in
+`#live-meta`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils.html import escape
+
+from games.core import HOST, SPECTATOR, RuleError
+
+from . import live, render
+
+CLOSE_BAD_TOKEN = 4404
+CLOSE_BAD_MESSAGE = 4400
+CLOSE_FORBIDDEN = 4403
+MAX_MESSAGE = 4096
+MAX_TEXT = 500
+ALLOWED_KEYS = {"type", "text", "version", "HEADERS"}
+
+
+class MatchConsumer(AsyncWebsocketConsumer):
+    match_id: int | None = None
+    viewer: int = SPECTATOR
+    group: str = ""
+
+    async def connect(self) -> None:
+        token = str(self.scope["url_route"]["kwargs"].get("token", ""))
+        found = await self._resolve(token)
+        await self.accept()
+        if found is None:
+            # accept first so the browser sees a 4xxx code (not a bare 403)
+            await self.close(code=CLOSE_BAD_TOKEN)
+            return
+        self.match_id, self.viewer = found
+        self.group = render.group_name(self.match_id, self.viewer)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await live.arrive(self.match_id, render.viewer_label(self.viewer))
+        # a (re)connecting page may have missed updates: send the current state
+        await self.send(text_data=await self._fragments())
+
+    async def disconnect(self, code: int) -> None:
+        if self.match_id is not None and self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await live.leave(self.match_id, render.viewer_label(self.viewer))
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        data = _validate(text_data)
+        if data is None:
+            await self.close(code=CLOSE_BAD_MESSAGE)
+            return
+        if data["type"] == "refresh":
+            await self.send(text_data=await self._fragments())
+            return
+        if self.viewer < 1:
+            await self.close(code=CLOSE_FORBIDDEN)  # spectators and the host page do not move here
+            return
+        error = await self._submit(data["text"], data["version"])
+        await self.send(text_data=_error_fragment(error))
+
+    # -- group handlers (one rendering per audience, fanned out) ----------------
+    async def match_update(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["html"])
+
+    async def presence_update(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["html"])
+
+    # -- database ----------------------------------------------------------------
+    @database_sync_to_async
+    def _resolve(self, token: str) -> tuple[int, int] | None:
+        from .models import Match, Seat
+
+        if not token or len(token) > 128:
+            return None
+        seat = Seat.objects.filter(token=token).first()
+        if seat is not None:
+            return seat.match_id, seat.number
+        match = Match.objects.filter(host_token=token).first()
+        if match is not None:
+            return match.id, HOST
+        match = Match.objects.filter(watch_token=token).first()
+        if match is not None:
+            return match.id, SPECTATOR
+        return None
+
+    @database_sync_to_async
+    def _fragments(self) -> str:
+        from .models import Match
+
+        return render.fragments(Match.objects.get(pk=self.match_id), self.viewer)
+
+    @database_sync_to_async
+    def _submit(self, text: str, version: int) -> str:
+        from . import services
+        from .models import Match
+
+        match = Match.objects.get(pk=self.match_id)
+        try:
+            services.submit(match, self.viewer, text, version)
+        except (services.ServiceError, RuleError) as exc:
+            return str(exc)
+        return ""
+
+
+def _validate(text_data: str | None) -> dict[str, Any] | None:
+    """The message as {"type", "text", "version"}, or None if it is not valid."""
+    if not text_data or len(text_data) > MAX_MESSAGE:
+        return None
+    try:
+        data = json.loads(text_data)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or not set(data) <= ALLOWED_KEYS:
+        return None
+    kind = data.get("type")
+    if kind == "refresh":
+        return {"type": "refresh"}
+    if kind != "move":
+        return None
+    text, version = data.get("text"), data.get("version")
+    if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
+        return None
+    if isinstance(version, str) and version.isdigit():
+        version = int(version)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        return None
+    return {"type": "move", "text": text.strip(), "version": version}
+
+
+def _error_fragment(error: str) -> str:
+    hidden = "" if error else " hidden"
+    return f'<div id="move-error" class="move-error" role="alert" hx-swap-oob="true"{hidden}>{escape(error)}</div>'

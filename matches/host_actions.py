@@ -1,0 +1,153 @@
+"""The host dashboard's form posts -> services calls (one small function each).
+
+`perform(match, data)` validates the form fields and calls the service; it
+returns a short confirmation for the host, or raises `BadRequest` (bad form),
+`services.ServiceError` or `RuleError` (the message is shown as is).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import services
+
+
+class BadRequest(ValueError):
+    pass
+
+
+def _int(data: Any, key: str, label: str) -> int:
+    try:
+        return int(str(data.get(key, "")).strip())
+    except ValueError:
+        raise BadRequest(f"the {label} must be a whole number") from None
+
+
+def _seat(match: Any, data: Any) -> int:
+    seat = _int(data, "seat", "seat")
+    if not 1 <= seat <= match.game.seats:
+        raise BadRequest("there is no such seat")
+    return seat
+
+
+def _text(data: Any, key: str = "text") -> str:
+    text = str(data.get(key, "")).strip()
+    if not text or len(text) > 500:
+        raise BadRequest("type the text first (at most 500 characters)")
+    return text
+
+
+def _start(match: Any, data: Any) -> str:
+    services.start_match(match, starting_seat=_seat(match, {"seat": data.get("starting_seat", "1")}))
+    return "match started"
+
+
+def _next_bout(match: Any, data: Any) -> str:
+    services.start_next_bout(match)
+    return "next bout started"
+
+
+def _pause(match: Any, data: Any) -> str:
+    services.pause_clocks(match)
+    return "clocks paused"
+
+
+def _resume(match: Any, data: Any) -> str:
+    services.resume_clocks(match)
+    return "clocks running"
+
+
+def _clock(match: Any, data: Any) -> str:
+    seconds = _int(data, "seconds", "number of seconds")
+    services.adjust_clock(match, _seat(match, data), seconds)
+    return f"clock changed by {seconds:+d} s"
+
+
+def _undo(match: Any, data: Any) -> str:
+    count = _int(data, "count", "number of turns")
+    if not 1 <= count <= 50:
+        raise BadRequest("undo between 1 and 50 turns")
+    services.undo(match, _int(data, "version", "version"), count)
+    return f"undid {count} turn(s)"
+
+
+def _correct(match: Any, data: Any) -> str:
+    services.correct(match, _int(data, "sequence", "log entry"), _text(data), _int(data, "version", "version"))
+    return "log entry corrected"
+
+
+def _resolve(match: Any, data: Any) -> str:
+    services.host_apply(match, "resolve", _int(data, "version", "version"))
+    return "round resolved"
+
+
+def _orders(match: Any, data: Any) -> str:
+    seat = _seat(match, data)
+    services.host_apply(match, f"seat {seat}: {_text(data)}", _int(data, "version", "version"))
+    return f"entered for seat {seat}"
+
+
+def _stalemate(match: Any, data: Any) -> str:
+    services.declare_result(match, "stalemate", _int(data, "version", "version"))
+    return "stalemate declared"
+
+
+def _draw(match: Any, data: Any) -> str:
+    services.declare_result(match, "draw", _int(data, "version", "version"))
+    return "draw declared"
+
+
+def _award(match: Any, data: Any) -> str:
+    services.award_bout(match, _seat(match, data))
+    return "bout awarded"
+
+
+def _forfeit(match: Any, data: Any) -> str:
+    scope = str(data.get("scope", "")) or None
+    if scope not in (None, "bout", "match"):
+        raise BadRequest("a forfeit loses the bout or the match")
+    services.forfeit(match, _seat(match, data), scope)
+    return f"seat forfeited the {scope or match.format.get('forfeit', 'match')}"
+
+
+def _garnets(match: Any, data: Any) -> str:
+    amount = _int(data, "amount", "number of garnets")
+    if amount == 0:
+        raise BadRequest("award or deduct at least one garnet")
+    services.adjust_garnets(match, _seat(match, data), amount, str(data.get("reason", "")).strip()[:200])
+    return f"garnets {amount:+d} recorded"
+
+
+def _end(match: Any, data: Any) -> str:
+    winners = sorted({int(w) for w in data.getlist("winners") if str(w).isdigit()})
+    if any(not 1 <= w <= match.game.seats for w in winners):
+        raise BadRequest("there is no such seat")
+    services.end_match(match, winners or None)
+    return "match ended"
+
+
+ACTIONS: dict[str, Callable[[Any, Any], str]] = {
+    "start": _start,
+    "next_bout": _next_bout,
+    "pause": _pause,
+    "resume": _resume,
+    "clock": _clock,
+    "undo": _undo,
+    "correct": _correct,
+    "resolve": _resolve,
+    "orders": _orders,
+    "stalemate": _stalemate,
+    "draw": _draw,
+    "award": _award,
+    "forfeit": _forfeit,
+    "garnets": _garnets,
+    "end": _end,
+}
+
+
+def perform(match: Any, data: Any) -> str:
+    action = ACTIONS.get(str(data.get("action", "")))
+    if action is None:
+        raise BadRequest("unknown host action")
+    return action(match, data)

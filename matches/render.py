@@ -1,0 +1,449 @@
+"""Server-side rendering of a match for one audience.
+
+One function, `context(match, viewer)`, builds everything a page or a live
+update shows; `fragments(match, viewer)` renders the out-of-band fragments
+(board, clocks, log, status, score) that the websocket pushes and the
+"refetch" GET returns.  The viewer decides what is hidden: `game.view()`
+strips hidden information server-side and `_log_entries` masks sealed
+orders, so nothing secret is ever rendered into another audience's HTML.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.template.loader import render_to_string, select_template
+from django.urls import reverse
+from django.utils import timezone
+
+from games.core import HOST, SPECTATOR
+
+AUDIENCE_HOST = "host"
+AUDIENCE_WATCH = "watch"
+
+_COORD = re.compile(r"\b([A-Za-z])(\d{1,2})\b")
+_SLIDE = re.compile(r"slide\s+([A-Z]\d+)(?:-([A-Z]\d+))?\s+(up|down|left|right)\s+(\d+)", re.I)
+_MOVE = re.compile(r"move\s+([A-Z]\d+)\s+(up|down|left|right)\s+(\d+)", re.I)
+_DELTA = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
+
+#: How a grid cell's value maps to a CSS class (owners and special pieces).
+_CELL_CLASS = {
+    "1": "p1", "2": "p2", "3": "p3", "4": "p4",
+    "R": "p1", "RED": "p1", "B": "p2", "BLUE": "p2",
+    "X": "p1", "O": "p2", "N": "neutral", "NEUTRAL": "neutral",
+    "#": "wall", "W": "wall", "WALL": "wall",
+}
+_EMPTY = {"", ".", "0", "None", "-", "_"}
+
+
+def viewer_label(viewer: int) -> str:
+    if viewer == HOST:
+        return AUDIENCE_HOST
+    if viewer == SPECTATOR:
+        return AUDIENCE_WATCH
+    return f"seat-{viewer}"
+
+
+def group_name(match_id: int, viewer: int) -> str:
+    """Channel-layer group of one audience (built from ids only, never user input)."""
+    return f"match-{int(match_id)}-{viewer_label(viewer)}"
+
+
+def audiences(match: Any) -> list[int]:
+    return [HOST, SPECTATOR, *range(1, match.game.seats + 1)]
+
+
+# -- context -------------------------------------------------------------------
+
+
+def shared(match: Any) -> dict[str, Any]:
+    """What every audience's rendering reads from the database: fetched once
+    per update (live.notify renders all audiences from one snapshot)."""
+    from matches import services
+
+    bout = match.current_bout
+    seats = list(match.seats.order_by("number"))
+    return {
+        "bout": bout,
+        "state": services.bout_state(bout) if bout is not None else None,
+        "seats": seats,
+        "score": _score(match),
+        "clocks": _clocks(bout),
+        "turns": list(match.turns.select_related("bout").order_by("sequence", "id")),
+        "board_template": _board_template(match.game_slug),
+    }
+
+
+def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything a page or fragment of `match` shows to `viewer`."""
+    snap = snapshot if snapshot is not None else shared(match)
+    game = match.game
+    bout = snap["bout"]
+    seats = snap["seats"]
+    names = {s.number: s.name for s in seats}
+    view: dict[str, Any] | None = None
+    if bout is not None:
+        view = game.view(snap["state"], viewer)
+    score = snap["score"]
+    log = _log_entries(match, snap["turns"], viewer, names)
+    last_text = next((e["text"] for e in reversed(log) if e["kind"] == "move" and not e["undone"]
+                          and not e["corrected"] and bout is not None and e["bout"] == bout.number), "")
+    to_act = set(view["to_act"]) if view else set()
+    pending = set(view["pending"]) if view else set()
+    clocks = snap["clocks"]
+    seat_rows = [
+        {
+            "number": s.number,
+            "name": s.name,
+            "to_act": s.number in to_act,
+            "submitted": game.sealed and s.number in to_act and s.number not in pending,
+            "score": score.get(s.number, 0),
+            "clock": clocks.get(s.number),
+            "me": s.number == viewer,
+        }
+        for s in seats
+    ]
+    ctx: dict[str, Any] = {
+        "match": match,
+        "game": game,
+        "bout": bout,
+        "version": bout.version if bout is not None else 0,
+        "bout_number": bout.number if bout is not None else 0,
+        "viewer": viewer,
+        "audience": viewer_label(viewer),
+        "is_host": viewer == HOST,
+        "is_seat": viewer >= 1,
+        "view": view,
+        "seats": seat_rows,
+        "names": names,
+        "log": log,
+        "status": _status(match, bout, view, names, viewer),
+        "my_turn": viewer >= 1 and viewer in to_act and match.status == "running",
+        "server_now": timezone.now().isoformat(),
+        "grids": _all_grids(view["public"]) if view else [],
+        "public_rows": _public_rows(view["public"]) if view else [],
+        "last_cells": _public_list(view, "last_squares", sorted(_last_cells(last_text))),
+        "win_cells": _public_list(view, "lance", []) + _public_list(view, "winning_line", []),
+        "host_act_url": reverse("host_act", args=[match.host_token]) if viewer == HOST else "",
+        "round_deadline": _round_deadline(bout, match),
+        "round_left": bout.round_left if bout is not None else None,
+        "last_text": last_text,
+        "board_template": snap["board_template"],
+    }
+    if viewer == HOST:
+        from . import live
+
+        ctx["presence"] = live.presence(match)
+    if view is not None and viewer == HOST:
+        ctx["hidden_rows"] = [(names.get(int(k), f"seat {k}"), _items(v)) for k, v in view.get("hidden", {}).items()]
+    if view is not None and viewer >= 1:
+        ctx["private_rows"] = _items(view.get("private", {}))
+    return ctx
+
+
+def fragments(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> str:
+    """The out-of-band fragments of one audience (one websocket message)."""
+    return render_to_string("matches/partials/fragments.html", context(match, viewer, snapshot))
+
+
+# -- helpers -------------------------------------------------------------------
+
+
+def _board_template(slug: str) -> str:
+    module = slug.replace("-", "_")
+    return select_template([f"{module}/board.html", "matches/partials/board_generic.html"]).template.name
+
+
+def _score(match: Any) -> dict[int, Any]:
+    try:
+        return {int(k): v for k, v in (match.score() or {}).items()}
+    except Exception:  # a half-written format must not break every page
+        return {}
+
+
+def _clocks(bout: Any) -> dict[int, dict[str, Any]]:
+    if bout is None:
+        return {}
+    now = timezone.now()
+    out: dict[int, dict[str, Any]] = {}
+    for clock in bout.clocks.all():
+        remaining = clock.remaining(now)
+        running = clock.deadline is not None and not clock.paused
+        out[clock.seat] = {
+            "remaining": None if remaining is None else max(0.0, float(remaining)),
+            "deadline": clock.deadline.isoformat() if running else "",
+            "paused": clock.paused,
+            "per_move": clock.per_move,
+            "reserve": clock.reserve,
+            "running": running,
+        }
+    return out
+
+
+def _log_entries(match: Any, rows: list[Any], viewer: int, names: dict[int, str]) -> list[dict[str, Any]]:
+    sealed = match.game.sealed
+    out = []
+    for row in rows:
+        text = row.text
+        corrected_from = row.corrected_from
+        if sealed and viewer != HOST and row.kind == "move" and row.actor >= 1 and row.actor != viewer:
+            # sealed orders are never shown to another seat or to spectators,
+            # not even after the round resolved (RULINGS 4 and 5)
+            text, corrected_from = "submitted sealed orders", ""
+        elif sealed and viewer != HOST and row.kind != "move":
+            text = _public_note(text)
+        if row.kind == "move" and row.actor >= 1:
+            who = names.get(row.actor, f"seat {row.actor}") + (" (by host)" if row.by_host else "")
+        else:
+            who = row.who
+        out.append(
+            {
+                "bout": row.bout.number if row.bout is not None else 0,
+                "sequence": row.sequence,
+                "kind": row.kind,
+                "actor": row.actor if row.kind == "move" else 0,
+                "who": who,
+                "text": text,
+                "time_used": row.time_used,
+                "undone": row.undone,
+                "corrected": row.corrected,
+                "corrected_from": corrected_from,
+                "created": row.created,
+            }
+        )
+    return out
+
+
+def _public_note(text: str) -> str:
+    """A host note without the sealed orders it quotes ("undo 1 (seat 2: A1 3)" -> "undo 1")."""
+    found = re.match(r"\s*(undo \d+|corrected turn #\d+)", text)
+    return found.group(1) if found else text
+
+
+def _status(match: Any, bout: Any, view: dict[str, Any] | None, names: dict[int, str], viewer: int) -> str:
+    def who(seat: int) -> str:
+        return "you" if seat == viewer else names.get(seat, f"seat {seat}")
+
+    if match.status == "setup" or bout is None:
+        return "Waiting for the host to start the match."
+    if match.status == "finished":
+        winners = list(match.winners or [])
+        if not winners:
+            return f"Match over: no winner ({match.result_reason or 'draw'})."
+        return f"Match over: {', '.join(who(s) for s in winners)} won ({match.result_reason})."
+    result = view.get("result") if view else None
+    if result is None and bout.result:
+        result = bout.result
+    if result:
+        winners = result.get("winners") or []
+        reason = result.get("reason") or bout.reason or ""
+        if winners:
+            return f"Bout {bout.number} over: {', '.join(who(s) for s in winners)} won ({reason})."
+        return f"Bout {bout.number} over: {reason or 'draw'}."
+    assert view is not None
+    if match.game.sealed:
+        waiting = [who(s) for s in view["pending"]]
+        return "Waiting for sealed orders from " + ", ".join(waiting) + "." if waiting else "All orders are in."
+    acting = [who(s) for s in view["to_act"]]
+    if acting == ["you"]:
+        return "Your turn."
+    return f"{' and '.join(acting)} to move." if acting else "Waiting."
+
+
+def _items(data: Any) -> list[tuple[str, str]]:
+    """A dict as readable (label, text) rows; nested values compactly."""
+    if not isinstance(data, dict):
+        return [("", _text(data))] if data not in (None, {}, []) else []
+    return [(str(k).replace("_", " "), _text(v)) for k, v in data.items()]
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_text(v)}" for k, v in value.items()) or "—"
+    if isinstance(value, list | tuple):
+        return ", ".join(_text(v) for v in value) or "—"
+    if value is None:
+        return "—"
+    return str(value)
+
+
+def _public_list(view: dict[str, Any] | None, key: str, default: list[str]) -> list[str]:
+    value = (view or {}).get("public", {}).get(key) if isinstance((view or {}).get("public"), dict) else None
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    return default
+
+
+def _round_deadline(bout: Any, match: Any) -> str:
+    deadline = getattr(bout, "round_deadline", None)
+    if deadline is None or match.paused or getattr(bout, "finished", None):
+        return ""
+    return str(deadline.isoformat())
+
+
+def _public_rows(public: Any) -> list[tuple[str, str]]:
+    """The public facts that are not boards (for the generic board)."""
+    if not isinstance(public, dict):
+        return []
+    rows = _items({k: v for k, v in public.items() if not _all_grids(v)})
+    return [(k, v if len(v) <= 160 else v[:157] + "…") for k, v in rows]
+
+
+def _all_grids(public: Any) -> list[dict[str, Any]]:
+    """Grids of lists first; boards written as row strings only if there are none."""
+    return _grids(public) or _grids(public, strings=True)
+
+
+def _grids(public: Any, label: str = "", depth: int = 0, strings: bool = False) -> list[dict[str, Any]]:
+    """Every 2-D grid in a public view, as labelled rows of cells (A1 top-left).
+
+    Also understood: a board dict with an int "size" and a flat list of
+    size*size cells ("cells", "owners", "board"), with optional "walls"
+    (square names) and "pieces" ([{square, seat}]) drawn on top; lists of
+    such dicts (several boards) are walked too.
+    """
+    found: list[dict[str, Any]] = []
+    if strings and _is_string_grid(public):
+        public = [list(row) for row in public]
+    if _is_grid(public):
+        found.append(_grid(public, label))
+    elif isinstance(public, dict) and depth < 4:
+        flat = _flat_board(public)
+        if flat is not None:
+            found.append(_grid(flat, str(public.get("title") or public.get("name") or public.get("board") or label)))
+            return found
+        for key, value in public.items():
+            found.extend(_grids(value, f"{label} {key}".strip(), depth + 1, strings))
+    elif isinstance(public, list | tuple) and depth < 4 and public and all(isinstance(v, dict) for v in public):
+        for index, value in enumerate(public):
+            found.extend(_grids(value, f"{label} {index + 1}".strip(), depth + 1, strings))
+    return found
+
+
+def _grid(rows_in: Any, label: str) -> dict[str, Any]:
+    # colours only when every value is a known owner mark (a grid of board
+    # letters "A".."I" must not turn its "B" blue)
+    values = {_cell_value(v).upper() for row in rows_in for v in row} - {""}
+    palette = values <= set(_CELL_CLASS)
+    rows = [
+        [
+            {"coord": f"{_col(c)}{r + 1}", "text": _cell_text(v), "value": _cell_value(v),
+             "cls": _cell_class(v) if palette or not _cell_value(v) else "piece"}
+            for c, v in enumerate(row)
+        ]
+        for r, row in enumerate(rows_in)
+    ]
+    width = max(len(r) for r in rows_in)
+    return {"label": label, "rows": rows, "cols": [_col(c) for c in range(width)]}
+
+
+def _flat_board(data: dict[str, Any]) -> list[list[Any]] | None:
+    size = data.get("size")
+    if not isinstance(size, int) or isinstance(size, bool) or not 2 <= size <= 26:
+        return None
+    cells = next((data[k] for k in ("cells", "owners", "board") if isinstance(data.get(k), list)), None)
+    if cells is not None and len(cells) == size and _is_grid(cells):
+        grid = [list(row) for row in cells]
+    elif cells is None or len(cells) != size * size or any(isinstance(v, list | dict) for v in cells):
+        return None
+    else:
+        grid = [list(cells[r * size:(r + 1) * size]) for r in range(size)]
+    for square in data.get("walls") or []:
+        pos = _square(square, size)
+        if pos:
+            grid[pos[1]][pos[0]] = "#"
+    for piece in data.get("pieces") or []:
+        pos = _square(piece.get("square"), size) if isinstance(piece, dict) else None
+        if pos:
+            grid[pos[1]][pos[0]] = f"{piece.get('seat', '')}"
+    return grid
+
+
+def _square(name: Any, size: int) -> tuple[int, int] | None:
+    match = re.fullmatch(r"([A-Z])(\d{1,2})", str(name or "").upper())
+    if not match:
+        return None
+    col, row = ord(match.group(1)) - ord("A"), int(match.group(2)) - 1
+    return (col, row) if 0 <= col < size and 0 <= row < size else None
+
+
+def _is_string_grid(value: Any) -> bool:
+    return (
+        isinstance(value, list | tuple)
+        and len(value) >= 2
+        and all(isinstance(r, str) and len(r) == len(value[0]) >= 2 for r in value)
+    )
+
+
+def _is_grid(value: Any) -> bool:
+    return (
+        isinstance(value, list | tuple)
+        and len(value) >= 2
+        and all(isinstance(r, list | tuple) and len(r) >= 2 for r in value)
+        and all(not isinstance(v, list | tuple | dict) for r in value for v in r)
+    )
+
+
+def _col(index: int) -> str:
+    return chr(ord("A") + index) if index < 26 else f"A{chr(ord('A') + index - 26)}"
+
+
+def _cell_value(value: Any) -> str:
+    text = "" if value is None or value is False else str(value)
+    return "" if text in _EMPTY else text
+
+
+def _cell_text(value: Any) -> str:
+    text = _cell_value(value)
+    return text[:3]
+
+
+def _cell_class(value: Any) -> str:
+    text = _cell_value(value)
+    if not text:
+        return "empty"
+    return _CELL_CLASS.get(text.upper(), "piece")
+
+
+def _last_cells(text: str) -> set[str]:
+    """Squares the last move touched (where tiles ended up, for slides)."""
+    cells: set[str] = set()
+    if not text:
+        return cells
+    for part in text.split(";"):
+        part = part.strip()
+        slide = _SLIDE.search(part)
+        move = _MOVE.search(part)
+        if slide:
+            start, end = slide.group(1).upper(), (slide.group(2) or slide.group(1)).upper()
+            dx, dy = _DELTA[slide.group(3).lower()]
+            dist = int(slide.group(4))
+            for coord in _run(start, end):
+                cells.add(_shift(coord, dx * dist, dy * dist))
+        elif move:
+            dx, dy = _DELTA[move.group(2).lower()]
+            cells.add(_shift(move.group(1).upper(), dx * int(move.group(3)), dy * int(move.group(3))))
+        else:
+            cells.update(f"{m.group(1).upper()}{int(m.group(2))}" for m in _COORD.finditer(part))
+    return cells
+
+
+def _split(coord: str) -> tuple[int, int]:
+    return ord(coord[0]) - ord("A"), int(coord[1:])
+
+
+def _shift(coord: str, dx: int, dy: int) -> str:
+    col, row = _split(coord)
+    return f"{chr(ord('A') + col + dx)}{row + dy}"
+
+
+def _run(start: str, end: str) -> list[str]:
+    (c1, r1), (c2, r2) = _split(start), _split(end)
+    if c1 == c2:
+        return [f"{start[0]}{r}" for r in range(min(r1, r2), max(r1, r2) + 1)]
+    if r1 == r2:
+        return [f"{chr(ord('A') + c)}{r1}" for c in range(min(c1, c2), max(c1, c2) + 1)]
+    return [start, end]

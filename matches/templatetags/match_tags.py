@@ -1,0 +1,21 @@
+"""Template filters of the match pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def clock(seconds: Any) -> str:
+    """Seconds as m:ss (h:mm:ss past an hour); the page's JS counts down from it."""
+    try:
+        total = max(0, int(float(seconds) + 0.999))
+    except (TypeError, ValueError):
+        return "—"
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

@@ -1,0 +1,118 @@
+"""Browser-test plumbing: a real daphne (http + websockets, in-process clock
+sweeper) on a free port with its own SQLite file, and headless Debian
+chromium.  pytest-django's live_server is WSGI only, hence the subprocess."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+TIMEOUT = 10_000  # ms for any page to show an update
+
+
+def cell(coord: str, value: str = "") -> str:
+    return f'#board .cell[data-coord="{coord}"][data-value="{value}"]'
+
+
+def wait_connected(*pages: Any, timeout: int = TIMEOUT) -> None:
+    for page in pages:
+        page.wait_for_function(
+            "document.querySelector('#live')['htmx-internal-data']?.webSocket?.socket?.readyState === 1",
+            timeout=timeout)
+
+
+class Server:
+    """One daphne process; `restart()` kills it hard (like a crash) and starts another."""
+
+    def __init__(self, workdir: Path, redis_url: str = "", migrate: bool = True) -> None:
+        self.workdir = workdir
+        db = workdir / "db.sqlite3"
+        self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DJANGO_DEBUG": "1",
+                    "DJANGO_SETTINGS_MODULE": "config.settings", "DEATHMATCH_INPROCESS_CLOCKS": "1"}
+        # one process: the in-memory channel layer; several processes share Redis
+        self.env.pop("REDIS_URL", None)
+        if redis_url:
+            self.env["REDIS_URL"] = redis_url
+        if migrate:
+            subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+                           cwd=ROOT, env=self.env, check=True)
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self) -> None:
+        daphne = str(Path(sys.executable).with_name("daphne"))
+        with open(self.workdir / f"daphne-{self.port}.log", "ab") as log:
+            self.proc = subprocess.Popen([daphne, "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
+                                         cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+                return
+            except OSError:
+                if self.proc.poll() is not None:
+                    raise RuntimeError((self.workdir / f"daphne-{self.port}.log").read_text()) from None
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError("daphne did not start")
+
+    def stop(self, hard: bool = False) -> None:
+        if self.proc is None:
+            return
+        if hard:
+            self.proc.send_signal(signal.SIGKILL)
+        else:
+            self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self.proc = None
+
+    def restart(self) -> None:
+        self.stop(hard=True)
+        self.start()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian chromium is not installed")
+    if not (ROOT / "static/vendor/htmx.min.js").exists():
+        pytest.skip("static/vendor is not built (run .ci/install)")
+    srv = Server(tmp_path_factory.mktemp("browser"))
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

@@ -1,0 +1,70 @@
+"""Grid Master smoke flow in headless Chromium: created on the home page,
+played by clicking (place, then pick a symbol and its destination), with a
+server crash in the middle: the pages reconnect by themselves and catch up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import ARTIFACTS, TIMEOUT, Server, cell, wait_connected
+
+pytestmark = pytest.mark.browser
+
+
+def _click(page: Any, *coords: str) -> None:
+    for coord in coords:
+        page.click(f'#board .cell[data-coord="{coord}"]')
+
+
+def _submit_and_wait(player: Any, pages: list[Any], selector: str) -> None:
+    player.click("#move-submit")
+    for page in pages:
+        page.wait_for_selector(selector, timeout=TIMEOUT)
+
+
+def test_grid_master_by_clicking_survives_a_server_restart(server: Server, browser: Any) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    host = browser.new_context().new_page()
+    host.goto(server.url + "/")
+    host.select_option("#game-select", "grid-master")
+    host.fill('input[name="seat1"]', "Xena")
+    host.fill('input[name="seat2"]', "Otto")
+    host.click("button[type=submit]")
+    host.wait_for_url("**/h/**")
+    x = browser.new_context().new_page()
+    o = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
+    watch = browser.new_context().new_page()
+    x.goto(host.input_value("#seat-link-1"))
+    o.goto(host.input_value("#seat-link-2"))
+    watch.goto(host.input_value("#watch-link"))
+    pages = [host, x, o, watch]
+    wait_connected(*pages)
+    host.click("#host-start")
+    x.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+
+    _click(x, "A1")
+    assert x.input_value("#move-text") == "place A1"
+    _submit_and_wait(x, pages, cell("A1", "X"))
+    _click(o, "B2")
+    _submit_and_wait(o, pages, cell("B2", "O"))
+
+    # the server dies and comes back: every page reconnects by itself
+    server.restart()
+    wait_connected(*pages, timeout=20_000)
+
+    # X: place C1, then reposition the first symbol A1 one square down
+    _click(x, "C1", "A1", "A2")
+    assert x.input_value("#move-text") == "place C1; move A1 down 1"
+    _submit_and_wait(x, pages, cell("A2", "X"))
+    for page in pages:
+        page.wait_for_selector(cell("A1", ""), timeout=TIMEOUT)
+        page.wait_for_selector("#board .cell.last", timeout=TIMEOUT)
+    o.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+    # a page that missed a version refetches its fragments over http (htmx GET, swapped out of band)
+    watch.evaluate("document.getElementById('status').textContent = 'stale'")
+    watch.evaluate("window.dmRefetch()")
+    watch.wait_for_function("document.getElementById('status').textContent.includes('to move')", timeout=TIMEOUT)
+    o.screenshot(path=str(ARTIFACTS / "grid-master-phone.png"), full_page=True)
+    watch.screenshot(path=str(ARTIFACTS / "grid-master-spectator.png"), full_page=True)

@@ -1,0 +1,168 @@
+"""End to end in headless Chromium: a real daphne (http + websockets) on a
+free port with its own SQLite file; the host, two players (separate browser
+contexts, one phone-sized) and a spectator.  Lance Assembly is played to a
+lance by clicking; the host undoes a move; every page follows live, without
+reload.  Screenshots go to test-artifacts/; the time from a move's
+submission to the other pages showing it is printed.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from .conftest import ARTIFACTS, TIMEOUT, Server, cell, wait_connected
+
+pytestmark = pytest.mark.browser
+
+
+def _watch_for(pages: dict[str, Any], selector: str) -> None:
+    """Arm each page to record (Date.now()) when `selector` appears."""
+    for page in pages.values():
+        page.evaluate(
+            """(sel) => { if (window.__obs) window.__obs.disconnect();
+                 window.__seen = null;
+                 const check = () => { if (!window.__seen && document.querySelector(sel)) window.__seen = Date.now(); };
+                 window.__obs = new MutationObserver(check);
+                 window.__obs.observe(document.body, {subtree: true, childList: true, attributes: true});
+                 check(); }""",
+            selector,
+        )
+
+
+def _play(player: Any, others: dict[str, Any], clicks: list[str], expect: str, value: str,
+          latencies: list[float] | None = None) -> None:
+    """Compose a move by clicking, submit it, and wait until every page shows it."""
+    for click in clicks:
+        if click.startswith("dir:"):
+            player.click(f'button.dir[data-dir="{click[4:]}"]')
+        else:
+            player.click(f'#board .cell[data-coord="{click}"]')
+    _watch_for(others, cell(expect, value))
+    sent = time.time() * 1000
+    player.click("#move-submit")
+    for page in [player, *others.values()]:
+        page.wait_for_selector(cell(expect, value), timeout=TIMEOUT)
+    if latencies is not None:
+        for page in others.values():
+            page.wait_for_function("window.__seen !== null", timeout=TIMEOUT)
+            latencies.append(page.evaluate("window.__seen") - sent)
+
+
+def test_lance_assembly_bout_played_by_clicking_with_live_pages(server: Server, browser: Any) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    host_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    host = host_ctx.new_page()
+    errors: list[str] = []
+    host.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    # the host creates the match on the home page
+    host.goto(server.url + "/")
+    host.select_option("#game-select", "lance-assembly")
+    assert host.input_value("#per_move") == "60" and host.input_value("#bouts") == "3"
+    host.select_option('select[name="opt-lance-assembly-variant"]', "sliding-tic-tac-toe")
+    assert host.input_value("#per_move") == "120" and not host.is_checked("#refill")
+    host.select_option('select[name="opt-lance-assembly-variant"]', "lance-assembly")
+    assert host.input_value("#per_move") == "60" and host.is_checked("#refill")
+    host.fill('input[name="seat1"]', "Ann")
+    host.fill('input[name="seat2"]', "Bob")
+    host.screenshot(path=str(ARTIFACTS / "home.png"), full_page=True)
+    host.click("button[type=submit]")
+    host.wait_for_url("**/h/**")
+    links = {n: host.input_value(f"#seat-link-{n}") for n in (1, 2)}
+    watch_link = host.input_value("#watch-link")
+
+    # two players in separate contexts (Bob on a phone-sized screen) and a spectator
+    ann = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    bob = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    spectator = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    for page, url in ((ann, links[1]), (bob, links[2]), (spectator, watch_link)):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(url)
+    wait_connected(ann, bob, spectator, host)
+    host.wait_for_selector("#presence li.on >> text=Bob (seat 2)", timeout=TIMEOUT)
+
+    # the host starts the match: every page shows the board without reload
+    host.click("#host-start")
+    for page in (ann, bob, spectator, host):
+        page.wait_for_selector(cell("A1"), timeout=TIMEOUT)
+    ann.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+    # the clock counts down locally from the server deadline (no per-second messages)
+    before = ann.inner_text(".clock.seat-1 .clock-time")
+    ann.wait_for_function(f"document.querySelector('.clock.seat-1 .clock-time').textContent !== {before!r}",
+                          timeout=TIMEOUT)
+
+    pages = {"ann": ann, "bob": bob, "spectator": spectator, "host": host}
+    latencies: list[float] = []
+
+    def others(*names: str) -> dict[str, Any]:
+        return {k: v for k, v in pages.items() if k not in names}
+
+    _play(ann, others("ann"), ["A1"], "A1", "R", latencies)
+    assert ann.input_value("#move-text") == ""  # composing starts afresh after the board changed
+    _play(bob, others("bob"), ["F1"], "F1", "B", latencies)
+    _play(ann, others("ann"), ["A2"], "A2", "R", latencies)
+    _play(bob, others("bob"), ["F2"], "F2", "B", latencies)
+    _play(ann, others("ann"), ["A3"], "A3", "R", latencies)
+    _play(bob, others("bob"), ["F3"], "F3", "B", latencies)
+
+    # an illegal click-move is refused inline, in plain words, and changes nothing
+    ann.click('#board .cell[data-coord="F3"]')
+    ann.click('#board .cell[data-coord="F3"]')
+    ann.click('button.dir[data-dir="up"]')
+    assert ann.input_value("#move-text") == "slide F3 up 1"
+    ann.click("#move-submit")
+    ann.wait_for_selector("#move-error:not([hidden])", timeout=TIMEOUT)
+    assert ann.inner_text("#move-error").strip()
+    ann.click("#move-clear")
+
+    # place and slide, composed by clicking: place A5; slide A1-A3 down 1
+    ann.click('#board .cell[data-coord="A5"]')
+    ann.click('#board .cell[data-coord="A1"]')
+    ann.click('#board .cell[data-coord="A3"]')
+    ann.click('button.dir[data-dir="down"]')
+    assert ann.input_value("#move-text") == "place A5; slide A1-A3 down 1"
+    _play(ann, others("ann"), [], "A4", "R", latencies)
+    for page in pages.values():
+        page.wait_for_selector(cell("A1", ""), timeout=TIMEOUT)
+
+    # a run may include the tile placed this turn: click E4 to place it, then E4 again as the run
+    bob.click('#board .cell[data-coord="E4"]')
+    bob.click('#board .cell[data-coord="E4"]')
+    bob.click('#board .cell[data-coord="E4"]')
+    bob.click('button.dir[data-dir="up"]')
+    assert bob.input_value("#move-text") == "place E4; slide E4 up 1"
+    bob.click("#move-clear")
+    _play(bob, others("bob"), ["E4"], "E4", "B", latencies)
+    ann.screenshot(path=str(ARTIFACTS / "player.png"), full_page=True)
+
+    # the host undoes Bob's move: every board follows
+    host.fill('form:has(#host-undo) input[name="count"]', "1")
+    host.click("#host-undo")
+    for page in pages.values():
+        page.wait_for_selector(cell("E4", ""), timeout=TIMEOUT)
+    bob.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+    host.wait_for_selector("#log li.undone", timeout=TIMEOUT)
+
+    _play(bob, others("bob"), ["F4"], "F4", "B", latencies)
+    # Ann completes A1-A5: a lance wins the bout
+    _play(ann, others("ann"), ["A1"], "A1", "R", latencies)
+    for page in pages.values():
+        page.wait_for_selector("#status >> text=won (lance)", timeout=TIMEOUT)
+        page.wait_for_selector("#board .cell.win", timeout=TIMEOUT)
+    assert "1" in ann.inner_text(".score-seat.seat-1")
+
+    spectator.screenshot(path=str(ARTIFACTS / "spectator.png"), full_page=True)
+    bob.screenshot(path=str(ARTIFACTS / "player-phone.png"), full_page=True)
+    host.screenshot(path=str(ARTIFACTS / "host.png"), full_page=True)
+
+    latencies.sort()
+    median = latencies[len(latencies) // 2]
+    print(f"\nmove submission -> other pages showing it: n={len(latencies)} "
+          f"median={median:.0f} ms max={latencies[-1]:.0f} ms min={latencies[0]:.0f} ms")
+    (ARTIFACTS / "latency.txt").write_text(
+        f"n={len(latencies)} median_ms={median:.0f} max_ms={latencies[-1]:.0f} min_ms={latencies[0]:.0f}\n")
+    assert median < 2000
+    assert not errors, errors

@@ -1,0 +1,65 @@
+"""Two daphne processes behind "a load balancer" (two ports), sharing one
+database and Redis: a move made through one process reaches pages connected
+to the other, live.  Skipped when Redis does not answer."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from .conftest import TIMEOUT, Server, cell, wait_connected
+
+pytestmark = [pytest.mark.browser, pytest.mark.redis]
+
+#: the CI's Redis (or the local one), database 7: stray groups of other runs never mix in
+_BASE = urlsplit(os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0")
+REDIS = f"{_BASE.scheme}://{_BASE.netloc}/7"
+
+
+@pytest.fixture(scope="module")
+def two_servers(server: Server) -> Iterator[tuple[Server, Server]]:
+    try:
+        socket.create_connection((_BASE.hostname or "127.0.0.1", _BASE.port or 6379), timeout=1).close()
+    except OSError:
+        pytest.skip("Redis is not running")
+    a = Server(server.workdir, redis_url=REDIS)
+    b = Server(server.workdir, redis_url=REDIS, migrate=False)
+    yield a, b
+    a.stop()
+    b.stop()
+
+
+def test_moves_reach_pages_on_another_web_process(two_servers: tuple[Server, Server], browser: Any) -> None:
+    a, b = two_servers
+    host = browser.new_context().new_page()
+    host.goto(a.url + "/")
+    host.select_option("#game-select", "lance-assembly")
+    host.click("button[type=submit]")
+    host.wait_for_url("**/h/**")
+    links = {n: host.input_value(f"#seat-link-{n}") for n in (1, 2)}
+    p1 = browser.new_context().new_page()
+    p2 = browser.new_context().new_page()
+    watch = browser.new_context().new_page()
+    p1.goto(links[1])                                   # process A
+    p2.goto(links[2].replace(a.url, b.url))             # process B
+    watch.goto(host.input_value("#watch-link").replace(a.url, b.url))
+    wait_connected(host, p1, p2, watch)
+    host.click("#host-start")
+    for page in (p1, p2, watch):
+        page.wait_for_selector(cell("A1"), timeout=TIMEOUT)
+    p1.click('#board .cell[data-coord="C3"]')
+    p1.click("#move-submit")
+    for page in (p2, watch, host):
+        page.wait_for_selector(cell("C3", "R"), timeout=TIMEOUT)
+    p2.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+    p2.click('#board .cell[data-coord="D4"]')
+    p2.click("#move-submit")
+    for page in (p1, watch, host):
+        page.wait_for_selector(cell("D4", "B"), timeout=TIMEOUT)
+    # presence is shared too (Redis cache): the host on A sees seat 2, connected to B
+    host.wait_for_selector("#presence li.on >> text=Player 2 (seat 2)", timeout=TIMEOUT)

@@ -1,0 +1,249 @@
+"""Websockets through the real ASGI application (origin check included):
+each audience gets its own rendering, hidden data never reaches another
+seat or a spectator, every incoming message is validated."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from games.core import HOST
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ORIGIN = [(b"origin", b"http://testserver")]
+
+
+async def _open(token: str) -> WebsocketCommunicator:
+    comm = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=ORIGIN)
+    connected, _ = await comm.connect()
+    assert connected
+    first = await comm.receive_from(timeout=5)  # the current state, sent on (re)connect
+    assert 'id="live-meta"' in first
+    return comm
+
+
+async def _drain(comm: WebsocketCommunicator) -> list[str]:
+    out = []
+    while not await comm.receive_nothing(timeout=0.2):
+        out.append(await comm.receive_from())
+    return out
+
+
+async def _update(comm: WebsocketCommunicator) -> str:
+    """The next message that carries a board update (skips presence/errors)."""
+    for _ in range(10):
+        text = await comm.receive_from(timeout=5)
+        if 'id="live-meta"' in text:
+            return text
+    raise AssertionError("no board update arrived")
+
+
+def _version_of(html: str) -> int:
+    return int(re.search(r'id="live-meta"[^>]*data-version="(\d+)"', html).group(1))
+
+
+@database_sync_to_async
+def _submit(match: Any, seat: int, text: str) -> None:
+    from matches import services
+
+    match.refresh_from_db()
+    services.submit(match, seat, text, match.current_bout.version)
+
+
+@database_sync_to_async
+def _current_version(match: Any) -> int:
+    match.refresh_from_db()
+    return match.current_bout.version
+
+
+@pytest.fixture(autouse=True)
+def own_cache(settings: Any) -> None:
+    """Presence counters in a cache namespace of this test only (Redis is shared)."""
+    caches = {name: dict(conf) for name, conf in settings.CACHES.items()}
+    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = caches
+
+
+@pytest.fixture
+def lance(make_match: Any) -> Any:
+    return make_match("lance-assembly")
+
+
+async def test_bad_token_closes_with_4404(lance: Any) -> None:
+    comm = WebsocketCommunicator(application, "/ws/m/not-a-real-token/", headers=ORIGIN)
+    connected, _ = await comm.connect()
+    assert connected
+    assert (await comm.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4404}
+
+
+async def test_foreign_origin_is_refused(lance: Any) -> None:
+    comm = WebsocketCommunicator(application, f"/ws/m/{lance.watch_token}/", headers=[(b"origin", b"http://evil.example")])
+    connected, _ = await comm.connect()
+    assert not connected
+
+
+async def test_each_audience_receives_its_own_rendering(lance: Any) -> None:
+    seats = {s.number: s.token async for s in lance.seats.all()}
+    p1, p2, watch, host = [await _open(t) for t in (seats[1], seats[2], lance.watch_token, lance.host_token)]
+    for comm in (p1, p2, watch, host):
+        await _drain(comm)
+    await _submit(lance, 1, "place C3")
+    version = await _current_version(lance)
+    got = {name: await _update(comm) for name, comm in (("p1", p1), ("p2", p2), ("watch", watch), ("host", host))}
+    for html in got.values():
+        assert _version_of(html) == version
+        assert 'data-coord="C3" data-value="R"' in html
+    assert "Your turn." in got["p2"] and "Your turn." not in got["p1"]
+    assert 'id="host-panel"' in got["host"]
+    for name in ("p1", "p2", "watch"):
+        assert 'id="host-panel"' not in got[name]
+        assert lance.host_token not in got[name]
+    assert seats[2] not in got["p1"] and seats[1] not in got["p2"]
+    for comm in (p1, p2, watch, host):
+        await comm.disconnect()
+
+
+async def test_move_over_websocket_and_errors_inline(lance: Any) -> None:
+    seats = {s.number: s.token async for s in lance.seats.all()}
+    p1, p2 = await _open(seats[1]), await _open(seats[2])
+    version = await _current_version(lance)
+    await p1.send_to(text_data=json.dumps({"type": "move", "text": "place C3", "version": version}))
+    messages = [await p1.receive_from(timeout=5), await p1.receive_from(timeout=5)]
+    assert any('data-coord="C3" data-value="R"' in m for m in messages)
+    assert any('id="move-error"' in m and "hidden" in m for m in messages)
+    assert _version_of(await _update(p2)) == version + 1
+    # an illegal move: the error comes back in plain words, nothing changes
+    await p2.send_to(text_data=json.dumps({"type": "move", "text": "place C3", "version": str(version + 1)}))
+    error = await p2.receive_from(timeout=5)
+    assert 'id="move-error"' in error and "C3" in error and "hidden" not in error
+    # a stale version is refused
+    await p2.send_to(text_data=json.dumps({"type": "move", "text": "place D4", "version": version}))
+    assert "version" in (await p2.receive_from(timeout=5)).lower()
+    assert await _current_version(lance) == version + 1
+    await p1.disconnect()
+    await p2.disconnect()
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "not json",
+        "[1, 2]",
+        json.dumps({"type": "explode"}),
+        json.dumps({"type": "move", "text": "place C3"}),
+        json.dumps({"type": "move", "text": "", "version": 1}),
+        json.dumps({"type": "move", "text": "place C3", "version": -1}),
+        json.dumps({"type": "move", "text": "place C3", "version": True}),
+        json.dumps({"type": "move", "text": ["place C3"], "version": 1}),
+        json.dumps({"type": "move", "text": "x" * 600, "version": 1}),
+        json.dumps({"type": "move", "text": "place C3", "version": 1, "seat": 2}),
+    ],
+)
+async def test_invalid_messages_close_with_4400(lance: Any, message: str) -> None:
+    token = await database_sync_to_async(lambda: lance.seats.get(number=1).token)()
+    comm = await _open(token)
+    await comm.send_to(text_data=message)
+    assert (await comm.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4400}
+    moves = await database_sync_to_async(lambda: lance.turns.filter(kind="move").count())()
+    assert moves == 0
+
+
+@pytest.mark.parametrize("audience", ["watch", "host"])
+async def test_spectator_and_host_socket_cannot_move(lance: Any, audience: str) -> None:
+    comm = await _open(lance.watch_token if audience == "watch" else lance.host_token)
+    await _drain(comm)  # the host page also gets its own presence update
+    version = await _current_version(lance)
+    await comm.send_to(text_data=json.dumps({"type": "move", "text": "place C3", "version": version}))
+    assert (await comm.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4403}
+    assert await _current_version(lance) == version
+
+
+async def test_refresh_resends_the_audience_fragments(lance: Any) -> None:
+    comm = await _open(lance.watch_token)
+    await comm.send_to(text_data=json.dumps({"type": "refresh"}))
+    html = await comm.receive_from(timeout=5)
+    assert 'id="board" hx-swap-oob="true"' in html and 'id="move-form"' not in html
+    await comm.disconnect()
+
+
+async def test_host_sees_who_is_connected(lance: Any) -> None:
+    host = await _open(lance.host_token)
+    token = await database_sync_to_async(lambda: lance.seats.get(number=2).token)()
+    await _drain(host)
+    p2 = await _open(token)
+    presence = await host.receive_from(timeout=5)
+    assert 'id="presence"' in presence
+    assert re.search(r'<li class="on"><span class="dot"></span>Bob \(seat 2\)', presence)
+    await p2.disconnect()
+    presence = await host.receive_from(timeout=5)
+    assert re.search(r'<li class="off"><span class="dot"></span>Bob \(seat 2\)', presence)
+    await host.disconnect()
+
+
+async def test_sealed_bids_never_reach_the_opponent_or_spectators(make_match: Any) -> None:
+    from games.registry import get_game
+
+    try:
+        get_game("bidding-ttt")
+    except Exception:
+        pytest.skip("bidding-ttt not registered yet")
+    match = await database_sync_to_async(make_match)("bidding-ttt")
+    seats = {s.number: s.token async for s in match.seats.all()}
+    p1, p2, watch, host = [await _open(t) for t in (seats[1], seats[2], match.watch_token, match.host_token)]
+    for comm in (p1, p2, watch, host):
+        await _drain(comm)
+    version = await _current_version(match)
+    await p1.send_to(text_data=json.dumps({"type": "move", "text": "A1 7; E5 11", "version": version}))
+    got = {"p2": await _update(p2), "watch": await _update(watch), "host": await _update(host)}
+    mine = [await p1.receive_from(timeout=5), await p1.receive_from(timeout=5)]
+    p1_update = next(m for m in mine if 'id="live-meta"' in m)
+    assert "E5" in p1_update and "11" in p1_update  # the seat sees its own sealed bid
+    assert "E5" in got["host"] and "11" in got["host"]
+    for name in ("p2", "watch"):
+        html = got[name]
+        assert "A1 7" not in html and "E5 11" not in html
+        assert not re.search(r"E5\W{1,4}11", html), name
+        assert "submitted sealed orders" in html
+        assert "Only you see this" not in html or name == "p2"
+    # the opponent's own private panel holds only its own (empty) bid
+    assert seats[1] not in got["p2"] and seats[2] not in got["watch"]
+    for comm in (p1, p2, watch, host):
+        await comm.disconnect()
+
+
+async def test_notify_renders_once_per_audience_not_per_connection(make_match: Any, monkeypatch: Any) -> None:
+    from matches import live, render
+
+    match = await database_sync_to_async(make_match)("lance-assembly")
+    token = await database_sync_to_async(lambda: match.seats.get(number=1).token)()
+    tabs = [await _open(token) for _ in range(3)] + [await _open(match.watch_token) for _ in range(2)]
+    for comm in tabs:
+        await _drain(comm)
+    calls: list[int] = []
+    snapshots: list[int] = []
+    real_fragments, real_shared = render.fragments, render.shared
+
+    def counting(m: Any, viewer: int, snapshot: Any = None) -> str:
+        calls.append(viewer)
+        return real_fragments(m, viewer, snapshot)
+
+    def counting_shared(m: Any) -> Any:
+        snapshots.append(1)
+        return real_shared(m)
+
+    monkeypatch.setattr(render, "fragments", counting)
+    monkeypatch.setattr(render, "shared", counting_shared)
+    await database_sync_to_async(live.notify)(match.id)
+    assert sorted(calls) == sorted([HOST, -1, 1, 2]) and snapshots == [1]
+    got = [await _update(comm) for comm in tabs]
+    assert got[0] == got[1] == got[2] and got[3] == got[4]  # one rendering fanned out per group
+    for comm in tabs:
+        await comm.disconnect()
