@@ -29,7 +29,9 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
 
     for db in settings.DATABASES.values():
         if "postgresql" in db["ENGINE"]:
-            db.setdefault("TEST", {}).setdefault("NAME", f"test_{db['NAME']}_{os.getpid()}")
+            test = db.setdefault("TEST", {})
+            if not test.get("NAME"):  # Django fills TEST with NAME=None: setdefault would keep it
+                test["NAME"] = f"test_{db['NAME']}_{os.getpid()}"
     layer = settings.CHANNEL_LAYERS.get("default", {})
     if "redis" in layer.get("BACKEND", ""):
         layer.setdefault("CONFIG", {}).setdefault("prefix", f"test{os.getpid()}")
