@@ -138,4 +138,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    # runserver (daphne) gives its access log a handler of its own: don't print each line twice
+    "loggers": {"django.channels.server": {"handlers": ["console"], "level": "INFO", "propagate": False}},
 }
