@@ -166,3 +166,77 @@ def test_lance_assembly_bout_played_by_clicking_with_live_pages(server: Server, 
         f"n={len(latencies)} median_ms={median:.0f} max_ms={latencies[-1]:.0f} min_ms={latencies[0]:.0f}\n")
     assert median < 2000
     assert not errors, errors
+
+
+def _type(player: Any, text: str, others: list[Any], coord: str, value: str) -> None:
+    """Type a move in notation, submit it, and wait until every page shows `coord`."""
+    player.fill("#move-text", text)
+    player.click("#move-submit")
+    for page in [player, *others]:
+        page.wait_for_selector(cell(coord, value), timeout=TIMEOUT)
+
+
+def test_best_of_three_match_typed_with_a_host_correction(server: Server, browser: Any) -> None:
+    """A whole match by typed notation: the host corrects a logged turn (the
+    bout is replayed), starts the next bout (the starter alternates), and
+    the match ends 2-0 on every page."""
+    host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors: list[str] = []
+    host.on("pageerror", lambda exc: errors.append(str(exc)))
+    host.goto(server.url + "/")
+    host.select_option("#game-select", "lance-assembly")
+    host.fill('input[name="seat1"]', "Cleo")
+    host.fill('input[name="seat2"]', "Dan")
+    host.click("button[type=submit]")
+    host.wait_for_url("**/h/**")
+    links = [host.input_value("#seat-link-1"), host.input_value("#seat-link-2"), host.input_value("#watch-link")]
+    cleo, dan, spectator = (browser.new_context().new_page() for _ in links)
+    for page, url in zip((cleo, dan, spectator), links, strict=True):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(url)
+    everyone = [cleo, dan, spectator, host]
+    wait_connected(*everyone)
+    host.click("#host-start")
+    cleo.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+
+    def rest(*skip: Any) -> list[Any]:
+        return [p for p in everyone if p not in skip]
+
+    # bout 1, Cleo starts
+    _type(cleo, "place A1", rest(cleo), "A1", "R")
+    _type(dan, "place F1", rest(dan), "F1", "B")
+    _type(cleo, "I place tile on A2.", rest(cleo), "A2", "R")
+    _type(dan, "place F2", rest(dan), "F2", "B")
+    # the host corrects Dan's last turn from the log: F2 becomes E2 on every board
+    entry = host.locator("#log li", has_text="place F2")
+    entry.locator("summary").click()
+    entry.locator('input[name="text"]').fill("place E2")
+    entry.locator("button[type=submit]").click()
+    for page in everyone:
+        page.wait_for_selector(cell("E2", "B"), timeout=TIMEOUT)
+        page.wait_for_selector(cell("F2", ""), timeout=TIMEOUT)
+    host.wait_for_selector("#log li.corrected", timeout=TIMEOUT)
+    cleo.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+    _type(cleo, "place A3", rest(cleo), "A3", "R")
+    _type(dan, "place F3", rest(dan), "F3", "B")
+    _type(cleo, "place a4", rest(cleo), "A4", "R")
+    _type(dan, "place F4", rest(dan), "F4", "B")
+    _type(cleo, "place A5", rest(cleo), "A5", "R")
+    for page in everyone:
+        page.wait_for_selector("#status >> text=Bout 1 over", timeout=TIMEOUT)
+
+    # bout 2: the host starts it and Dan (the other seat) begins
+    host.click("#host-next-bout")
+    dan.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+    for page in everyone:
+        page.wait_for_selector(cell("A1", ""), timeout=TIMEOUT)
+    _type(dan, "place F6", rest(dan), "F6", "B")
+    for n in range(1, 5):
+        _type(cleo, f"place B{n}", rest(cleo), f"B{n}", "R")
+        _type(dan, f"place E{n}", rest(dan), f"E{n}", "B")
+    _type(cleo, "place B5", rest(cleo), "B5", "R")
+    for page in everyone:
+        page.wait_for_selector("#status.finished >> text=Match over", timeout=TIMEOUT)
+    assert "Cleo" in spectator.inner_text("#status")
+    assert "2" in spectator.inner_text(".score-seat.seat-1")
+    assert not errors, errors
