@@ -5,6 +5,21 @@ from django.contrib import admin
 from .models import Bout, Clock, GarnetEntry, Match, Season, SeasonPlayer, Seat, TokenOfLife, TurnLog
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Shown, never edited here: the log is append-only and a bout's state,
+    version and clocks change only through matches/services.py (an edit here
+    would leave the snapshot disagreeing with its log and skip the broadcast)."""
+
+    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+
 class SeasonPlayerInline(admin.TabularInline):
     model = SeasonPlayer
     extra = 0
@@ -59,18 +74,18 @@ class SeatAdmin(admin.ModelAdmin):
 
 
 @admin.register(Bout)
-class BoutAdmin(admin.ModelAdmin):
+class BoutAdmin(ReadOnlyAdmin):
     list_display = ("match", "number", "starting_seat", "version", "reason", "counts", "deadline", "started", "finished")
     list_filter = ("reason", "counts")
 
 
 @admin.register(TurnLog)
-class TurnLogAdmin(admin.ModelAdmin):
+class TurnLogAdmin(ReadOnlyAdmin):
     list_display = ("match", "bout", "sequence", "kind", "actor", "by_host", "text", "time_used", "undone", "corrected", "created")
     list_filter = ("kind", "undone", "corrected")
     search_fields = ("text",)
 
 
 @admin.register(Clock)
-class ClockAdmin(admin.ModelAdmin):
+class ClockAdmin(ReadOnlyAdmin):
     list_display = ("bout", "seat", "per_move", "reserve", "deadline", "running_since", "paused")

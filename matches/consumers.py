@@ -26,6 +26,7 @@ CLOSE_BAD_MESSAGE = 4400
 CLOSE_FORBIDDEN = 4403
 MAX_MESSAGE = 4096
 MAX_TEXT = 500
+MAX_VERSION = 2**31  # Bout.version is a 32-bit column
 ALLOWED_KEYS = {"type", "text", "version", "HEADERS"}
 
 
@@ -130,9 +131,9 @@ def _validate(text_data: str | None) -> dict[str, Any] | None:
     text, version = data.get("text"), data.get("version")
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
         return None
-    if isinstance(version, str) and version.isdigit():
+    if isinstance(version, str) and version.isdecimal():  # isdigit() lets "²" through to int()
         version = int(version)
-    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+    if not isinstance(version, int) or isinstance(version, bool) or not 0 <= version < MAX_VERSION:
         return None
     return {"type": "move", "text": text.strip(), "version": version}
 

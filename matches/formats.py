@@ -23,6 +23,7 @@ which the round is resolved as if the host applied "resolve".
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -60,6 +61,11 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
 _VARIANT_CLOCKS: dict[tuple[str, str], dict[str, Any]] = {
     ("lance-assembly", "sliding-tic-tac-toe"): {"per_move": 120, "reserve": 300, "refill": False},
 }
+
+
+#: The longest clock setting (a week): timedelta and the database overflow
+#: long before 1e15 seconds, and no death match waits longer.
+MAX_SECONDS = 7 * 24 * 3600
 
 
 class FormatError(ValueError):
@@ -123,6 +129,8 @@ def normalise_clock(clock: Mapping[str, Any], base: Mapping[str, Any] | None = N
             out[key] = float(value)
         except (TypeError, ValueError):
             raise FormatError(f"the clock setting {key} must be a number of seconds") from None
+        if not math.isfinite(out[key]) or out[key] > MAX_SECONDS:
+            raise FormatError(f"the clock setting {key} must be at most {MAX_SECONDS} seconds (a week)")
         if out[key] < 0 or (key != "reserve" and out[key] == 0):
             raise FormatError(f"the clock setting {key} must be a positive number of seconds")
     if out["on_timeout"] not in ("bout", "match"):

@@ -7,6 +7,7 @@ value), so a new game shows up here without touching this file.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from games.registry import get_game, slugs
@@ -144,6 +145,8 @@ def _number(value: Any, label: str) -> float | None:
         number = float(str(value))
     except ValueError:
         raise CreateError(f"the {label} must be a number of seconds") from None
+    if not math.isfinite(number):
+        raise CreateError(f"the {label} must be a number of seconds")
     if number < 0:
         raise CreateError(f"the {label} cannot be negative")
     return number

@@ -120,7 +120,10 @@ def _garnets(match: Any, data: Any) -> str:
 
 
 def _end(match: Any, data: Any) -> str:
-    winners = sorted({int(w) for w in data.getlist("winners") if str(w).isdigit()})
+    try:
+        winners = sorted({int(str(w).strip()) for w in data.getlist("winners")})
+    except ValueError:
+        raise BadRequest("there is no such seat") from None
     if any(not 1 <= w <= match.game.seats for w in winners):
         raise BadRequest("there is no such seat")
     services.end_match(match, winners or None)

@@ -14,6 +14,7 @@ Host actions are logged (kind "host") with readable text; moves are logged
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -54,11 +55,21 @@ __all__ = [
 
 sweep_clocks = clocks.sweep_clocks
 
+#: Bounds on host adjustments: beyond them timedelta and the integer columns overflow.
+MAX_ADJUST_SECONDS = 24 * 3600
+MAX_GARNETS = 1000
+
 _SEAT_ORDERS = re.compile(r"^\s*seat\s*(\d+)\s*[:,]\s*(.*)$", re.IGNORECASE | re.DOTALL)
 
 
 def _now() -> datetime:
     return timezone.now()
+
+
+def _clean(text: Any) -> str:
+    """Typed text without control characters (PostgreSQL refuses NUL in text
+    columns; the others only garble the log)."""
+    return "".join(ch for ch in str(text) if ch in "\t\n" or unicodedata.category(ch) != "Cc").strip()
 
 
 # -- creating and starting -----------------------------------------------------------
@@ -94,7 +105,7 @@ def create_match(
         raise ServiceError(str(error)) from None
     if "variant" in options and "variant" not in game.default_options:
         fmt["variant"] = options.pop("variant")
-    names = [str(n).strip() for n in (seat_names or [])]
+    names = [_clean(n) for n in (seat_names or [])]
     if len(names) > game.seats:
         raise ServiceError(f"{game.name} has {game.seats} seats, not {len(names)}")
     names += [""] * (game.seats - len(names))
@@ -110,7 +121,7 @@ def create_match(
         raise ServiceError(f"these options do not work for {game.name}: {error}") from None
     with transaction.atomic():
         if isinstance(season, str):
-            season = Season.objects.get_or_create(name=season.strip())[0] if season.strip() else None
+            season = Season.objects.get_or_create(name=_clean(season))[0] if _clean(season) else None
         match = Match.objects.create(game_slug=game_slug, options=options, format=fmt, season=season)
         for number, name in enumerate(names, start=1):
             player = SeasonPlayer.objects.get_or_create(season=season, name=name)[0] if season else None
@@ -172,7 +183,7 @@ def submit(match: Match, seat: int, text: str, expected_version: int) -> TurnLog
         if engine.expire(match, bout, now):
             timed_out = True  # commit the time-out, then refuse the move
         else:
-            entry = engine.play(match, bout, seat, str(text), now)
+            entry = engine.play(match, bout, seat, _clean(text), now)
             engine.notify(match.pk)
             return entry
     if timed_out:
@@ -186,6 +197,7 @@ def host_apply(match: Match, text: str, expected_version: int) -> TurnLog:
     with transaction.atomic():
         match, bout = engine.lock(match)
         bout = engine.require_running_bout(match, bout)
+        text = _clean(text)
         found = _SEAT_ORDERS.match(text)
         if found:
             actor = engine.require_seat(match, int(found.group(1)))
@@ -212,6 +224,7 @@ def undo(match: Match, expected_version: int, count: int = 1) -> Bout:
         if bout is None:
             raise NotAllowed("the match has not started yet")
         engine.check_version(bout, expected_version)
+        _require_ended_by_a_move(match, bout)
         moves = list(bout.active_moves())
         count = int(count)
         if count < 1:
@@ -239,6 +252,7 @@ def correct(match: Match, sequence: int, text: str, expected_version: int) -> Tu
         if bout is None:
             raise NotAllowed("the match has not started yet")
         engine.check_version(bout, expected_version)
+        _require_ended_by_a_move(match, bout)
         moves = list(bout.active_moves())
         old = next((t for t in moves if t.sequence == int(sequence)), None)
         if old is None:
@@ -249,7 +263,7 @@ def correct(match: Match, sequence: int, text: str, expected_version: int) -> Tu
         for entry in moves:
             if entry is old:
                 try:
-                    action = game.parse(state, entry.actor, text)
+                    action = game.parse(state, entry.actor, _clean(text))
                     state = game.apply(state, entry.actor, action)
                 except RuleError as error:
                     raise engine.illegal_after(error, f"the correction of turn #{sequence} is illegal") from None
@@ -270,6 +284,17 @@ def correct(match: Match, sequence: int, text: str, expected_version: int) -> Tu
         new.version = bout.version
         new.save(update_fields=["version"])
         return new
+
+
+def _require_ended_by_a_move(match: Match, bout: Bout) -> None:
+    """Undo and correct rewind moves.  A bout the host or a clock ended (award,
+    forfeit, time-out, declared draw, ended match) has no result in its state:
+    rewinding a move would silently revive it, and the match the host ended."""
+    if bout.finished is not None and match.game.result(bout_state(bout)) is None:
+        raise NotAllowed(
+            f"bout {bout.number} was ended by {bout.reason or 'the host'}, not by a move: "
+            "undo and correct only rewind moves of a bout still in play or won on the board"
+        )
 
 
 def _rewrite(match: Match, bout: Bout, state: Any, now: datetime, text: str) -> None:
@@ -411,6 +436,8 @@ def adjust_clock(match: Match, seat: int, seconds: float) -> None:
         bout = engine.require_running_bout(match, bout)
         seat = engine.require_seat(match, seat)
         seconds = float(seconds)
+        if not abs(seconds) <= MAX_ADJUST_SECONDS:  # also refuses NaN
+            raise ServiceError(f"add or remove at most {MAX_ADJUST_SECONDS} seconds (a day) at a time")
         outcome = clocks.adjust(bout, seat, seconds, now)
         if not outcome:
             raise NotAllowed("this bout has no clock to adjust")
@@ -428,9 +455,12 @@ def adjust_garnets(match: Match, seat: int, amount: int, reason: str = "") -> Ga
     a roster entry under its name.
     """
     now = _now()
+    reason = _clean(reason)
     amount = int(amount)
     if amount == 0:
         raise ServiceError("award or deduct at least one garnet")
+    if abs(amount) > MAX_GARNETS:
+        raise ServiceError(f"award or deduct at most {MAX_GARNETS} garnets at a time")
     with transaction.atomic():
         match, bout = engine.lock(match)
         seat_row = match.seats.get(number=engine.require_seat(match, seat))

@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string, select_template
 from django.urls import reverse
 from django.utils.html import escape
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from games.core import HOST, SPECTATOR, RuleError
@@ -24,6 +25,12 @@ from . import render as rendering
 from .models import Match, Seat
 
 EXAMPLES = {"lance-assembly": "place C3; slide B2-B3 down 1", "grid-master": "place B2; move A1 right 2"}
+
+
+def _secret(view: Any) -> Any:
+    """A response that holds a secret token or hidden information: never stored
+    by a shared cache or the browser (a seat's page on a shared computer)."""
+    return cache_control(private=True)(never_cache(view))
 
 
 def _seat_from_token(token: str) -> Seat:
@@ -59,6 +66,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "matches/home.html", context, status=400 if error else 200)
 
 
+@_secret
 @require_GET
 def player_page(request: HttpRequest, token: str) -> HttpResponse:
     seat = _seat_from_token(token)
@@ -82,6 +90,7 @@ def watch_page(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "matches/watch.html", context)
 
 
+@_secret
 @require_GET
 def host_page(request: HttpRequest, token: str) -> HttpResponse:
     match = _host_from_token(token)
@@ -98,6 +107,7 @@ def host_page(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "matches/host.html", context)
 
 
+@_secret
 @require_GET
 def fragments(request: HttpRequest, token: str) -> HttpResponse:
     """Every live fragment of the page the token opens (a page that missed a version refetches)."""
@@ -110,6 +120,7 @@ def fragments(request: HttpRequest, token: str) -> HttpResponse:
     return HttpResponse(rendering.fragments(_watch_from_token(token), SPECTATOR))
 
 
+@_secret
 @require_POST
 def player_move(request: HttpRequest, token: str) -> HttpResponse:
     seat = _seat_from_token(token)
@@ -127,6 +138,7 @@ def player_move(request: HttpRequest, token: str) -> HttpResponse:
     return _with_fragments(seat.match, seat.number, "matches/partials/move_error.html", error)
 
 
+@_secret
 @require_POST
 def host_act(request: HttpRequest, token: str) -> HttpResponse:
     match = _host_from_token(token)
