@@ -111,6 +111,11 @@ def _forfeit(match: Any, data: Any) -> str:
     return f"seat forfeited the {scope or match.format.get('forfeit', 'match')}"
 
 
+def _reopen(match: Any, data: Any) -> str:
+    bout = services.reopen_bout(match, _int(data, "version", "version"))
+    return f"bout {bout.number} reopened"
+
+
 def _garnets(match: Any, data: Any) -> str:
     amount = _int(data, "amount", "number of garnets")
     if amount == 0:
@@ -146,6 +151,7 @@ ACTIONS: dict[str, Callable[[Any, Any], str]] = {
     "forfeit": _forfeit,
     "garnets": _garnets,
     "end": _end,
+    "reopen": _reopen,
 }
 
 

@@ -132,9 +132,11 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "board_template": snap["board_template"],
     }
     if viewer == HOST:
-        from . import live
+        from . import engine, live
 
         ctx["presence"] = live.presence(match)
+        # the Reopen button: only when the host or a clock (not the rules) ended the bout or match
+        ctx["can_reopen"] = bout is not None and match.status != "setup" and not engine.reopen_refusal(match, bout)
     if view is not None and viewer == HOST:
         ctx["hidden_rows"] = [(names.get(int(k), f"seat {k}"), _items(v)) for k, v in view.get("hidden", {}).items()]
     if view is not None and viewer >= 1:

@@ -44,6 +44,8 @@ __all__ = [
     "forfeit",
     "host_apply",
     "pause_clocks",
+    "reopen_bout",
+    "reopen_refusal",
     "replay_bout",
     "resume_clocks",
     "start_match",
@@ -286,6 +288,40 @@ def correct(match: Match, sequence: int, text: str, expected_version: int) -> Tu
         return new
 
 
+def reopen_bout(match: Match, expected_version: int) -> Bout:
+    """Host: take back the last award, forfeit, time-out, declared draw or
+    stalemate, or `end_match` of the current bout (the host "can correct anything").
+
+    The ending's log entry is marked undone (never deleted) and a note
+    "reopened bout N" is logged; the bout's result is cleared and its state is
+    the replay of its moves; the seat to act gets a fresh turn on its clock
+    (unless paused; the clocks stay paused if it has no time left); a match
+    the ending had finished runs again.  Refused (NotAllowed, plain message)
+    when the bout was decided on the board, when the next bout (or a
+    stalemate's replay) has started, or when the match end gave tokens of life.
+    """
+    now = _now()
+    with transaction.atomic():
+        match, bout = engine.lock(match)
+        if bout is None:
+            raise NotAllowed("the match has not started yet")
+        engine.check_version(bout, expected_version)
+        refusal = engine.reopen_refusal(match, bout)
+        if refusal:
+            raise NotAllowed(refusal)
+        engine.bump(bout)
+        text = engine.reopen_ending(match, bout, now)
+        engine.note(match, bout, text, now)
+        engine.notify(match.pk)
+        return bout
+
+
+def reopen_refusal(match: Match) -> str:
+    """Why `reopen_bout` would refuse now ("" when the host can reopen); read only."""
+    bout = match.current_bout
+    return engine.reopen_refusal(match, bout)
+
+
 def _require_ended_by_a_move(match: Match, bout: Bout) -> None:
     """Undo and correct rewind moves.  A bout the host or a clock ended (award,
     forfeit, time-out, declared draw, ended match) has no result in its state:
@@ -293,7 +329,8 @@ def _require_ended_by_a_move(match: Match, bout: Bout) -> None:
     if bout.finished is not None and match.game.result(bout_state(bout)) is None:
         raise NotAllowed(
             f"bout {bout.number} was ended by {bout.reason or 'the host'}, not by a move: "
-            "undo and correct only rewind moves of a bout still in play or won on the board"
+            "undo and correct only rewind moves of a bout still in play or won on the board "
+            "(reopen the bout first to take that ending back)"
         )
 
 
