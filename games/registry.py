@@ -40,5 +40,16 @@ def get_game(slug: str) -> Game:  # type: ignore[type-arg]
     return game
 
 
+def app_dir(slug: str) -> str:
+    """The game's Django app folder under games/ ("two_connect" for "squava"):
+    it owns the game's page (templates/<app>/board.html, controls.html, the
+    optional page.py view shaping and static/<app>/ click script)."""
+    try:
+        target = _GAMES[slug]
+    except KeyError:
+        raise KeyError(f"no game registered under {slug!r}") from None
+    return target.split(".")[1]
+
+
 def all_games() -> list[Game]:  # type: ignore[type-arg]
     return [get_game(slug) for slug in _GAMES]

@@ -118,6 +118,8 @@ class Match(models.Model):
     class Meta:
         ordering = ["-created"]
         verbose_name_plural = "matches"
+        #: staff need this (not just is_staff) to open a host dashboard without its link
+        permissions = [("moderate_match", "Can open any match's host dashboard and moderate it")]
 
     def __str__(self) -> str:
         return f"{self.game_slug} match #{self.pk}"

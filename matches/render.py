@@ -10,7 +10,9 @@ orders, so nothing secret is ever rendered into another audience's HTML.
 
 from __future__ import annotations
 
+import importlib
 import re
+from functools import cache
 from typing import Any
 
 from django.template.loader import render_to_string, select_template
@@ -141,6 +143,9 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         ctx["hidden_rows"] = [(names.get(int(k), f"seat {k}"), _items(v)) for k, v in view.get("hidden", {}).items()]
     if view is not None and viewer >= 1:
         ctx["private_rows"] = _items(view.get("private", {}))
+    hook = page_hook(match.game_slug)
+    if hook is not None and view is not None:
+        ctx.update(hook(view, ctx))
     return ctx
 
 
@@ -153,8 +158,36 @@ def fragments(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -
 
 
 def _board_template(slug: str) -> str:
-    module = slug.replace("-", "_")
-    return select_template([f"{module}/board.html", "matches/partials/board_generic.html"]).template.name
+    return select_template([f"{app_dir(slug)}/board.html", "matches/partials/board_generic.html"]).template.name
+
+
+def controls_template(slug: str) -> str:
+    return select_template([f"{app_dir(slug)}/controls.html", "matches/partials/controls_generic.html"]).template.name
+
+
+def app_dir(slug: str) -> str:
+    from games.registry import app_dir as registry_app_dir
+
+    return registry_app_dir(slug)
+
+
+@cache
+def page_hook(slug: str) -> Any:
+    """The game's optional view shaping, `games.<app>.page.context(view, ctx) -> dict`.
+
+    It receives the viewer's `game.view()` and the generic context built so
+    far (viewer, seats, names, bout, match, ...) and returns keys to add to
+    (or override in) the context its board/controls templates read.  It
+    runs for every audience, so it may only shape what `view` already holds
+    for that viewer: hidden information never enters a template another
+    way."""
+    try:
+        module = importlib.import_module(f"games.{app_dir(slug)}.page")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"games.{app_dir(slug)}.page":
+            raise
+        return None
+    return getattr(module, "context", None)
 
 
 def _score(match: Any) -> dict[int, Any]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string, select_template
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 from django.views.decorators.cache import cache_control, never_cache
@@ -71,12 +71,11 @@ def home(request: HttpRequest) -> HttpResponse:
 def player_page(request: HttpRequest, token: str) -> HttpResponse:
     seat = _seat_from_token(token)
     context = _page(request, seat.match, seat.number, token)
-    game_dir = seat.match.game_slug.replace("-", "_")
     context.update(
         move_url=reverse("player_move", args=[token]),
         role_label=f"{seat.name} · seat {seat.number}",
         page_title=seat.name,
-        controls_template=select_template([f"{game_dir}/controls.html", "matches/partials/controls_generic.html"]),
+        controls_template=rendering.controls_template(seat.match.game_slug),
         example_move=EXAMPLES.get(seat.match.game_slug, "C3"),
     )
     return render(request, "matches/player.html", context)
