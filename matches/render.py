@@ -132,6 +132,7 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "round_left": bout.round_left if bout is not None else None,
         "last_text": last_text,
         "board_template": snap["board_template"],
+        "head_template": head_template(match.game_slug),
     }
     if viewer == HOST:
         from . import engine, live
@@ -159,6 +160,11 @@ def fragments(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -
 
 def _board_template(slug: str) -> str:
     return select_template([f"{app_dir(slug)}/board.html", "matches/partials/board_generic.html"]).template.name
+
+
+def head_template(slug: str) -> str:
+    """`<app>/head.html`: the game's own stylesheet and click script, in <head>."""
+    return select_template([f"{app_dir(slug)}/head.html", "matches/partials/head_none.html"]).template.name
 
 
 def controls_template(slug: str) -> str:
