@@ -247,7 +247,7 @@ def test_the_live_pages_link_each_finished_bout_and_the_banner_all_bouts(client:
     match.refresh_from_db()
     assert match.status == Match.FINISHED
     page = client.get(f"/p/{match.seats.get(number=2).token}/").content.decode()
-    banner = re.search(r'<div id="status".*?</div>\s*</div>|<div id="status".*?</div>', page, re.S).group(0)
+    banner = re.search(r'<section id="banner".*?</section>', page, re.S).group(0)
     assert 'href="bouts/1/"' in banner and 'href="bouts/2/"' in banner
     host = client.get(f"/h/{match.host_token}/").content.decode()
     assert 'href="record.txt"' in host and 'href="bouts/2/record.txt"' in host
