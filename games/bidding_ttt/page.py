@@ -38,6 +38,15 @@ MARKS = {1: "R", 2: "B"}
 #: how a line of boards reads in a result sentence
 _LINE_KIND = {0: "a row", 1: "a row", 2: "a row", 3: "a column", 4: "a column", 5: "a column",
               6: "a diagonal", 7: "a diagonal"}
+#: a result reason in a few words, for the end banner
+_WHY = {
+    "line": "three boards in a line",
+    "boards": "more boards controlled",
+    "tiles": "more tiles owned",
+    "chips": "more chips left",
+    "garnets": "more garnets",
+    "tie": "equal on every tie-break",
+}
 _TIE_BREAK = {
     "boards": "boards controlled",
     "tiles": "tiles owned",
@@ -84,7 +93,21 @@ def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     status = _status(view, ctx, who, private)
     if status:
         out["status"] = status
+    banner = ctx.get("banner")
+    if result and isinstance(banner, dict) and _rules_ended(view, ctx):
+        # the end banner names the line of boards or the tie-break in words
+        out["banner"] = dict(banner, why=_WHY.get(str(result.get("reason", "")), banner.get("why", "")),
+                             detail=bt["result"])
     return out
+
+
+def _rules_ended(view: dict[str, Any], ctx: dict[str, Any]) -> bool:
+    """True when the rules' result is how the match stands (not a host award or end)."""
+    match = ctx.get("match")
+    result = view.get("result") or {}
+    if getattr(match, "status", "") != "finished":
+        return True
+    return sorted(getattr(match, "winners", None) or []) == sorted(result.get("winners", []))
 
 
 # -- the nine boards ---------------------------------------------------------------
@@ -123,6 +146,7 @@ def grid(public: dict[str, Any], viewer: int, *, can_bid: bool, chips_left: int,
                     "pairs": _pairs(letter, index, owners, control) if can_bid and not reason
                     and public["round"] == 1 else "",
                     "label": _tile_label(name, owner, viewer, reason),
+                    "plain": _tile_label(name, owner, viewer, ""),  # where no one is bidding (replays)
                 })
             row.append({
                 "letter": letter,
@@ -357,8 +381,7 @@ def _status(view: dict[str, Any], ctx: dict[str, Any], who: _Namer, private: dic
     match = ctx.get("match")
     result = view.get("result")
     if result:
-        if getattr(match, "status", "") == "finished" and sorted(getattr(match, "winners", None) or []) != sorted(
-                result.get("winners", [])):
+        if not _rules_ended(view, ctx):
             return ""  # the host ended the match another way: the generic line says how
         prefix = "Match over" if getattr(match, "status", "") == "finished" else f"Bout {ctx.get('bout_number') or 1} over"
         winners = [int(s) for s in result.get("winners", [])]

@@ -183,6 +183,7 @@ def test_a_bidding_match_played_by_clicks_keeps_each_sides_bids_secret(server: S
     ann.click("#move-submit")
     for page in everyone:
         page.wait_for_selector("#bt-result >> text=A, D, G (a column)", timeout=TIMEOUT)
+        page.wait_for_selector("#banner >> text=three boards in a line", timeout=TIMEOUT)
         page.wait_for_selector("#status >> text=Match over", timeout=TIMEOUT)
     assert "You win: you control A, D, G (a column)." in ann.inner_text("#bt-result")
     assert "Ann (Red) wins" in bob.inner_text("#status")

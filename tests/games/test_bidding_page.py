@@ -357,3 +357,25 @@ def test_the_status_says_whose_bid_is_in_and_never_what_it_is():
     assert shaped(state, SPECTATOR)["status"] == "Round 2 of 3: waiting for sealed bids from Ann (Red) and Bob (Blue)."
     # a match the host paused or has not started keeps the platform's own status line
     assert "status" not in shaped(state, 1, status="setup")
+
+
+def test_the_end_banner_names_the_line_or_the_tie_break_in_words():
+    state = both(game.new(), "A1 1; A2 1; G1 1; G2 1", "pass")
+    state = both(state, "A3 1; G3 1", "pass")
+    view = game.view(state, 2)
+    banner = {"kind": "match", "headline": "Ann wins the match", "why": "line", "detail": "", "score": "", "next": ""}
+    match = SimpleNamespace(status="finished", winners=[1])
+    out = page.context(view, {"viewer": 2, "names": NAMES, "my_turn": False, "match": match, "banner": banner})
+    assert out["banner"]["why"] == "three boards in a line"
+    assert out["banner"]["detail"] == "Ann (Red) wins: controls A, D, G (a column)."
+    assert out["banner"]["headline"] == "Ann wins the match"
+    # the host ended the match otherwise (awarded it to Blue): the platform's banner stands
+    awarded = SimpleNamespace(status="finished", winners=[2])
+    out = page.context(view, {"viewer": 2, "names": NAMES, "my_turn": False, "match": awarded, "banner": banner})
+    assert "banner" not in out and "status" not in out
+
+
+def test_tiles_carry_a_plain_label_for_pages_where_no_one_bids():
+    tiles = tiles_of(shaped(game.new(), 1))
+    assert tiles["D5"]["label"] == "D5, empty, not allowed: on a controlled board"
+    assert tiles["D5"]["plain"] == "D5, empty"
