@@ -293,6 +293,11 @@ class _Shaper:
                            "seat": value, "mark": self.marks.get(value, ""), "label": label, "no": no,
                            "last": name in last, "win": name in win})
         out["points"] = points
+        stones = bv.get("stones") or {}
+        out["facts"] = [
+            ("stones", f"{self.names[1]} {int(stones.get('1', 0))} · {self.names[2]} {int(stones.get('2', 0))}"),
+            ("to win", "four in a row; three (without four) loses" if squares else "five in a row"),
+        ]
 
     def _yinsh(self, out: dict[str, Any], bv: Mapping[str, Any], last: set[str], win: set[str], prefix: str) -> None:
         layout = yinsh_layout()
@@ -306,10 +311,9 @@ class _Shaper:
                    labels=_texts(layout["labels"]), lines=_texts(layout["lines"]), hit=_n(HEX * 0.46),
                    ring=_n(HEX * 0.36), marker=_n(HEX * 0.3), font=_n(HEX * 0.3))
         out["phase"] = "place" if placing else "move"
-        out["facts"] = [
-            f"{self.names[s]}: {int((bv.get('rings_in_hand') or {}).get(str(s), 0))} ring(s) to place"
-            for s in (1, 2) if int((bv.get("rings_in_hand") or {}).get(str(s), 0))
-        ] + [f"{int(bv.get('markers_left', 0))} markers left"]
+        in_hand = {s: int((bv.get("rings_in_hand") or {}).get(str(s), 0)) for s in (1, 2)}
+        out["facts"] = ([("rings to place", f"{self.names[1]} {in_hand[1]} · {self.names[2]} {in_hand[2]}")]
+                        if any(in_hand.values()) else []) + [("markers left", str(int(bv.get("markers_left", 0))))]
         what = {name: ("r", s) for s in (1, 2) for name in rings[str(s)]}
         what.update({name: ("m", s) for s in (1, 2) for name in markers[str(s)]})
         ring_moves: dict[str, Any] = {}
