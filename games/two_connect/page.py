@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from games.core import HOST, IllegalAction, RuleError
+from games.core import IllegalAction, RuleError
 
 from .board import BOARD_WORDS, GridBoard, GridRules
 from .gomoku import Gomoku
@@ -142,7 +142,8 @@ def _texts(rows: Sequence[Sequence[Any]]) -> list[list[str]]:
 
 def context(view: Mapping[str, Any], ctx: Mapping[str, Any]) -> dict[str, Any]:
     """Keys for the Two Connect templates (`tc`), the status line with the board just
-    decided, log notes for decided boards, and the clock display flag."""
+    decided, and log notes for decided boards.  (The bank is shown to the minute to
+    players by matches/render.py's `clock_minutes`.)"""
     public = view["public"]
     slug = str(view.get("game", ""))
     solo = slug != "two-connect"
@@ -171,7 +172,7 @@ def context(view: Mapping[str, Any], ctx: Mapping[str, Any]) -> dict[str, Any]:
         "header": None if solo else _header(public, names, me),
         "hint": _hint(public, solo, me, acting, need, names, to_act),
     }
-    out: dict[str, Any] = {"tc": tc, "clock_to_the_minute": not solo and viewer != HOST and me != 0}
+    out: dict[str, Any] = {"tc": tc}
     if not solo:
         decided = _decided_last_turn(public, names)
         if decided:

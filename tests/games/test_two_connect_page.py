@@ -139,14 +139,6 @@ def test_spectator_and_host_get_three_drawn_boards_and_nothing_to_click() -> Non
         assert not tc["acting"] and tc["me"] == 0 and tc["yinsh_moves"] == {}
         assert all(not p["no"] for b in tc["boards"] for p in b["points"])
         assert len(board(tc, "yinsh")["points"]) == 85 and len(board(tc, "gomoku")["points"]) == 196
-        assert out["clock_to_the_minute"] is False
-
-
-def test_players_see_the_bank_to_the_minute_the_host_exactly() -> None:
-    state = played(GAME, OPENING[:1])
-    assert shape(GAME, state, 1)["clock_to_the_minute"] is True
-    assert shape(GAME, state, 2)["clock_to_the_minute"] is True
-    assert shape(GAME, state, HOST)["clock_to_the_minute"] is False
 
 
 def test_every_point_refusal_is_the_servers_own_sentence() -> None:
