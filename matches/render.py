@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from datetime import timedelta
 from functools import cache
 from typing import Any
 
@@ -20,6 +21,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.core import HOST, SPECTATOR
+
+from . import outcome
+
+#: games whose bank players see to the minute ("17 min"), seconds only in the last minute
+MINUTE_CLOCKS = frozenset({"two-connect"})
 
 AUDIENCE_HOST = "host"
 AUDIENCE_WATCH = "watch"
@@ -37,6 +43,12 @@ _CELL_CLASS = {
     "#": "wall", "W": "wall", "WALL": "wall",
 }
 _EMPTY = {"", ".", "0", "None", "-", "_"}
+#: what a screen reader says for a cell's value ("C3, red tile")
+_CELL_LABEL = {
+    "R": "red tile", "RED": "red tile", "B": "blue tile", "BLUE": "blue tile", "N": "neutral tile",
+    "NEUTRAL": "neutral tile", "X": "X", "O": "O", "#": "wall", "W": "wall", "WALL": "wall",
+    "1": "seat 1", "2": "seat 2", "3": "seat 3", "4": "seat 4",
+}
 
 
 def viewer_label(viewer: int) -> str:
@@ -74,6 +86,7 @@ def shared(match: Any) -> dict[str, Any]:
         "clocks": _clocks(bout),
         "turns": list(match.turns.select_related("bout").order_by("sequence", "id")),
         "board_template": _board_template(match.game_slug),
+        "bout_label": outcome.bout_label(match, bout, _previous_bout(match, bout)),
     }
 
 
@@ -93,7 +106,7 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
                           and not e["corrected"] and bout is not None and e["bout"] == bout.number), "")
     to_act = set(view["to_act"]) if view else set()
     pending = set(view["pending"]) if view else set()
-    clocks = snap["clocks"]
+    clocks = snap["clocks"] or ({s.number: configured_clocks(match) for s in seats} if bout is None else {})
     seat_rows = [
         {
             "number": s.number,
@@ -133,6 +146,12 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "last_text": last_text,
         "board_template": snap["board_template"],
         "head_template": head_template(match.game_slug),
+        "title": outcome.title(match),
+        "bout_label": snap.get("bout_label") or outcome.bout_label(match, bout, None),
+        "banner": outcome.banner(match, bout, names, viewer, score),
+        # Two Connect's bank is shown to the minute to players (RULINGS 3), exactly to the host
+        "clock_minutes": match.game_slug in MINUTE_CLOCKS and viewer != HOST,
+        "viewer_cls": f"p{viewer}" if viewer >= 1 else "",
     }
     if viewer == HOST:
         from . import engine, live
@@ -147,6 +166,25 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
     hook = page_hook(match.game_slug)
     if hook is not None and view is not None:
         ctx.update(hook(view, ctx))
+    return ctx
+
+
+def step_context(match: Any, viewer: int, bout: Any, state: Any, turns: list[Any]) -> dict[str, Any]:
+    """Context of one replay step (matches/replay.py): `state` is a position of
+    `bout` rebuilt through the rules, `turns` the log rows up to it (its last
+    move is highlighted).  Drawn like the live board, from `viewer`'s own
+    `game.view(state, viewer)`; no clocks, and never the viewer's turn."""
+    snapshot = {
+        "bout": bout,
+        "state": state,
+        "seats": list(match.seats.order_by("number")),
+        "score": {},
+        "clocks": {},
+        "turns": turns,
+        "board_template": _board_template(match.game_slug),
+    }
+    ctx = context(match, viewer, snapshot)
+    ctx.update(my_turn=False, round_deadline="", round_left=None)
     return ctx
 
 
@@ -204,6 +242,9 @@ def _score(match: Any) -> dict[int, Any]:
 
 
 def _clocks(bout: Any) -> dict[int, dict[str, Any]]:
+    """Each seat's clock, the per-move allowance and the reserve apart: the
+    page shows "0:42 + 5:00" and counts the move down first, then the reserve
+    (`move_end` is when the allowance runs out and the reserve starts)."""
     if bout is None:
         return {}
     now = timezone.now()
@@ -218,8 +259,48 @@ def _clocks(bout: Any) -> dict[int, dict[str, Any]]:
             "per_move": clock.per_move,
             "reserve": clock.reserve,
             "running": running,
+            **_clock_split(clock, now, running),
         }
     return out
+
+
+def _clock_split(clock: Any, now: Any, running: bool) -> dict[str, Any]:
+    per_move = clock.per_move
+    if running:
+        left = max(0.0, (clock.deadline - now).total_seconds())
+        move_left = None if per_move is None else max(0.0, left - clock.reserve)
+        reserve_left = min(clock.reserve, left)
+        move_end = clock.deadline - timedelta(seconds=clock.reserve)
+    else:
+        used = clock.used if (clock.running_since is not None or clock.paused) else 0.0
+        move_left = None if per_move is None else max(0.0, per_move - used)
+        reserve_left = max(0.0, clock.reserve - max(0.0, used - (per_move or 0.0)))
+        move_end = None
+    return {
+        "move_left": move_left,
+        "reserve_left": reserve_left,
+        "move_end": move_end.isoformat() if move_end is not None and per_move is not None else "",
+        "spending": per_move is None or (move_left is not None and move_left <= 0),
+    }
+
+
+def configured_clocks(match: Any) -> dict[str, Any] | None:
+    """The clock the host set, for the pages before the match starts."""
+    clock = (match.format or {}).get("clock") or None
+    if not clock or (clock.get("per_move") is None and clock.get("reserve") is None):
+        return None
+    return {
+        "remaining": None, "deadline": "", "paused": False, "running": False, "configured": True,
+        "per_move": clock.get("per_move"), "reserve": clock.get("reserve") or 0.0,
+        "move_left": clock.get("per_move"), "reserve_left": clock.get("reserve") or 0.0,
+        "move_end": "", "spending": clock.get("per_move") is None,
+    }
+
+
+def _previous_bout(match: Any, bout: Any) -> Any:
+    if bout is None or bout.number <= 1:
+        return None
+    return match.bouts.filter(number=bout.number - 1).first()
 
 
 def _log_entries(match: Any, rows: list[Any], viewer: int, names: dict[int, str]) -> list[dict[str, Any]]:
@@ -372,7 +453,8 @@ def _grid(rows_in: Any, label: str) -> dict[str, Any]:
     rows = [
         [
             {"coord": f"{_col(c)}{r + 1}", "text": _cell_text(v), "value": _cell_value(v),
-             "cls": _cell_class(v) if palette or not _cell_value(v) else "piece"}
+             "cls": _cell_class(v) if palette or not _cell_value(v) else "piece",
+             "label": _CELL_LABEL.get(_cell_value(v).upper(), _cell_value(v)) or "empty"}
             for c, v in enumerate(row)
         ]
         for r, row in enumerate(rows_in)
