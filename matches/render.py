@@ -169,6 +169,25 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
     return ctx
 
 
+def step_context(match: Any, viewer: int, bout: Any, state: Any, turns: list[Any]) -> dict[str, Any]:
+    """Context of one replay step (matches/replay.py): `state` is a position of
+    `bout` rebuilt through the rules, `turns` the log rows up to it (its last
+    move is highlighted).  Drawn like the live board, from `viewer`'s own
+    `game.view(state, viewer)`; no clocks, and never the viewer's turn."""
+    snapshot = {
+        "bout": bout,
+        "state": state,
+        "seats": list(match.seats.order_by("number")),
+        "score": {},
+        "clocks": {},
+        "turns": turns,
+        "board_template": _board_template(match.game_slug),
+    }
+    ctx = context(match, viewer, snapshot)
+    ctx.update(my_turn=False, round_deadline="", round_left=None)
+    return ctx
+
+
 def fragments(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> str:
     """The out-of-band fragments of one audience (one websocket message)."""
     return render_to_string("matches/partials/fragments.html", context(match, viewer, snapshot))
