@@ -1,0 +1,253 @@
+"""Presence: who has a page of a match open, per audience, for the host dashboard.
+
+Each open websocket is one member of a set per (match, audience), scored by
+the time it expires.  A connection adds itself when it opens, removes itself
+when it closes, and every web process refreshes the expiry of its own open
+connections every `HEARTBEAT` seconds.  The count shown is the number of
+members that have not expired, so it is
+
+- exact across web processes (a member per connection, not a counter: no
+  get-then-set race, no drift);
+- self-healing: the connections of a killed process simply expire after
+  `TTL` seconds, and a Redis that restarted empty is refilled by the next
+  heartbeat.
+
+With REDIS_URL the sets are Redis sorted sets, reached through Django's cache
+client (short socket timeouts, see settings); without it (one process) they
+live in this process.  When Redis does not answer, the dashboard shows the
+presence as unknown (`count` None) instead of failing, and Redis is not asked
+again for `RETRY_AFTER` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+import weakref
+from collections.abc import Iterable
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+
+from games.core import HOST
+
+log = logging.getLogger(__name__)
+
+TTL = float(getattr(settings, "DEATHMATCH_PRESENCE_TTL", 60.0))
+HEARTBEAT = TTL / 3
+RETRY_AFTER = 1.0  # seconds without asking Redis after it failed
+PUSH_DELAY = 0.25  # the host's presence box is redrawn at most this often per match
+
+
+def key(match_id: int, audience: str) -> str:
+    return f"deathmatch:presence:{int(match_id)}:{audience}"
+
+
+# -- storage: Redis sorted sets, or this process --------------------------------------------
+
+
+class _Unavailable(Exception):
+    pass
+
+
+class _Redis:
+    def __init__(self) -> None:
+        self.failed_at: float | None = None
+
+    def _client(self) -> Any:
+        if self.failed_at is not None and time.monotonic() - self.failed_at < RETRY_AFTER:
+            raise _Unavailable
+        from django.core.cache import cache
+
+        return cache._cache.get_client(write=True)  # type: ignore[attr-defined]
+
+    def _run(self, fill: Any) -> list[Any]:
+        from redis.exceptions import RedisError
+
+        try:
+            pipe = self._client().pipeline(transaction=False)
+            fill(pipe)
+            result: list[Any] = pipe.execute()
+        except (RedisError, OSError) as error:
+            if self.failed_at is None:
+                log.warning("presence unavailable: Redis did not answer (%s)", type(error).__name__)
+            self.failed_at = time.monotonic()
+            raise _Unavailable from error
+        if self.failed_at is not None:
+            log.warning("presence: Redis answers again")
+            self.failed_at = None
+        return result
+
+    def add(self, members: Iterable[tuple[str, str]]) -> None:
+        expires = time.time() + TTL
+        by_key: dict[str, dict[str, float]] = {}
+        for name, conn in members:
+            by_key.setdefault(name, {})[conn] = expires
+
+        def fill(pipe: Any) -> None:
+            for name, scores in by_key.items():
+                pipe.zadd(name, scores)
+                pipe.expire(name, int(TTL) + 1)
+
+        if by_key:
+            self._run(fill)
+
+    def remove(self, name: str, conn: str) -> None:
+        self._run(lambda pipe: pipe.zrem(name, conn))
+
+    def counts(self, names: list[str]) -> list[int]:
+        now = time.time()
+
+        def fill(pipe: Any) -> None:
+            for name in names:
+                pipe.zremrangebyscore(name, "-inf", now)
+                pipe.zcard(name)
+
+        return [int(n) for n in self._run(fill)[1::2]]
+
+
+class _Local:
+    """One process (no REDIS_URL): the same sets in memory."""
+
+    def __init__(self) -> None:
+        self.sets: dict[str, dict[str, float]] = {}
+        self.lock = threading.Lock()
+
+    def add(self, members: Iterable[tuple[str, str]]) -> None:
+        expires = time.time() + TTL
+        with self.lock:
+            for name, conn in members:
+                self.sets.setdefault(name, {})[conn] = expires
+
+    def remove(self, name: str, conn: str) -> None:
+        with self.lock:
+            self.sets.get(name, {}).pop(conn, None)
+
+    def counts(self, names: list[str]) -> list[int]:
+        now = time.time()
+        with self.lock:
+            result = []
+            for name in names:
+                members = self.sets.get(name, {})
+                for conn in [c for c, t in members.items() if t <= now]:
+                    del members[conn]
+                result.append(len(members))
+            return result
+
+
+def _make_store() -> _Redis | _Local:
+    backend = settings.CACHES.get("default", {}).get("BACKEND", "")
+    return _Redis() if backend.endswith("RedisCache") else _Local()
+
+
+store = _make_store()
+
+#: this process's open connections: connection id -> presence key (refreshed by the heartbeat)
+_open: dict[str, str] = {}
+_heartbeats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = weakref.WeakKeyDictionary()
+_tasks: set[asyncio.Task[None]] = set()
+_pending: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, set[int]] = weakref.WeakKeyDictionary()
+
+
+# -- the host dashboard ----------------------------------------------------------------------
+
+
+def rows(match: Any) -> list[dict[str, Any]]:
+    """Open connections per audience; `count` is None when Redis does not answer."""
+    names = {s.number: s.name for s in match.seats.all()}
+    audiences = [("host", "Host"), ("watch", "Spectators")]
+    audiences += [(f"seat-{n}", f"{names[n]} (seat {n})") for n in sorted(names)]
+    try:
+        counts: list[int | None] = list(store.counts([key(match.id, a) for a, _ in audiences]))
+    except _Unavailable:
+        counts = [None] * len(audiences)
+    return [{"audience": a, "label": label, "count": c} for (a, label), c in zip(audiences, counts, strict=True)]
+
+
+# -- connections (async: called by the consumer) ------------------------------------------
+
+
+async def arrive(match_id: int, audience: str, conn: str) -> None:
+    name = key(match_id, audience)
+    _open[conn] = name
+    _ensure_heartbeat()
+    with contextlib.suppress(_Unavailable):  # if Redis is away, the heartbeat adds it when it is back
+        await sync_to_async(store.add, thread_sensitive=False)([(name, conn)])
+    _schedule_push(match_id)
+
+
+async def leave(match_id: int, audience: str, conn: str) -> None:
+    name = _open.pop(conn, key(match_id, audience))
+    with contextlib.suppress(_Unavailable):  # if Redis is away, it expires by itself
+        await sync_to_async(store.remove, thread_sensitive=False)(name, conn)
+    _schedule_push(match_id)
+
+
+def _ensure_heartbeat() -> None:
+    loop = asyncio.get_running_loop()
+    task = _heartbeats.get(loop)
+    if task is None or task.done():
+        _heartbeats[loop] = loop.create_task(_heartbeat())
+
+
+async def _heartbeat() -> None:
+    while _open:
+        await asyncio.sleep(HEARTBEAT)
+        members = [(name, conn) for conn, name in list(_open.items())]
+        try:
+            await sync_to_async(store.add, thread_sensitive=False)(members)
+        except _Unavailable:
+            pass
+        except Exception:  # never let the heartbeat die
+            log.exception("presence heartbeat failed")
+
+
+# -- pushing the host's presence box ------------------------------------------------------
+
+
+def _schedule_push(match_id: int) -> None:
+    """Redraw the host's presence box once for a burst of arrivals/departures."""
+    loop = asyncio.get_running_loop()
+    pending = _pending.setdefault(loop, set())
+    if match_id in pending:
+        return
+    pending.add(match_id)
+    _tasks.add(task := loop.create_task(_push_later(match_id, pending)))
+    task.add_done_callback(_tasks.discard)
+
+
+async def _push_later(match_id: int, pending: set[int]) -> None:
+    await asyncio.sleep(PUSH_DELAY)
+    pending.discard(match_id)
+    try:
+        await push(match_id)
+    except Exception as error:  # a broken broadcast only delays the box: it is redrawn with every update
+        log.warning("presence update of match %s skipped: %s", match_id, error)
+
+
+async def push(match_id: int) -> None:
+    from channels.layers import get_channel_layer
+
+    from . import render
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    html = await sync_to_async(_html)(match_id)
+    if html:
+        await layer.group_send(render.group_name(match_id, HOST), {"type": "presence.update", "html": html})
+
+
+def _html(match_id: int) -> str:
+    from django.template.loader import render_to_string
+
+    from .models import Match
+
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return ""
+    return render_to_string("matches/partials/presence.html", {"presence": rows(match), "oob": True})
