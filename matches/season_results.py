@@ -309,7 +309,12 @@ def committed_spends(player: SeasonPlayer, *, replacing: tuple[int, int] | None 
 
 def check_spends(match: Match, bout: Bout, actor: int, action: Any, *, by_host: bool = False) -> None:
     """Refuse Back to the Wall orders that spend more garnets than the seat's
-    season balance (less what it has already committed and not yet paid)."""
+    season balance now (less what it has committed and not yet paid, here and
+    in other running matches of the season).  The rules themselves count the
+    garnets held when the bout started (option `garnets`, seeded by
+    `engine.bout_options`, so a replay stays exact): garnets awarded during the
+    match are spendable from the next one, garnets deducted are not spendable
+    at once."""
     if match.season_id is None or match.game_slug != BTTW or actor == HOST:
         return
     spending = sum(1 for board in getattr(action, "boards", ()) if getattr(board, "garnet", False))

@@ -52,8 +52,8 @@ def secrets_of(season: Season) -> list[str]:
 
 def played_season(season: Season) -> Match:
     match = seasons.create_season_match(season, "back-to-the-wall", [season.players.get(name=n).pk for n in NAMES])
-    services.start_match(match)
     seasons.adjust_garnets(season, season.players.get(name="Bob"), 1, "start")
+    services.start_match(match)
     play_rounds(match, plan(0, {(1, 2): ("once",)}))
     running = seasons.create_season_match(season, "grid-master", [season.players.get(name=n).pk for n in ("Ann", "Cy")])
     services.start_match(running)

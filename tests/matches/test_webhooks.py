@@ -101,8 +101,8 @@ def secrets_of(season: Any) -> list[str]:
 
 def test_the_channel_hears_every_step_of_a_season_and_never_a_secret(season: Any, hook: Hook) -> None:
     match = seasons.create_season_match(season, "back-to-the-wall", [season.players.get(name=n).pk for n in NAMES])
-    services.start_match(match)
     seasons.adjust_garnets(season, season.players.get(name="Bob"), 1, "start")
+    services.start_match(match)
     play_rounds(match, plan(0, {(1, 2): ("once",)}))
     candidate = season.players.get(status="candidate")
     other = season.players.exclude(pk=candidate.pk).first()
