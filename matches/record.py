@@ -140,8 +140,7 @@ def _bout_lines(match: Match, bout: Bout, viewer: int, names: dict[int, str]) ->
         lines.append(f"Result: {_bout_result(bout, names)}")
         lines.append(f"Result-JSON: {json.dumps(bout.result, sort_keys=True)}")
     else:
-        lines.append("Result: still being played" + (f" (this record stops {len(replay.rows) - len(rows)} "
-                                                       "log entries before the live board)" if cut else ""))
+        lines.append("Result: still being played" + (" (this record stops behind the live board)" if cut else ""))
     entries = rendering._log_entries(match, rows, viewer, names)  # the live log's masking of sealed orders
     body: list[str] = []
     for row, shown in zip(rows, entries, strict=True):
@@ -340,10 +339,24 @@ def _json_object(text: str, what: str) -> dict[str, Any]:
 # -- import -------------------------------------------------------------------------------
 
 
-def import_record(text: str) -> Match:
+def import_record(text: str, *, quiet: bool = False) -> Match:
     """A new match played from a complete record through the services; every
-    bout ends in the recorded state (checked), or nothing is created."""
+    bout ends in the recorded state (checked), or nothing is created.
+
+    `quiet` (the management command): no live broadcast per imported move.
+    Nobody can be watching a match whose links nobody has yet, and rendering
+    every audience after each of hundreds of moves is most of an import's
+    time.  It swaps `engine.notify` for the whole process, so only a
+    one-shot process (the command) may ask for it."""
     from . import clocks, services
+
+    if quiet:
+        real = engine.notify
+        engine.notify = lambda match_id: None  # type: ignore[assignment]
+        try:
+            return import_record(text)
+        finally:
+            engine.notify = real  # type: ignore[assignment]
 
     record = parse(text)
     if not record.complete:
