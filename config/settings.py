@@ -95,15 +95,23 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+#: Channel and cache key prefix in Redis (benchmarks and tests sharing one Redis set their own).
+REDIS_PREFIX = os.environ.get("DEATHMATCH_REDIS_PREFIX", "")
+#: "pubsub" (default): channels_redis's RedisPubSubChannelLayer, one PUBLISH per group message that each
+#: web process receives once and hands to its own sockets; "core": RedisChannelLayer, one list push per
+#: socket.  bench/fanout.py measures both (see bench/README.md).
+CHANNEL_LAYER_KIND = os.environ.get("DEATHMATCH_CHANNEL_LAYER", "core")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer"
+            if CHANNEL_LAYER_KIND == "pubsub" else "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], **({"prefix": REDIS_PREFIX} if REDIS_PREFIX else {})},
         }
     }
     # shared cache: presence counters ("who is connected") across web processes
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": REDIS_PREFIX}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
