@@ -13,13 +13,12 @@ import json
 import os
 from typing import Any
 
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.routing import ProtocolTypeRouter, URLRouter
+from django.urls import re_path
+
 from config.asgi import application as app  # sets up Django first
-
-from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from django.urls import re_path  # noqa: E402
-
-from matches.routing import websocket_urlpatterns  # noqa: E402
+from matches.routing import websocket_urlpatterns
 
 _PAGE = ""
 

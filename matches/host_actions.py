@@ -135,6 +135,23 @@ def _end(match: Any, data: Any) -> str:
     return "match ended"
 
 
+def _replay_access(match: Any, data: Any) -> str:
+    from .replay import MAX_BEHIND, describe_access
+
+    access = str(data.get("access", ""))
+    if access == "host":
+        behind = None
+    elif access == "delay":
+        behind = _int(data, "behind", "delay")
+        if not 0 <= behind <= MAX_BEHIND:
+            raise BadRequest(f"choose a delay between 0 and {MAX_BEHIND} moves")
+    else:
+        raise BadRequest("choose who may replay the running bout")
+    services.set_replay_access(match, behind)
+    match.refresh_from_db()
+    return describe_access(match)
+
+
 ACTIONS: dict[str, Callable[[Any, Any], str]] = {
     "start": _start,
     "next_bout": _next_bout,
@@ -152,6 +169,7 @@ ACTIONS: dict[str, Callable[[Any, Any], str]] = {
     "garnets": _garnets,
     "end": _end,
     "reopen": _reopen,
+    "replay_access": _replay_access,
 }
 
 

@@ -142,6 +142,7 @@ class _Sent:
 
     bout: int
     version: int
+    finished: bool
     log_max_id: int
     log_flagged: int
     parts: dict[int, dict[str, str]] = field(default_factory=dict)
@@ -193,8 +194,10 @@ def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
     log_max, flagged = state["top"] or 0, state["flagged"]
     with _sent_lock:
         before = _sent.get(match.id)
+    finished = bout is not None and bout.finished is not None
+    # a bout that ended or reopened changes the log's frame (replay links): a full update then
     delta = (before is not None and bout is not None and before.bout == bout_no and before.version < version
-             and before.log_flagged == flagged and before.log_max_id <= log_max)
+             and before.finished == finished and before.log_flagged == flagged and before.log_max_id <= log_max)
     rows: list[Any] = []
     if delta and before is not None:
         rows = list(TurnLog.objects.filter(match_id=match.id, id__gt=before.log_max_id)
@@ -202,7 +205,7 @@ def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
         delta = all(r.bout_id == bout.id for r in rows)
     snap["last_move"] = _last_move(bout)
     full_snap: dict[str, Any] | None = None
-    now = _Sent(bout_no, version, log_max, flagged)
+    now = _Sent(bout_no, version, finished, log_max, flagged)
     boards: dict[Any, str] = {}
     diffs: dict[tuple[str, str], list[str]] = {}
     row_html: dict[Any, str] = {}

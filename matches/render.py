@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
+from datetime import timedelta
 from functools import cache
 from typing import Any
 
@@ -22,11 +23,14 @@ from django.utils import timezone
 
 from games.core import HOST
 
-from . import endings, presence
+from . import endings, outcome, presence
 from .audiences import AUDIENCE_HOST, AUDIENCE_WATCH, audiences, group_name, viewer_label
 
 __all__ = ["AUDIENCE_HOST", "AUDIENCE_WATCH", "audiences", "context", "fragments", "group_name", "shared",
-           "viewer_label"]
+           "step_context", "viewer_label"]
+
+#: games whose bank players see to the minute ("17 min"), seconds only in the last minute
+MINUTE_CLOCKS = frozenset({"two-connect"})
 
 _COORD = re.compile(r"\b([A-Za-z])(\d{1,2})\b")
 _SLIDE = re.compile(r"slide\s+([A-Z]\d+)(?:-([A-Z]\d+))?\s+(up|down|left|right)\s+(\d+)", re.I)
@@ -41,6 +45,12 @@ _CELL_CLASS = {
     "#": "wall", "W": "wall", "WALL": "wall",
 }
 _EMPTY = {"", ".", "0", "None", "-", "_"}
+#: what a screen reader says for a cell's value ("C3, red tile")
+_CELL_LABEL = {
+    "R": "red tile", "RED": "red tile", "B": "blue tile", "BLUE": "blue tile", "N": "neutral tile",
+    "NEUTRAL": "neutral tile", "X": "X", "O": "O", "#": "wall", "W": "wall", "WALL": "wall",
+    "1": "seat 1", "2": "seat 2", "3": "seat 3", "4": "seat 4",
+}
 
 
 # -- context -------------------------------------------------------------------
@@ -65,6 +75,7 @@ def shared(match: Any, *, turns: bool = True) -> dict[str, Any]:
         "clocks": _clocks(bout),
         "turns": list(match.turns.select_related("bout").order_by("sequence", "id")) if turns else None,
         "board_template": _board_template(match.game_slug),
+        "bout_label": outcome.bout_label(match, bout, _previous_bout(match, bout)),
     }
 
 
@@ -90,7 +101,7 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
                           and not e["corrected"] and bout is not None and e["bout"] == bout.number), "")
     to_act = set(view["to_act"]) if view else set()
     pending = set(view["pending"]) if view else set()
-    clocks = snap["clocks"]
+    clocks = snap["clocks"] or ({s.number: configured_clocks(match) for s in seats} if bout is None else {})
     seat_rows = [
         {
             "number": s.number,
@@ -130,6 +141,12 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "last_text": last_text,
         "board_template": snap["board_template"],
         "head_template": head_template(match.game_slug),
+        "title": outcome.title(match),
+        "bout_label": snap.get("bout_label") or outcome.bout_label(match, bout, None),
+        "banner": outcome.banner(match, bout, names, viewer, score),
+        # Two Connect's bank is shown to the minute to players (RULINGS 3), exactly to the host
+        "clock_minutes": match.game_slug in MINUTE_CLOCKS and viewer != HOST,
+        "viewer_cls": f"p{viewer}" if viewer >= 1 else "",
     }
     if viewer == HOST and snap.get("presence", True):
         ctx["presence"] = presence.presence(match, seats)
@@ -145,6 +162,25 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         extra = hook(view, ctx)
         ctx.update(extra)
     ctx["board_key"] = _board_key(snap["board_template"], view, extra, ctx["last_cells"], ctx["win_cells"])
+    return ctx
+
+
+def step_context(match: Any, viewer: int, bout: Any, state: Any, turns: list[Any]) -> dict[str, Any]:
+    """Context of one replay step (matches/replay.py): `state` is a position of
+    `bout` rebuilt through the rules, `turns` the log rows up to it (its last
+    move is highlighted).  Drawn like the live board, from `viewer`'s own
+    `game.view(state, viewer)`; no clocks, and never the viewer's turn."""
+    snapshot = {
+        "bout": bout,
+        "state": state,
+        "seats": list(match.seats.order_by("number")),
+        "score": {},
+        "clocks": {},
+        "turns": turns,
+        "board_template": _board_template(match.game_slug),
+    }
+    ctx = context(match, viewer, snapshot)
+    ctx.update(my_turn=False, round_deadline="", round_left=None)
     return ctx
 
 
@@ -172,6 +208,7 @@ def assemble(ctx: dict[str, Any], rendered: dict[str, str]) -> str:
 #: The fragments a live update may swap (element id -> partial), each rendered out of band.
 PARTS = (
     ("status", "matches/partials/status.html"),
+    ("banner", "matches/partials/banner.html"),
     ("score", "matches/partials/score.html"),
     ("board", "matches/partials/board_wrap.html"),
     ("clocks", "matches/partials/clocks.html"),
@@ -272,7 +309,7 @@ def _closing(html: str, start: int, tag: str) -> int:
 #: draws the same HTML for every audience with the same view
 _VIEWER_NAMES = re.compile(
     r"\b(viewer|audience|is_host|is_seat|my_turn|me|private|private_rows|hidden_rows|host_act_url|presence"
-    r"|can_reopen|status|server_now|log)\b"
+    r"|can_reopen|status|server_now|log|banner|viewer_cls|clock_minutes)\b"
 )
 _TEMPLATE_CODE = re.compile(r"\{[{%](.*?)[}%]\}", re.S)
 _INCLUDE = re.compile(r"""\{%\s*include\s+["']([^"']+)["']""")
@@ -353,6 +390,9 @@ def _score(match: Any) -> dict[int, Any]:
 
 
 def _clocks(bout: Any) -> dict[int, dict[str, Any]]:
+    """Each seat's clock, the per-move allowance and the reserve apart: the
+    page shows "0:42 + 5:00" and counts the move down first, then the reserve
+    (`move_end` is when the allowance runs out and the reserve starts)."""
     if bout is None:
         return {}
     now = timezone.now()
@@ -367,8 +407,48 @@ def _clocks(bout: Any) -> dict[int, dict[str, Any]]:
             "per_move": clock.per_move,
             "reserve": clock.reserve,
             "running": running,
+            **_clock_split(clock, now, running),
         }
     return out
+
+
+def _clock_split(clock: Any, now: Any, running: bool) -> dict[str, Any]:
+    per_move = clock.per_move
+    if running:
+        left = max(0.0, (clock.deadline - now).total_seconds())
+        move_left = None if per_move is None else max(0.0, left - clock.reserve)
+        reserve_left = min(clock.reserve, left)
+        move_end = clock.deadline - timedelta(seconds=clock.reserve)
+    else:
+        used = clock.used if (clock.running_since is not None or clock.paused) else 0.0
+        move_left = None if per_move is None else max(0.0, per_move - used)
+        reserve_left = max(0.0, clock.reserve - max(0.0, used - (per_move or 0.0)))
+        move_end = None
+    return {
+        "move_left": move_left,
+        "reserve_left": reserve_left,
+        "move_end": move_end.isoformat() if move_end is not None and per_move is not None else "",
+        "spending": per_move is None or (move_left is not None and move_left <= 0),
+    }
+
+
+def configured_clocks(match: Any) -> dict[str, Any] | None:
+    """The clock the host set, for the pages before the match starts."""
+    clock = (match.format or {}).get("clock") or None
+    if not clock or (clock.get("per_move") is None and clock.get("reserve") is None):
+        return None
+    return {
+        "remaining": None, "deadline": "", "paused": False, "running": False, "configured": True,
+        "per_move": clock.get("per_move"), "reserve": clock.get("reserve") or 0.0,
+        "move_left": clock.get("per_move"), "reserve_left": clock.get("reserve") or 0.0,
+        "move_end": "", "spending": clock.get("per_move") is None,
+    }
+
+
+def _previous_bout(match: Any, bout: Any) -> Any:
+    if bout is None or bout.number <= 1:
+        return None
+    return match.bouts.filter(number=bout.number - 1).first()
 
 
 def _log_entries(match: Any, rows: list[Any], viewer: int, names: dict[int, str]) -> list[dict[str, Any]]:
@@ -521,7 +601,8 @@ def _grid(rows_in: Any, label: str) -> dict[str, Any]:
     rows = [
         [
             {"coord": f"{_col(c)}{r + 1}", "text": _cell_text(v), "value": _cell_value(v),
-             "cls": _cell_class(v) if palette or not _cell_value(v) else "piece"}
+             "cls": _cell_class(v) if palette or not _cell_value(v) else "piece",
+             "label": _CELL_LABEL.get(_cell_value(v).upper(), _cell_value(v)) or "empty"}
             for c, v in enumerate(row)
         ]
         for r, row in enumerate(rows_in)

@@ -48,6 +48,7 @@ __all__ = [
     "reopen_refusal",
     "replay_bout",
     "resume_clocks",
+    "set_replay_access",
     "start_match",
     "start_next_bout",
     "submit",
@@ -513,3 +514,32 @@ def adjust_garnets(match: Match, seat: int, amount: int, reason: str = "") -> Ga
         engine.note(match, bout, f"{verb} garnet(s) {'to' if amount > 0 else 'from'} {engine.seat_label(match, seat)}{why}", now)
         engine.notify(match.pk)
         return entry
+
+
+# -- host: replays ---------------------------------------------------------------------------
+
+
+def set_replay_access(match: Match, behind: int | None) -> None:
+    """Host: who may replay the running bout.  None: the host only; N >= 0:
+    everyone, N moves (sealed games: rounds) behind the live board.  Finished
+    bouts are open to everyone whatever this says.  Stored in `match.format`
+    (see `matches.replay`); not a change of the board, so the bout version
+    stays (players' loaded boards stay current)."""
+    from .replay import MAX_BEHIND, REPLAY_KEY, describe_access
+
+    now = _now()
+    if behind is not None and not 0 <= int(behind) <= MAX_BEHIND:
+        raise ServiceError(f"choose a delay between 0 and {MAX_BEHIND} moves")
+    with transaction.atomic():
+        match, bout = engine.lock(match)
+        fmt = dict(match.format or {})
+        if behind is None:
+            fmt.pop(REPLAY_KEY, None)
+        else:
+            fmt[REPLAY_KEY] = int(behind)
+        if fmt == match.format:
+            raise NotAllowed(f"nothing to change: {describe_access(match)}")
+        match.format = fmt
+        match.save(update_fields=["format"])
+        engine.note(match, bout, f"replays: {describe_access(match)}", now)
+        engine.notify(match.pk)

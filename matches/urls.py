@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import replay_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,4 +11,5 @@ urlpatterns = [
     path("h/<str:token>/act/", views.host_act, name="host_act"),
     path("f/<str:token>/", views.fragments, name="fragments"),
     path("staff/matches/<int:match_id>/", views.staff_host, name="staff_host"),
+    *replay_views.urlpatterns,  # bouts/<n>/ replays and .txt records under each audience's link
 ]

@@ -19,3 +19,24 @@ def clock(seconds: Any) -> str:
     hours, rest = divmod(total, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+@register.filter
+def minutes(seconds: Any) -> str:
+    """A bank to the minute ("17 min"), seconds only in the last minute (RULINGS 3, Two Connect)."""
+    try:
+        total = max(0, int(float(seconds) + 0.999))
+    except (TypeError, ValueError):
+        return "—"
+    if total < 60:
+        return f"0:{total:02d}"
+    return f"{total // 60} min"
+
+
+@register.filter
+def get(mapping: Any, key: Any) -> Any:
+    """mapping[key] in a template ("" when absent)."""
+    try:
+        return mapping.get(key, "")
+    except AttributeError:
+        return ""

@@ -21,6 +21,64 @@
       var cell = document.querySelector('#board .cell[data-coord="' + coord + '"]');
       if (cell) { cell.classList.add("sel"); }
     });
+    preview();
+  }
+
+  // The pending turn drawn on the board before it is played: a ghost tile for
+  // a placement (and the neutral tile), an arrow over a slide's run (or a
+  // moved symbol) showing direction and distance.  Drawn from the composed
+  // notation only, so what is previewed is exactly what will be sent.
+  function cellAt(coord) { return document.querySelector('#board .cell[data-coord="' + coord + '"]'); }
+  function preview() {
+    document.querySelectorAll("#board .cell.ghost").forEach(function (c) {
+      c.classList.remove("ghost", "ghost-p1", "ghost-p2", "ghost-neutral");
+      if (c.dataset.label) { c.setAttribute("aria-label", c.dataset.label); }
+    });
+    document.querySelectorAll("#board .move-preview").forEach(function (n) { n.remove(); });
+    var me = root() ? root().dataset.viewer : "";
+    parts.forEach(function (p) {
+      var m = /^(place|neutral) ([A-Z]\d+)$/.exec(p);
+      if (m) { ghost(m[2], m[1] === "neutral" ? "ghost-neutral" : "ghost-p" + me, m[1] === "neutral" ? "neutral tile" : "your tile"); return; }
+      m = /^slide ([A-Z]\d+)(?:-([A-Z]\d+))? (up|down|left|right) (\d+)$/.exec(p);
+      if (m) { arrow(m[1], m[2] || m[1], m[3], +m[4]); return; }
+      m = /^move ([A-Z]\d+) (up|down|left|right) (\d+)$/.exec(p);
+      if (m) { arrow(m[1], m[1], m[2], +m[3]); }
+    });
+  }
+  function ghost(coord, cls, what) {
+    var cell = cellAt(coord);
+    if (!cell) { return; }
+    if (!cell.dataset.label) { cell.dataset.label = cell.getAttribute("aria-label") || coord; }
+    cell.classList.add("ghost", cls);
+    cell.setAttribute("aria-label", coord + ", pending " + what + " (select to remove)");
+  }
+  var STEP = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] };
+  var ARROW = { up: "↑", down: "↓", left: "←", right: "→" };
+  function arrow(from, to, dir, dist) {
+    var a = cellAt(from), b = cellAt(to), board = a && a.closest(".board");
+    if (!a || !b || !board) { return; }
+    var box = board.getBoundingClientRect();
+    var ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
+    var left = Math.min(ra.left, rb.left) - box.left, top = Math.min(ra.top, rb.top) - box.top;
+    var right = Math.max(ra.right, rb.right) - box.left, bottom = Math.max(ra.bottom, rb.bottom) - box.top;
+    var d = STEP[dir], w = ra.width + (parseFloat(getComputedStyle(board).columnGap) || 0);
+    var h = ra.height + (parseFloat(getComputedStyle(board).rowGap) || 0);
+    var cx = (left + right) / 2, cy = (top + bottom) / 2;
+    var tx = cx + d[0] * w * dist, ty = cy + d[1] * h * dist;
+    var ns = "http://www.w3.org/2000/svg";
+    var svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("class", "move-preview");
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("viewBox", "0 0 " + box.width + " " + box.height);
+    svg.innerHTML =
+      '<defs><marker id="dm-head" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">' +
+      '<path d="M0,0 L10,5 L0,10 z" class="preview-head"/></marker></defs>' +
+      '<rect class="preview-run" x="' + (left + 2) + '" y="' + (top + 2) + '" width="' + (right - left - 4) +
+      '" height="' + (bottom - top - 4) + '" rx="8"/>' +
+      '<line class="preview-line" x1="' + cx + '" y1="' + cy + '" x2="' + tx + '" y2="' + ty + '" marker-end="url(#dm-head)"/>' +
+      '<text class="preview-label" x="' + ((cx + tx) / 2 + (d[1] ? 14 : 0)) + '" y="' + ((cy + ty) / 2 + (d[0] ? -10 : 5)) +
+      '">' + ARROW[dir] + dist + "</text>";
+    board.appendChild(svg);
   }
   function reset() { parts = []; selected = null; runEnd = null; say(""); sync(); mark(); }
 
@@ -47,6 +105,10 @@
       if (neutral && neutral.checked) { setPart("neutral", "neutral " + coord); neutral.checked = false; }
       else { setPart("place", "place " + coord); }
       selected = runEnd = null; say("");
+    } else if (composed(coord) && (!selected || runEnd)) {
+      // clicking a ghost takes the pending placement back
+      parts = parts.filter(function (p) { return p !== "place " + coord && p !== "neutral " + coord; });
+      selected = runEnd = null; say("removed the pending tile on " + coord);
     } else if (!selected || runEnd) {
       selected = coord; runEnd = null; say("run from " + coord + ": click its other end (or " + coord + " again), then a direction");
     } else {
@@ -85,7 +147,9 @@
         selected = null; say(""); sync(); mark(); return;
       }
     }
-    if (!cell.dataset.value) { setPart("place", "place " + coord); selected = null; say(""); }
+    if (!cell.dataset.value && parts.indexOf("place " + coord) >= 0) {
+      parts = parts.filter(function (p) { return p !== "place " + coord; }); say("removed the pending symbol on " + coord);
+    } else if (!cell.dataset.value) { setPart("place", "place " + coord); selected = null; say(""); }
     sync(); mark();
   }
 
@@ -114,4 +178,5 @@
   // the board fragment was replaced: re-mark the selection
   document.addEventListener("htmx:afterSettle", mark);
   document.addEventListener("htmx:wsAfterMessage", mark);
+  window.addEventListener("resize", function () { if (parts.length) { preview(); } });
 })();

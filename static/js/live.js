@@ -1,5 +1,5 @@
-// Live page plumbing: version tracking (refetch on a gap), local clock
-// countdown from server deadlines, copy buttons.  No per-second messages.
+// Live page plumbing: version tracking (refetch on a gap), copy buttons
+// (the clock countdown is clocks.js).  No per-second messages.
 (function () {
   "use strict";
   var offset = 0;          // server clock minus browser clock, in ms
@@ -40,7 +40,6 @@
       var log = document.querySelector("#log .log-list");
       if (log) { log.scrollTop = log.scrollHeight; }
     }
-    tick();
   }
 
   document.addEventListener("htmx:wsBeforeMessage", function (e) {
@@ -63,25 +62,7 @@
   document.addEventListener("htmx:wsClose", function () { document.body.classList.add("offline"); });
   document.addEventListener("htmx:wsOpen", function () { document.body.classList.remove("offline"); });
 
-  function fmt(seconds) {
-    var s = Math.max(0, Math.ceil(seconds));
-    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
-    var mm = h ? String(m).padStart(2, "0") : String(m);
-    return (h ? h + ":" : "") + mm + ":" + String(r).padStart(2, "0");
-  }
-
-  function tick() {
-    var nodes = document.querySelectorAll(".clock-time[data-deadline]");
-    var now = Date.now() + offset;
-    for (var i = 0; i < nodes.length; i++) {
-      var deadline = Date.parse(nodes[i].dataset.deadline);
-      if (isNaN(deadline)) { continue; }
-      var left = (deadline - now) / 1000;
-      nodes[i].textContent = fmt(left);
-      nodes[i].classList.toggle("low", left < 15);
-    }
-  }
-  setInterval(tick, 250);
+  // the clock countdown lives in clocks.js
 
   document.addEventListener("click", function (e) {
     var btn = e.target.closest("button.copy");

@@ -128,13 +128,13 @@ def test_lance_assembly_bout_played_by_clicking_with_live_pages(server: Server, 
     for page in pages.values():
         page.wait_for_selector(cell("A1", ""), timeout=TIMEOUT)
 
-    # a run may include the tile placed this turn: click E4 to place it, then E4 again as the run
+    # a pending placement shows as a ghost tile; clicking the ghost takes it back
     bob.click('#board .cell[data-coord="E4"]')
+    assert bob.input_value("#move-text") == "place E4"
+    bob.wait_for_selector('#board .cell.ghost.ghost-p2[data-coord="E4"]')
     bob.click('#board .cell[data-coord="E4"]')
-    bob.click('#board .cell[data-coord="E4"]')
-    bob.click('button.dir[data-dir="up"]')
-    assert bob.input_value("#move-text") == "place E4; slide E4 up 1"
-    bob.click("#move-clear")
+    assert bob.input_value("#move-text") == ""
+    assert bob.locator("#board .cell.ghost").count() == 0
     _play(bob, others("bob"), ["E4"], "E4", "B", latencies)
     ann.screenshot(path=str(ARTIFACTS / "player.png"), full_page=True)
 

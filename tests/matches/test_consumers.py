@@ -14,7 +14,6 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from games.core import HOST
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,0 +1,27 @@
+"""Grid Master's view shaping for its page: which squares to highlight.
+
+The first move must be on a corner, and on each player's second turn the
+symbol placed on their first turn must be repositioned (RULINGS 2); the page
+lights those squares so nobody has to remember.  Pure: no Django.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+CORNERS = ("A1", "C1", "A3", "C3")
+
+
+def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    public = view.get("public") or {}
+    hints: dict[str, str] = {}
+    note = ""
+    if public.get("to_move") and public.get("turn_kind"):
+        if public.get("turn_number") == 1:
+            hints = {square: "corner: the first move goes on a corner" for square in CORNERS}
+            note = "The first move goes on a corner."
+        must = public.get("must_reposition")
+        if isinstance(must, str) and must:
+            hints[must] = "must be moved this turn"
+            note = f"This turn moves the symbol on {must} (the first one placed)."
+    return {"hint_cells": hints, "hint_note": note}

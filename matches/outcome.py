@@ -1,0 +1,119 @@
+"""How a bout or match ended, in words people read: the end banner, the bout
+label ("Bout 3 · replay of a stalemate") and the page title by variant.
+
+Kept apart from render.py so the banner's wording has one home; render only
+calls `banner()` and `bout_label()`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core import HOST
+
+#: (game slug or "", Result.reason) -> why, in words.  A game's own reason
+#: word first ("line" is three in a row in Grid Master, four in Squava).
+_WHY: dict[tuple[str, str], str] = {
+    ("lance-assembly", "lance"): "five in a row",
+    ("grid-master", "line"): "three in a row",
+    ("squava", "line"): "four in a row",
+    ("squava", "three"): "the opponent made three in a row",
+    ("gomoku", "line"): "five in a row",
+    ("yinsh", "line"): "a row of five markers",
+    ("", "lance"): "five in a row",
+    ("", "full"): "the board is full",
+    ("", "stalemate"): "stalemate",
+    ("", "repetition"): "the same position for the third time",
+    ("", "time"): "ran out of time",
+    ("", "timeout"): "ran out of time",
+    ("", "award"): "host awarded",
+    ("", "forfeit"): "forfeit",
+    ("", "draw"): "declared a draw",
+    ("", "ended"): "ended by the host",
+    ("", "ended by the host"): "ended by the host",
+    ("", "points"): "most points",
+    ("", "two-boards"): "won two boards",
+    ("", "boards"): "won more boards",
+    ("", "control"): "three boards in a line",
+}
+
+#: match variants with their own name (Sliding Tic-Tac-Toe is Lance Assembly's variant)
+VARIANT_NAMES: dict[tuple[str, str], str] = {
+    ("lance-assembly", "lance-assembly"): "Lance Assembly",
+    ("lance-assembly", "sliding-tic-tac-toe"): "Sliding Tic-Tac-Toe",
+}
+
+
+def title(match: Any) -> str:
+    """The match's name: its variant's name when it has one."""
+    variant = (match.options or {}).get("variant")
+    if isinstance(variant, str):
+        name = VARIANT_NAMES.get((match.game_slug, variant.strip().lower()))
+        if name:
+            return name
+    return str(match.game.name)
+
+
+def why(slug: str, reason: str, detail: str = "") -> str:
+    reason = (reason or "").strip()
+    found = _WHY.get((slug, reason)) or _WHY.get(("", reason))
+    if found:
+        return found
+    if reason.startswith("ended"):
+        return "ended by the host"
+    return reason.replace("-", " ") or (detail.rstrip(".") if detail else "")
+
+
+def bout_label(match: Any, bout: Any, previous: Any) -> str:
+    """'Bout 3 · best of 3', or 'Bout 3 · replay of a stalemate' after a replayed stalemate."""
+    if bout is None:
+        return "Not started"
+    label = f"Bout {bout.number}"
+    if previous is not None and previous.reason == "stalemate" and not previous.counts:
+        return f"{label} · replay of a stalemate"
+    bouts = int((match.format or {}).get("bouts", 1) or 1)
+    return f"{label} · best of {bouts}" if bouts > 1 else label
+
+
+def banner(match: Any, bout: Any, names: dict[int, str], viewer: int, score: dict[int, Any]) -> dict[str, Any] | None:
+    """The end-of-bout or end-of-match banner, or None while a bout is being played."""
+    if bout is None or match.status == "setup":
+        return None
+
+    def who(seats: list[int]) -> str:
+        people = ["You" if s == viewer else names.get(s, f"Seat {s}") for s in seats]
+        return " and ".join(people)
+
+    score_text = ", ".join(f"{names.get(s, f'seat {s}')} {score.get(s, 0)}" for s in sorted(names))
+    if match.status == "finished":
+        winners = [int(s) for s in (match.winners or [])]
+        reason = match.result_reason or (bout.reason if bout.finished else "")
+        words = why(match.game_slug, reason, (bout.result or {}).get("detail", ""))
+        if winners:
+            verb = "win" if winners == [viewer] or len(winners) > 1 else "wins"
+            headline = f"{who(winners)} {verb} the match"
+        else:
+            headline = "The match is over: no winner"
+        return {"kind": "match", "headline": headline, "why": words, "score": score_text,
+                "detail": (bout.result or {}).get("detail", "") if bout.finished else "",
+                "next": "The match is over." if viewer != HOST else "The match is over. You may reopen the last bout if it ended wrongly."}
+    if bout.finished is None or not bout.result:
+        return None
+    winners = [int(s) for s in bout.result.get("winners") or []]
+    words = why(match.game_slug, bout.reason or bout.result.get("reason", ""), bout.result.get("detail", ""))
+    if winners:
+        verb = "win" if winners == [viewer] or len(winners) > 1 else "wins"
+        headline = f"{who(winners)} {verb} bout {bout.number}"
+    elif bout.reason == "stalemate":
+        headline = f"Bout {bout.number} is a stalemate"
+    else:
+        headline = f"Bout {bout.number} is drawn"
+    replay = bout.reason == "stalemate" and not bout.counts
+    if replay:
+        after = f"bout {bout.number + 1} replays it with the same starting player"
+    else:
+        after = f"bout {bout.number + 1} comes next"
+    nxt = (f"Start the next bout when everyone is ready: {after}." if viewer == HOST
+           else f"Waiting for the host: {after}.")
+    return {"kind": "bout", "headline": headline, "why": words, "score": score_text,
+            "detail": bout.result.get("detail", ""), "next": nxt}

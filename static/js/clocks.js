@@ -1,0 +1,71 @@
+// Clock countdown, locally, from the deadlines the server stored (no
+// per-second messages).  The move allowance and the reserve are shown apart
+// ("0:42 + 5:00"): the move counts down first, then the reserve, which turns
+// amber while it is being spent and red in its last minute.  Two Connect's
+// bank is shown to the minute to players (data-minutes="1").  Alerts at 10 s
+// left on the move and when the reserve starts: see alerts.js.
+(function () {
+  "use strict";
+  var offset = 0;      // server clock minus browser clock, in ms
+  var fired = {};      // alert key -> true (each alert once per turn)
+
+  function readOffset() {
+    var meta = document.getElementById("live-meta");
+    var serverNow = meta ? Date.parse(meta.dataset.serverNow) : NaN;
+    if (!isNaN(serverNow)) { offset = serverNow - Date.now(); }
+  }
+
+  function fmt(seconds) {
+    var s = Math.max(0, Math.ceil(seconds - 1e-6));
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+    var mm = h ? String(m).padStart(2, "0") : String(m);
+    return (h ? h + ":" : "") + mm + ":" + String(r).padStart(2, "0");
+  }
+  function minutes(seconds) {
+    var s = Math.max(0, Math.ceil(seconds - 1e-6));
+    return s < 60 ? "0:" + String(s).padStart(2, "0") : Math.floor(s / 60) + " min";
+  }
+  window.dmClockFormat = { fmt: fmt, minutes: minutes };
+
+  function alert(el, kind, key) {
+    if (fired[key]) { return; }
+    fired[key] = true;
+    document.dispatchEvent(new CustomEvent("dm:clock-alert", { detail: { kind: kind, mine: el.classList.contains("me"), clock: el } }));
+  }
+
+  function tickClock(el, now) {
+    var deadline = Date.parse(el.dataset.deadline || "");
+    if (isNaN(deadline)) { return; }
+    var moveEnd = Date.parse(el.dataset.moveEnd || "");
+    var hasMove = (el.dataset.perMove || "") !== "";
+    var total = Math.max(0, (deadline - now) / 1000);
+    var moveLeft = hasMove && !isNaN(moveEnd) ? Math.max(0, (moveEnd - now) / 1000) : 0;
+    var reserveLeft = hasMove && !isNaN(moveEnd) ? Math.min(total, (deadline - moveEnd) / 1000) : total;
+    var spending = !hasMove || moveLeft <= 0;
+    var moveNode = el.querySelector(".clock-move"), reserveNode = el.querySelector(".clock-reserve");
+    if (moveNode) { moveNode.textContent = fmt(moveLeft); }
+    if (reserveNode) { reserveNode.textContent = el.dataset.minutes === "1" ? minutes(reserveLeft) : fmt(reserveLeft); }
+    el.classList.toggle("spending", spending);
+    el.classList.toggle("move-low", hasMove && !spending && moveLeft <= 10);
+    el.classList.toggle("reserve-low", spending && reserveLeft < 60);
+    var key = el.dataset.deadline;
+    if (hasMove && moveLeft <= 10 && moveLeft > 0) { alert(el, "move10", "m" + key); }
+    if (hasMove && spending && reserveLeft > 0) { alert(el, "reserve", "r" + key); }
+    if (!hasMove && reserveLeft <= 10 && reserveLeft > 0) { alert(el, "move10", "m" + key); }
+  }
+
+  function tick() {
+    var now = Date.now() + offset;
+    document.querySelectorAll(".clock[data-deadline]").forEach(function (el) { tickClock(el, now); });
+    document.querySelectorAll(".round-time[data-deadline]").forEach(function (el) {
+      var deadline = Date.parse(el.dataset.deadline);
+      if (!isNaN(deadline)) { el.textContent = fmt((deadline - now) / 1000); el.classList.toggle("low", deadline - now < 15000); }
+    });
+  }
+
+  function refresh() { readOffset(); tick(); }
+  document.addEventListener("htmx:wsAfterMessage", refresh);
+  document.addEventListener("htmx:afterSettle", refresh);
+  document.addEventListener("DOMContentLoaded", refresh);
+  setInterval(tick, 250);
+})();
