@@ -20,6 +20,11 @@ def _env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def _env_float(name: str, default: float) -> float:
+    value = os.environ.get(name, "").strip()
+    return float(value) if value else default
+
+
 DEBUG = _env_bool("DJANGO_DEBUG", True)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
@@ -80,12 +85,10 @@ TEMPLATES = [
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
-    )
-}
+# An empty DATABASE_URL= (as compose files and .env templates often leave it)
+# counts as unset.
+DATABASE_URL = os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # several threads (web + in-process clock sweeper) share one file
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
@@ -93,25 +96,85 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # then write (a move and the clock sweeper) would fail at once with
     # "database is locked" instead of waiting for each other
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's connection pool (psycopg_pool).  Under daphne every concurrent
+    # request runs in a thread of its own with a connection of its own:
+    # without a pool 1,000 concurrent requests opened 1,000 connections and
+    # PostgreSQL refused the excess ("too many clients", HTTP 500).  With it a
+    # process holds at most DEATHMATCH_DB_POOL_SIZE connections; a request
+    # beyond that waits up to DEATHMATCH_DB_POOL_TIMEOUT seconds for a free one,
+    # then gets 503 + Retry-After (config.middleware).  Size: web processes x
+    # pool size (+ the clock sweepers, 1 each) must stay under the server's
+    # max_connections (100 by default).  DEATHMATCH_DB_POOL_SIZE=0 turns it off.
+    DB_POOL_SIZE = int(os.environ.get("DEATHMATCH_DB_POOL_SIZE", "").strip() or 10)
+    DB_POOL_TIMEOUT = _env_float("DEATHMATCH_DB_POOL_TIMEOUT", 20.0)
+    if DB_POOL_SIZE > 0:
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1, "max_size": DB_POOL_SIZE, "timeout": DB_POOL_TIMEOUT}
+    else:
+        DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DATABASE_CONN_MAX_AGE", "").strip() or 0)
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+# Redis timeouts (seconds).  The channel layer waits for messages with a
+# blocking read (BZPOPMIN) of DEATHMATCH_REDIS_BLOCKING_READ seconds; its
+# socket read timeout must be longer (redis-py 8 defaults it to 5 s, the same
+# as the blocking read, which closed idle websockets every ~5 s).  The cache
+# (presence) uses short timeouts: a page never waits long for a frozen Redis.
+REDIS_BLOCKING_READ = _env_float("DEATHMATCH_REDIS_BLOCKING_READ", 5.0)
+REDIS_SOCKET_TIMEOUT = _env_float("DEATHMATCH_REDIS_SOCKET_TIMEOUT", 15.0)
+REDIS_CONNECT_TIMEOUT = _env_float("DEATHMATCH_REDIS_CONNECT_TIMEOUT", 1.0)
+# connections per web process (the channel layer's pool; commands wait for a free one past this)
+REDIS_POOL_SIZE = int(os.environ.get("DEATHMATCH_REDIS_POOL_SIZE", "") or 500)
+REDIS_CACHE_TIMEOUT = _env_float("DEATHMATCH_REDIS_CACHE_TIMEOUT", 0.25)
 #: Channel and cache key prefix in Redis (benchmarks and tests sharing one Redis set their own).
-REDIS_PREFIX = os.environ.get("DEATHMATCH_REDIS_PREFIX", "")
-#: "pubsub" (default): channels_redis's RedisPubSubChannelLayer, one PUBLISH per group message that each
-#: web process receives once and hands to its own sockets; "core": RedisChannelLayer, one list push per
-#: socket.  bench/fanout.py measures both (see bench/README.md).
-CHANNEL_LAYER_KIND = os.environ.get("DEATHMATCH_CHANNEL_LAYER", "core")
+REDIS_PREFIX = os.environ.get("DEATHMATCH_REDIS_PREFIX", "").strip()
+#: "core": the resilient RedisChannelLayer below (one list push per socket); "pubsub": channels_redis's
+#: RedisPubSubChannelLayer (one PUBLISH per group message, each web process fans it out to its own
+#: sockets).  bench/fanout.py measures both (bench/README.md).
+CHANNEL_LAYER_KIND = os.environ.get("DEATHMATCH_CHANNEL_LAYER", "core").strip() or "core"
 if REDIS_URL:
+    _REDIS_HOST = {
+        "address": REDIS_URL,
+        "socket_timeout": REDIS_SOCKET_TIMEOUT,
+        "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+        "socket_keepalive": True,
+        "health_check_interval": 30,
+    }
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer"
-            if CHANNEL_LAYER_KIND == "pubsub" else "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], **({"prefix": REDIS_PREFIX} if REDIS_PREFIX else {})},
+            "BACKEND": "config.channel_layer.ResilientRedisChannelLayer",
+            "CONFIG": {
+                "hosts": [_REDIS_HOST],
+                "blocking_read": REDIS_BLOCKING_READ,
+                "pool_size": REDIS_POOL_SIZE,
+                "pool_timeout": 10.0,
+                # a group_add/group_send that takes longer is abandoned (and the broadcast skipped, logged)
+                "op_timeout": 0.5,
+                **({"prefix": REDIS_PREFIX} if REDIS_PREFIX else {}),
+            },
         }
     }
-    # shared cache: presence counters ("who is connected") across web processes
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": REDIS_PREFIX}}
+    if CHANNEL_LAYER_KIND == "pubsub":
+        CHANNEL_LAYERS["default"] = {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [_REDIS_HOST], **({"prefix": REDIS_PREFIX} if REDIS_PREFIX else {})},
+        }
+    # shared cache: presence ("who is connected") across web processes
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": REDIS_PREFIX,
+            "OPTIONS": {
+                "socket_timeout": REDIS_CACHE_TIMEOUT,
+                "socket_connect_timeout": REDIS_CACHE_TIMEOUT,
+                "max_connections": 100,
+                "pool_class": "redis.BlockingConnectionPool",
+                "timeout": 2,  # seconds to wait for a free pooled connection
+            },
+        }
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 

@@ -121,12 +121,17 @@ class BiddingTTT(Game[BiddingState, BiddingAction]):
     boards_controlled and tiles_owned ({seat: count}), starting_boards ({seat:
     letter}), colours ({seat: "red"/"blue"}), submitted ({seat: bool} for this
     round), garnets ({seat: n}), starting_chips, won_last_round ({seat: [tiles]}),
-    restriction (sentence for the current round).  Keys of per-seat dicts are
-    strings "1"/"2".
+    restriction (sentence for the current round), reveal ([{round, won: {seat:
+    [tiles]}, controlled: {seat: [board letters newly controlled]}}] per resolved
+    round: only what the boards show, so a tie looks like no bid), control_lines
+    ({board letter: {seat: [[3 tiles]]}}: the owned lines that give control).
+    Keys of per-seat dicts are strings "1"/"2".
 
     hidden(state, seat): colour, chips (left), submitted, bids (this round's
     sealed bids or None), committed (their total), history ([{round, bids,
-    spent}] of resolved rounds).
+    spent}] of resolved rounds), outcomes ([{round, won, lost, tied}]: the seat's
+    own bid tiles of each resolved round by outcome -- derivable from its own
+    bids and the public boards, so it tells the seat nothing new).
 
     `position(red=..., blue=..., round=..., chips=...)` builds a test position
     from tile names; control follows from ownership and the starting boards.
@@ -297,6 +302,8 @@ class BiddingTTT(Game[BiddingState, BiddingAction]):
             "starting_chips": state.start_chips,
             "won_last_round": {str(s): [TILE_NAMES[t] for t in state.last_won[s - 1]] for s in seats},
             "restriction": RESTRICTIONS.get(state.round, ""),
+            "reveal": _reveal(state),
+            "control_lines": _control_lines(state),
         }
 
     def hidden(self, state: BiddingState, seat: int) -> dict[str, Any]:
@@ -311,6 +318,7 @@ class BiddingTTT(Game[BiddingState, BiddingAction]):
                 {"round": r, "bids": _bids_json(past), "spent": sum(c for _, c in past)}
                 for r, past in enumerate(state.history[seat - 1], start=1)
             ],
+            "outcomes": _outcomes(state, seat),
         }
 
     # -- persistence ---------------------------------------------------
@@ -421,14 +429,11 @@ def _resolve(state: BiddingState) -> BiddingState:
     red = dict(state.bids[0] or ())
     blue = dict(state.bids[1] or ())
     owner = list(state.owner)
-    won: tuple[list[int], list[int]] = ([], [])
+    won = _round_winners(state.bids[0] or (), state.bids[1] or ())
     touched: set[int] = set()
-    for tile in sorted(red.keys() | blue.keys()):
-        r, b = red.get(tile, 0), blue.get(tile, 0)
-        if r != b:
-            seat = 1 if r > b else 2
+    for seat in (1, 2):
+        for tile in won[seat - 1]:
             owner[tile] = seat
-            won[seat - 1].append(tile)
             touched.add(tile // 9)
     control = list(state.control)
     for board in touched:
@@ -505,6 +510,73 @@ def _board_line(state: BiddingState, seat: int) -> tuple[int, int, int] | None:
         if all(state.control[b] & seat for b in line):
             return line
     return None
+
+
+def _round_winners(red: Bids, blue: Bids) -> tuple[list[int], list[int]]:
+    """Tiles Red and Blue won with these bids (sorted; equal bids win nothing)."""
+    r, b = dict(red), dict(blue)
+    won: tuple[list[int], list[int]] = ([], [])
+    for tile in sorted(r.keys() | b.keys()):
+        if r.get(tile, 0) != b.get(tile, 0):
+            won[0 if r.get(tile, 0) > b.get(tile, 0) else 1].append(tile)
+    return won
+
+
+def _reveal(state: BiddingState) -> list[dict[str, Any]]:
+    """Per resolved round: the tiles each side won and the boards each newly controlled.
+
+    Replayed from the histories: the owner before round 1 is today's owner without
+    every tile won since (an owned tile is never bid on again, so none changed hands)."""
+    rounds = [_round_winners(red, blue) for red, blue in zip(*state.history, strict=True)]
+    owner = list(state.owner)
+    for won in rounds:
+        for tile in (*won[0], *won[1]):
+            owner[tile] = 0
+    control = [_board_control(owner, b) for b in range(9)]
+    out: list[dict[str, Any]] = []
+    for number, won in enumerate(rounds, start=1):
+        for seat in (1, 2):
+            for tile in won[seat - 1]:
+                owner[tile] = seat
+        after = [_board_control(owner, b) for b in range(9)]
+        out.append({
+            "round": number,
+            "won": {str(s): [TILE_NAMES[t] for t in won[s - 1]] for s in (1, 2)},
+            "controlled": {
+                str(s): [BOARDS[b] for b in range(9) if after[b] & s and not control[b] & s] for s in (1, 2)
+            },
+        })
+        control = after
+    return out
+
+
+def _control_lines(state: BiddingState) -> dict[str, dict[str, list[list[str]]]]:
+    """Board letter -> seat -> the lines of three owned tiles there (starting boards have none)."""
+    out: dict[str, dict[str, list[list[str]]]] = {}
+    for board in range(9):
+        for seat in (1, 2):
+            lines = [
+                [TILE_NAMES[board * 9 + c] for c in line]
+                for line in LINES
+                if all(state.owner[board * 9 + c] == seat for c in line)
+            ]
+            if lines:
+                out.setdefault(BOARDS[board], {})[str(seat)] = lines
+    return out
+
+
+def _outcomes(state: BiddingState, seat: int) -> list[dict[str, Any]]:
+    """The seat's own bid tiles of each resolved round, by outcome (won / lost / tied)."""
+    out: list[dict[str, Any]] = []
+    for number, (red, blue) in enumerate(zip(*state.history, strict=True), start=1):
+        mine, theirs = (dict(red), dict(blue)) if seat == 1 else (dict(blue), dict(red))
+        sorted_out: dict[str, list[str]] = {"won": [], "lost": [], "tied": []}
+        for tile in sorted(mine):
+            other = theirs.get(tile, 0)
+            key = "won" if mine[tile] > other else "lost" if mine[tile] < other else "tied"
+            sorted_out[key].append(TILE_NAMES[tile])
+        out.append({"round": number, **sorted_out})
+    return out
 
 
 def _free_tiles_by_board(state: BiddingState) -> dict[int, list[int]]:

@@ -352,7 +352,27 @@ class GridRules(BoardRules[GridBoard, int]):
             **self.status(board),
             "last": last,
             "last_squares": [] if last is None else [last],
+            "win_squares": [self._names[i] for i in self.deciding_line(board)],
         }
+
+    def deciding_line(self, board: GridBoard) -> list[int]:
+        """The squares of the line that decided a won board (the 4 or 5 in a row, or
+        Squava's losing 3), in board order; empty while open or when drawn."""
+        if board.reason not in ("line", "three") or board.last < 0:
+            return []
+        cells, index = board.cells, board.last
+        owner = cells[index]
+        best: list[int] = []
+        for ahead, behind in self._rays[index]:
+            line = [index]
+            for ray in (ahead, behind):
+                for j in ray:
+                    if cells[j] != owner:
+                        break
+                    line.append(j)
+            if len(line) > len(best):
+                best = line
+        return sorted(best)
 
     def dump(self, board: GridBoard) -> dict[str, Any]:
         return {

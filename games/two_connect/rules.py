@@ -62,11 +62,15 @@ parser also accepts lower case, commas, "and", "then", "on", "I play", e.g.
 public_view keys: boards (list, in the order squava, yinsh, gomoku; each
 holds that board's own view -- cells or points, rings, markers_left, status
 open/won/drawn, winner, reason, last, last_squares -- plus `bank` (count per
-seat) and `open_to` (seats that may choose it now)); board_order; bank
+seat), `open_to` (seats that may choose it now), `refusal` (per seat: why
+they may not choose it, in `apply`'s words, or "") and `bank_waits_for`
+(per seat: the boards still short of 10 while the bank closes this one));
+board_order; bank
 ({seat: {board: count}}); bank_limit; open_boards ({seat: [board names]});
 boards_won ({seat: n}); most_recent_win ({board, seat} or None);
 finished_order; to_move; turn (1-based number of the turn being played);
-moves_this_turn (for the player to move); last (text of the last turn);
+moves_this_turn (for the player to move); one_move_rule (the refusal of a
+two-move turn when the turn is one move, or ""); last (text of the last turn);
 last_seat; passed (seat whose turn passed automatically, or None).
 """
 
@@ -273,35 +277,55 @@ class TwoConnect(Game[TwoConnectState, TwoConnectAction]):
             if not isinstance(i, int) or not 0 <= i < len(RULES):
                 raise IllegalAction("there are only three boards: squava, yinsh and gomoku")
             self._check_open(state, seat, i)
-        available = self.open_boards(state, seat)
-        need = self.moves_required(state, seat)
-        if len(moves) == need:
-            return
-        if need == 2:
-            raise IllegalAction("this turn is one move on each of two different boards")
-        if state.turns == 0:
-            raise IllegalAction("the first turn of the match is one move on one board")
-        if state.finished:
-            raise IllegalAction("a board is finished, so every turn is one move on one board")
-        title = RULES[available[0]].title
-        raise IllegalAction(f"only the {title} board is open to you this turn, so play one move on it")
+        message = self.shape_refusal(state, seat, len(moves))
+        if message:
+            raise IllegalAction(message)
 
-    def _check_open(self, state: TwoConnectState, seat: int, board: int) -> None:
+    def shape_refusal(self, state: TwoConnectState, seat: int, count: int) -> str:
+        """Why a turn of `count` moves is the wrong size for `seat` now ("" if it is right)."""
+        need = self.moves_required(state, seat)
+        if count == need or need == 0:
+            return ""
+        if need == 2:
+            return "this turn is one move on each of two different boards"
+        if state.turns == 0:
+            return "the first turn of the match is one move on one board"
+        if state.finished:
+            return "a board is finished, so every turn is one move on one board"
+        title = RULES[self.open_boards(state, seat)[0]].title
+        return f"only the {title} board is open to you this turn, so play one move on it"
+
+    def bank_waits_for(self, state: TwoConnectState, seat: int, board: int) -> list[int]:
+        """The unfinished boards `seat` must still play up to 10 before the bank reopens `board`
+        (empty when the bank does not close it)."""
+        if not self.bank_closed(state, seat, board):
+            return []
+        return [
+            j for j in range(3)
+            if j != board and not self.is_finished(state, j) and state.bank[seat - 1][j] < BANK_LIMIT
+        ]
+
+    def refusal(self, state: TwoConnectState, seat: int, board: int) -> str:
+        """Why `seat` may not choose `board` on their turn now ("" if they may), in the
+        words `apply` refuses with."""
         title = RULES[board].title
         if self.is_finished(state, board):
-            raise IllegalAction(f"the {title} board is finished")
-        if self.bank_closed(state, seat, board):
-            others = [
-                RULES[j].title
-                for j in range(3)
-                if j != board and not self.is_finished(state, j) and state.bank[seat - 1][j] < BANK_LIMIT
-            ]
-            raise IllegalAction(
+            return f"the {title} board is finished"
+        waits = self.bank_waits_for(state, seat, board)
+        if waits:
+            others = " and ".join(RULES[j].title for j in waits)
+            return (
                 f"the turn bank closes the {title} board to you (10 moves) until you have also "
-                f"played 10 moves on {' and '.join(others)}"
+                f"played 10 moves on {others}"
             )
         if not RULES[board].can_move(state.boards[board], seat):
-            raise IllegalAction(f"you cannot move any ring on the {title} board, so you cannot choose it")
+            return f"you cannot move any ring on the {title} board, so you cannot choose it"
+        return ""
+
+    def _check_open(self, state: TwoConnectState, seat: int, board: int) -> None:
+        message = self.refusal(state, seat, board)
+        if message:
+            raise IllegalAction(message)
 
     def to_act(self, state: TwoConnectState) -> frozenset[int]:
         if state.winner is not None:
@@ -329,6 +353,10 @@ class TwoConnect(Game[TwoConnectState, TwoConnectAction]):
             view["index"] = i
             view["bank"] = {str(seat): state.bank[seat - 1][i] for seat in (1, 2)}
             view["open_to"] = [seat for seat in (1, 2) if i in open_to[seat]]
+            view["refusal"] = {str(seat): self.refusal(state, seat, i) for seat in (1, 2)}
+            view["bank_waits_for"] = {
+                str(seat): [BOARD_WORDS[j] for j in self.bank_waits_for(state, seat, i)] for seat in (1, 2)
+            }
             boards.append(view)
         won = _boards_won(state.boards)
         recent = _most_recent_win(state.boards, state.finished)
@@ -347,6 +375,8 @@ class TwoConnect(Game[TwoConnectState, TwoConnectAction]):
             "to_move": None if over else state.to_move,
             "turn": state.turns + 1,
             "moves_this_turn": 0 if over else self.moves_required(state, state.to_move),
+            # what `apply` says when the player to move submits two moves but the turn is one
+            "one_move_rule": "" if over else self.shape_refusal(state, state.to_move, 2),
             "last": state.last or None,
             "last_seat": state.last_seat or None,
             "passed": state.passed or None,

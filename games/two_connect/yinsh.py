@@ -146,6 +146,36 @@ def destinations(cells: tuple[int, ...], src: int) -> list[int]:
     return out
 
 
+def flipped(cells: tuple[int, ...], src: int, dst: int) -> list[int]:
+    """The markers a ring move from `src` to `dst` jumps (and so flips), nearest first;
+    empty when `dst` is not on a line from `src`."""
+    for ray in RAYS[src]:
+        if dst in ray:
+            return [q for q in ray[: ray.index(dst)] if cells[q] > 2]
+    return []
+
+
+def rows_of(cells: tuple[int, ...], seat: int) -> list[int]:
+    """Every point in a row of 5 or more markers of `seat`, in point order."""
+    value = _MARKER[seat]
+    found: set[int] = set()
+    for point, v in enumerate(cells):
+        if v != value:
+            continue
+        for k in range(3):
+            behind = RAYS[point][k + 3]
+            if behind and cells[behind[0]] == value:
+                continue  # not the start of this run
+            run = [point]
+            for q in RAYS[point][k]:
+                if cells[q] != value:
+                    break
+                run.append(q)
+            if len(run) >= ROW:
+                found.update(run)
+    return sorted(found)
+
+
 class YinshRules(BoardRules[YinshBoard, YinshMove]):
     word = "yinsh"
     title = "Yinsh"
@@ -190,6 +220,17 @@ class YinshRules(BoardRules[YinshBoard, YinshMove]):
         for src in self.ring_points(board, player):
             for dst in destinations(board.cells, src):
                 yield YinshMove(src, dst)
+
+    def ring_moves(self, board: YinshBoard, player: int) -> dict[int, dict[int, list[int]]]:
+        """{ring point: {destination: markers it would flip}} for every ring `player` may
+        move now; empty while they still place rings or once the board is finished."""
+        if board.winner is not None or board.rings[player - 1] < RINGS_EACH or board.markers_left <= 0:
+            return {}
+        cells = board.cells
+        return {
+            src: {dst: flipped(cells, src, dst) for dst in destinations(cells, src)}
+            for src in self.ring_points(board, player)
+        }
 
     def can_move(self, board: YinshBoard, player: int) -> bool:
         if board.winner is not None:
@@ -329,6 +370,8 @@ class YinshRules(BoardRules[YinshBoard, YinshMove]):
             **self.status(board),
             "last": last,
             "last_squares": [NAMES[i] for i in board.last],
+            "win_squares": [NAMES[i] for i in rows_of(board.cells, board.winner)]
+            if board.winner and board.reason == "row" else [],
         }
 
     def dump(self, board: YinshBoard) -> dict[str, Any]:

@@ -1,0 +1,205 @@
+"""The Redis channel layer, configured for long-lived websockets and for
+Redis outages.
+
+channels_redis is used as it is, with four changes that its options do not
+offer:
+
+1. **Read timeout vs. blocking read.**  Every consumer process waits for
+   messages with a blocking ``BZPOPMIN`` of ``blocking_read`` seconds.
+   redis-py 8 gives every connection a 5 s ``socket_timeout`` by default, the
+   same as channels_redis's 5 s BZPOPMIN, so an idle consumer died with
+   "Timeout reading" every few seconds (django/channels_redis#422).  The
+   blocking read is set here, and a socket timeout that is not longer than it
+   is refused at start-up.
+2. **A pool sized for a process's sockets.**  channels_redis builds a plain
+   ``ConnectionPool`` (redis-py caps it at 100 and raises
+   ``MaxConnectionsError`` past that: 1,000 sockets connecting at once gave
+   893 errors).  This layer uses a ``BlockingConnectionPool``: past
+   ``pool_size`` a command waits (up to ``pool_timeout``) for a free
+   connection instead of failing.
+3. **Bounded calls.**  ``group_add``/``group_discard``/``group_send`` give up
+   after ``op_timeout`` seconds, so a frozen Redis (SIGSTOP) cannot hang a
+   websocket handshake or a move for the socket timeout.  After a failure
+   calls are skipped at once for ``retry_after`` seconds (then one tries
+   again): an outage costs a request at most one ``op_timeout``.
+4. **Surviving an outage.**  A consumer's ``receive`` no longer raises when
+   Redis is down or frozen (channels would close the socket with 1011): it
+   waits and retries.  The layer remembers which groups this process's
+   channels belong to; when Redis answers again it adds them back (a
+   restarted Redis has lost them) and gives every local channel a
+   ``{"type": "layer.recovered"}`` message, so each page resyncs at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import time
+import weakref
+from typing import Any
+
+from channels_redis.core import ChannelLock, RedisChannelLayer
+from django.core.exceptions import ImproperlyConfigured
+from redis import asyncio as aioredis
+from redis.exceptions import RedisError
+
+log = logging.getLogger("deathmatch.redis")
+
+#: what a Redis outage raises: refused/reset connections, read timeouts, our own wait_for
+REDIS_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
+RECOVERED = {"type": "layer.recovered"}
+
+
+class LayerUnavailable(Exception):
+    """Redis did not answer (or has just failed and is not retried yet)."""
+
+
+class ResilientRedisChannelLayer(RedisChannelLayer):
+    def __init__(
+        self,
+        *,
+        blocking_read: float = 5.0,
+        pool_size: int = 500,
+        pool_timeout: float = 10.0,
+        op_timeout: float = 0.5,
+        retry_after: float = 1.0,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.brpop_timeout = blocking_read
+        self.pool_size = int(pool_size)
+        self.pool_timeout = float(pool_timeout)
+        self.op_timeout = float(op_timeout)
+        self.retry_after = float(retry_after)
+        for host in self.hosts:
+            read = host.get("socket_timeout", 5.0)  # redis-py 8's default
+            if read is not None and float(read) <= blocking_read + 1:
+                raise ImproperlyConfigured(
+                    f"the Redis socket_timeout ({read} s) must be longer than the channel layer's blocking "
+                    f"read ({blocking_read} s) plus a second, or idle websockets are closed")
+        #: channel -> groups, for this process's channels (re-added after an outage)
+        self.memberships: dict[str, set[str]] = collections.defaultdict(set)
+        self.failed_at: float | None = None  # last failure; None while Redis answers
+        self._recovering: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+            weakref.WeakKeyDictionary())  # one lock per event loop (tests run several)
+        self._receive_loop: weakref.ref[asyncio.AbstractEventLoop] | None = None
+
+    def create_pool(self, index: int) -> Any:
+        host = dict(self.hosts[index])
+        if "address" not in host:  # sentinel or (host, port): channels_redis's own pool
+            return super().create_pool(index)
+        address = host.pop("address")
+        return aioredis.BlockingConnectionPool.from_url(
+            address, max_connections=self.pool_size, timeout=self.pool_timeout, **host)
+
+    # -- health ----------------------------------------------------------------------
+    @property
+    def healthy(self) -> bool:
+        return self.failed_at is None
+
+    def _failed(self, what: str, error: BaseException) -> None:
+        if self.failed_at is None:
+            log.warning("Redis channel layer unavailable (%s: %s); live updates paused",
+                        what, type(error).__name__ + (f": {error}" if str(error) else ""))
+        self.failed_at = time.monotonic()
+
+    def _skip(self) -> bool:
+        """True while a recent failure says not to try yet."""
+        return self.failed_at is not None and time.monotonic() - self.failed_at < self.retry_after
+
+    async def _bounded(self, what: str, call: Any) -> Any:
+        if self._skip():
+            call.close()
+            raise LayerUnavailable(f"{what} skipped: Redis failed less than {self.retry_after} s ago")
+        try:
+            result = await asyncio.wait_for(call, self.op_timeout)
+        except REDIS_ERRORS as error:
+            self._failed(what, error)
+            raise LayerUnavailable(f"{what} failed: {type(error).__name__}") from error
+        if self.failed_at is not None:
+            asyncio.get_running_loop().create_task(self.recover())
+        return result
+
+    # -- groups ------------------------------------------------------------------------
+    async def group_add(self, group: str, channel: str) -> None:
+        # remembered first: if Redis is away now, recover() adds it when it is back
+        self.memberships[channel].add(group)
+        await self._bounded("group_add", super().group_add(group, channel))
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        groups = self.memberships.get(channel)
+        if groups is not None:
+            groups.discard(group)
+            if not groups:
+                del self.memberships[channel]
+        await self._bounded("group_discard", super().group_discard(group, channel))
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        await self._bounded("group_send", super().group_send(group, message))
+
+    # -- receiving -------------------------------------------------------------------------
+    async def receive(self, channel: str) -> dict[str, Any]:
+        self._forget_closed_loop()
+        delay = 0.2
+        while True:
+            try:
+                message: dict[str, Any] = await super().receive(channel)
+            except REDIS_ERRORS as error:
+                self._failed("receive", error)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self.retry_after)
+                await self.recover()
+                continue
+            if self.failed_at is not None:
+                await self.recover()
+            return message
+
+    def _forget_closed_loop(self) -> None:
+        """A layer outlives its event loop only in tests (one loop per test): the
+        per-channel cleanup locks of a closed loop would refuse the next loop."""
+        loop = asyncio.get_running_loop()
+        previous = self._receive_loop() if self._receive_loop is not None else None
+        if previous is not loop:
+            if previous is None or previous.is_closed():
+                self.receive_clean_locks = ChannelLock()
+                self.receive_cleaners = []
+            self._receive_loop = weakref.ref(loop)
+
+    async def recover(self) -> bool:
+        """After a failure: when Redis answers, re-add this process's groups and
+        tell every local channel to resync.  True when Redis is healthy."""
+        if self.failed_at is None:
+            return True
+        lock = self._recovering.setdefault(asyncio.get_running_loop(), asyncio.Lock())
+        async with lock:
+            if self.failed_at is None:
+                return True
+            try:
+                await asyncio.wait_for(self._rejoin(), max(self.op_timeout, 2.0))
+            except REDIS_ERRORS as error:
+                self.failed_at = time.monotonic()
+                log.debug("Redis still unavailable: %s", type(error).__name__)
+                return False
+            down = time.monotonic() - self.failed_at
+            self.failed_at = None
+            log.warning("Redis channel layer back after %.1f s: %d channels rejoined their groups",
+                        down, len(self.memberships))
+            for name in list(self.memberships):
+                self.receive_buffer[name].put_nowait(dict(RECOVERED))
+            return True
+
+    async def _rejoin(self) -> None:
+        now = time.time()
+        by_index: dict[int, dict[str, dict[str, float]]] = collections.defaultdict(dict)
+        for channel, groups in self.memberships.items():
+            for group in groups:
+                by_index[self.consistent_hash(group)].setdefault(self._group_key(group), {})[channel] = now
+        for index in range(self.ring_size):
+            connection = self.connection(index)
+            await connection.ping()
+            pipe = connection.pipeline(transaction=False)
+            for key, members in by_index.get(index, {}).items():
+                pipe.zadd(key, members)
+                pipe.expire(key, self.group_expiry)
+            await pipe.execute()

@@ -1,0 +1,261 @@
+"""Chaos plumbing: every test starts what it breaks.
+
+- `RedisServer`: its own `redis-server` on a free port (no persistence), that
+  a test may kill, restart, freeze (SIGSTOP) and thaw.  The shared Redis is
+  never touched.
+- `Daphne`: its own daphne process pointed at that Redis and at the chaos
+  database, with extra environment (short Redis timeouts, pool sizes...).
+- `chaos_db`: a fresh PostgreSQL database on the CI server (created and
+  dropped here) when DATABASE_URL points at PostgreSQL, else a SQLite file.
+- `Client`: a small websocket client (the `websockets` package) for many
+  sockets at once.
+
+Figures are printed (run with `-s` to see them) and the requirements asserted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PG_URL = os.environ.get("DATABASE_URL", "")
+POSTGRES = PG_URL.startswith(("postgres://", "postgresql://"))
+
+pytestmark = pytest.mark.chaos
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_port(port: int, proc: subprocess.Popen[bytes] | None = None, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            if proc is not None and proc.poll() is not None:
+                raise RuntimeError(f"process on port {port} exited with {proc.returncode}") from None
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on port {port}")
+
+
+class RedisServer:
+    """A private redis-server: kill/start to lose it, freeze/thaw to hang it."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.workdir = workdir
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self) -> None:
+        binary = shutil.which("redis-server") or "redis-server"
+        log = open(self.workdir / f"redis-{self.port}.log", "ab")  # noqa: SIM115 - kept for the process' life
+        self.proc = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--maxclients", "20000"],
+            stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        wait_port(self.port, self.proc)
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGCONT)
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+            self.proc = None
+
+    def freeze(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGCONT)
+
+    def command(self, *args: str) -> str:
+        return subprocess.run(["redis-cli", "-p", str(self.port), *args], capture_output=True, text=True,
+                              timeout=10).stdout
+
+
+class Daphne:
+    """One daphne process serving config.asgi on a free port."""
+
+    def __init__(self, workdir: Path, database_url: str, redis_url: str = "", **env: str) -> None:
+        self.workdir = workdir
+        self.env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_DEBUG": "1",
+                    "DJANGO_SETTINGS_MODULE": "config.settings", "DEATHMATCH_INPROCESS_CLOCKS": "0",
+                    "PYTHONUNBUFFERED": "1", **env}
+        self.env.pop("REDIS_URL", None)
+        if redis_url:
+            self.env["REDIS_URL"] = redis_url
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws = f"ws://127.0.0.1:{self.port}"
+        self.log = workdir / f"daphne-{self.port}.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self) -> None:
+        daphne = str(Path(sys.executable).with_name("daphne"))
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(
+                [daphne, "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
+                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            wait_port(self.port, self.proc)
+        except RuntimeError:
+            raise RuntimeError(self.log.read_text()) from None
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self.proc = None
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def manage(self, code: str) -> str:
+        """Run Python in a Django shell against the same database and Redis."""
+        out = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=self.env,
+                             capture_output=True, text=True, timeout=120)
+        if out.returncode:
+            raise RuntimeError(out.stderr)
+        return out.stdout
+
+
+MAKE_MATCH = """
+import json
+from matches import services
+m = services.create_match({slug!r}, seat_names=["Ann", "Bob"], bouts={bouts})
+services.start_match(m, starting_seat=1)
+seats = {{s.number: s.token for s in m.seats.all()}}
+print(json.dumps({{"id": m.id, "host": m.host_token, "watch": m.watch_token, "seats": seats}}))
+"""
+
+
+def make_match(server: Daphne, slug: str = "lance-assembly", bouts: int = 1) -> dict[str, Any]:
+    out = server.manage(MAKE_MATCH.format(slug=slug, bouts=bouts))
+    data: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    data["seats"] = {int(k): v for k, v in data["seats"].items()}
+    return data
+
+
+@pytest.fixture(scope="session")
+def chaos_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A migrated database of our own for the chaos servers."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed")
+    workdir = tmp_path_factory.mktemp("chaos-db")
+    if POSTGRES:
+        import psycopg
+
+        name = f"chaos_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+        parts = urlsplit(PG_URL)
+        url = urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, ""))
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    else:
+        url = f"sqlite:///{workdir / 'chaos.sqlite3'}"
+    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    env.pop("REDIS_URL", None)
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    yield url
+    if POSTGRES:
+        import psycopg
+
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def workdir(tmp_path: Path) -> Path:
+    return tmp_path
+
+
+@pytest.fixture
+def redis_server(workdir: Path) -> Iterator[RedisServer]:
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed")
+    srv = RedisServer(workdir)
+    yield srv
+    srv.kill()
+
+
+class Socket:
+    """One websocket page: counts what it received and when it was closed."""
+
+    def __init__(self, url: str, origin: str) -> None:
+        self.url = url
+        self.origin = origin
+        self.conn: Any = None
+        self.frames: list[str] = []
+        self.closed_code: int | None = None
+        self.closed_at: float | None = None
+        self._reader: asyncio.Task[None] | None = None
+
+    async def open(self, timeout: float = 30) -> None:
+        from websockets.asyncio.client import connect
+
+        self.conn = await asyncio.wait_for(
+            connect(self.url, origin=self.origin, open_timeout=timeout, ping_interval=None,  # type: ignore[arg-type]
+                    max_size=2**23), timeout)
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            async for frame in self.conn:
+                self.frames.append(frame if isinstance(frame, str) else frame.decode())
+        except ConnectionClosed:
+            pass
+        self.closed_code = self.conn.close_code
+        self.closed_at = time.monotonic()
+
+    async def wait_frames(self, count: int, timeout: float = 10) -> bool:
+        deadline = time.monotonic() + timeout
+        while len(self.frames) < count and self.closed_code is None:
+            if time.monotonic() > deadline:
+                return False
+            await asyncio.sleep(0.05)
+        return len(self.frames) >= count
+
+    async def send(self, data: dict[str, Any]) -> None:
+        await self.conn.send(json.dumps(data))
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            await self.conn.close()
+        if self._reader is not None:
+            await asyncio.gather(self._reader, return_exceptions=True)
+
+    @property
+    def open_now(self) -> bool:
+        return self.closed_code is None
