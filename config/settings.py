@@ -200,6 +200,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # separate `manage.py run_clocks` and set DEATHMATCH_INPROCESS_CLOCKS=0).
 DEATHMATCH_INPROCESS_CLOCKS = _env_bool("DEATHMATCH_INPROCESS_CLOCKS", True)
 
+# Season announcements (matches/webhooks.py): posted by a worker thread in each
+# web process unless turned off (then run `manage.py run_webhooks`).  Links in
+# announcements start with DEATHMATCH_PUBLIC_URL (else the address a season was
+# created from).  Webhooks to private/local addresses only while debugging.
+DEATHMATCH_INPROCESS_WEBHOOKS = _env_bool("DEATHMATCH_INPROCESS_WEBHOOKS", True)
+DEATHMATCH_PUBLIC_URL = os.environ.get("DEATHMATCH_PUBLIC_URL", "").strip()
+DEATHMATCH_WEBHOOK_ALLOW_PRIVATE = _env_bool("DEATHMATCH_WEBHOOK_ALLOW_PRIVATE", DEBUG)
+
 if not DEBUG:
     SESSION_COOKIE_SECURE = _env_bool("DJANGO_SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = _env_bool("DJANGO_SECURE_COOKIES", True)

@@ -8,4 +8,5 @@ urlpatterns = [
     # browsers ask for /favicon.ico whatever the page says: send them the page's icon
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("", include("matches.urls")),
+    path("", include("matches.season_urls")),
 ]

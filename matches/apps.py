@@ -7,6 +7,7 @@ class MatchesConfig(AppConfig):
 
     def ready(self) -> None:
         # starts only inside a web server process (see matches/sweeper.py)
-        from . import sweeper
+        from . import sweeper, webhooks
 
         sweeper.maybe_start()
+        webhooks.maybe_start()

@@ -65,8 +65,8 @@ def reopen_refusal(match: Match, bout: Bout | None) -> str:
             return "the match is not over: there is nothing to reopen"
     elif bout.finished is None:
         return f"bout {bout.number} is still being played: there is nothing to reopen"
-    if match.status == Match.FINISHED and match.tokens_of_life.exists():
-        names = ", ".join(sorted(match.tokens_of_life.values_list("player__name", flat=True)))
-        return (f"the end of the match gave a token of life to {names}; tokens of life cannot be taken back, "
-                "so the match cannot be reopened")
+    if match.season_id:  # a result the season has built on stays (matches/season_results.py)
+        from . import season_results
+
+        return season_results.reversal_refusal(match, bout, bout_too=not ended_match_only(match, bout, ending))
     return ""

@@ -15,7 +15,7 @@ from django.db.models import Max
 from games.core import HOST, IllegalAction, Result, RuleError
 
 from . import clocks, endings
-from .models import Bout, Match, Season, SeasonPlayer, Seat, TokenOfLife, TurnLog
+from .models import Bout, Match, Season, SeasonPlayer, Seat, TurnLog
 
 log = logging.getLogger(__name__)
 
@@ -227,6 +227,10 @@ def finish_bout(
     bout.counts = not (reason == "stalemate" and match.format.get("stalemate_replays"))
     clocks.refresh(bout)
     bout.save()
+    if match.season_id:  # the season's ledger, exactly once (matches/season_results.py)
+        from . import season_results
+
+        season_results.bout_finished(match, bout, now)
     if whole_match:
         finish_match(match, bout, sorted(result.winners), reason, now)
         return
@@ -251,16 +255,19 @@ def finish_match(match: Match, bout: Bout | None, winners: Sequence[int], reason
     match.save()
     if bout is not None and bout.finished is None:
         clocks.stop_all(bout, now)
-    if match.season_id and match.game_slug == "back-to-the-wall":
-        for seat in match.seats.filter(number__in=match.winners):
-            player = season_player(match, seat)
-            TokenOfLife.objects.get_or_create(
-                season_id=match.season_id, player=player, match=match, defaults={"reason": "won the main match"}
-            )
+    if match.season_id:  # tokens, candidate, elimination (matches/season_results.py)
+        from . import season_results
+
+        season_results.match_finished(match, bout, now)
 
 
 def reopen(match: Match, bout: Bout) -> None:
-    """The host rewound a finished bout: it (and the match, if over) runs again."""
+    """The host rewound a finished bout: it (and the match, if over) runs again,
+    and what it fed into the season is taken back (NotAllowed if it cannot be)."""
+    if match.season_id:
+        from . import season_results
+
+        season_results.reverse_results(match, bout)
     bout.finished = None
     bout.result = None
     bout.reason = ""
@@ -270,7 +277,6 @@ def reopen(match: Match, bout: Bout) -> None:
         match.finished = None
         match.winners = []
         match.result_reason = ""
-        match.tokens_of_life.all().delete()
         match.save()
 
 
@@ -302,6 +308,10 @@ def play(
     before = game.load(bout.state)
     action = game.parse(before, actor, text)
     after = game.apply(before, actor, action)
+    if match.season_id:  # Back to the Wall garnet spends against the season ledger
+        from . import season_results
+
+        season_results.check_spends(match, bout, actor, action, by_host=by_host)
     canonical = game.format(action)
     used = None
     clock = bout.clocks.filter(seat=actor).first()
@@ -393,6 +403,10 @@ def reopen_ending(match: Match, bout: Bout, now: datetime) -> str:
     """Take back the last host/clock ending of `bout` (checked by `reopen_refusal`);
     the log note's text.  The bout is bumped by the caller."""
     ending = last_ending(bout)
+    if match.season_id:
+        from . import season_results
+
+        season_results.reverse_results(match, bout, now, bout_too=not ended_match_only(match, bout, ending))
     TurnLog.objects.filter(pk__in=[e.pk for e in ending]).update(undone=True)
     what = "; ".join(f"{e.who}: {e.text}" for e in ending)
     text = f"reopened bout {bout.number} (took back {what})"

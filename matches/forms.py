@@ -10,19 +10,46 @@ import json
 import math
 from typing import Any
 
+from games.core import RuleError
 from games.registry import get_game, slugs
 
 from .formats import default_format
 
 MAX_SEATS = 4
-#: options that are better picked from a list than typed
-CHOICES: dict[tuple[str, str], list[str]] = {
-    ("lance-assembly", "variant"): ["lance-assembly", "sliding-tic-tac-toe"],
+#: options that are better picked from a list than typed: (value, name, one-line description)
+CHOICES: dict[tuple[str, str], list[tuple[str, str, str]]] = {
+    ("lance-assembly", "variant"): [
+        ("lance-assembly", "Lance Assembly", "60 s a move plus a 5-minute reserve, refilled every bout."),
+        ("sliding-tic-tac-toe", "Sliding Tic-Tac-Toe",
+         "The same game timed 120 s a turn plus a 5-minute reserve that is not refilled."),
+    ],
 }
+
+#: one line per game for the game menu
+DESCRIPTIONS: dict[str, str] = {
+    "lance-assembly": "Place and slide tiles on a 6x6 board; five in a row (a lance) wins the bout. Best of 3.",
+    "grid-master": "Tic-tac-toe with moving symbols on 3x3: place, then reposition one of yours; three in a row wins.",
+    "two-connect": "Squava, Yinsh (blitz) and Gomoku at once, two moves a turn; first to win two boards.",
+    "squava": "Squava alone: 5x5, four in a row wins, three in a row loses.",
+    "gomoku": "Gomoku alone: 14x14, five in a row wins.",
+    "yinsh": "Yinsh blitz alone: rings and markers on the hex board, the first row of five wins.",
+    "bidding-ttt": "Sealed bids for tiles on nine tic-tac-toe boards over three rounds; control three boards in a line.",
+    "back-to-the-wall": "Four players, three boards, three sealed rounds of walls and moves; most points wins.",
+}
+
+#: options shown as one number field per seat instead of a {seat: n} dict
+PER_SEAT = {("bidding-ttt", "garnets")}
+#: options shown as a board editor (size select and clickable walls per board)
+BOARDS = {("back-to-the-wall", "boards")}
 
 
 class CreateError(ValueError):
-    """The form makes no sense; the message is shown to the host."""
+    """The form makes no sense; the message is shown to the host.  `field` names
+    the form field to mark (its name attribute), or "" for the whole form."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 def games() -> list[dict[str, Any]]:
@@ -38,6 +65,7 @@ def games() -> list[dict[str, Any]]:
             {
                 "slug": slug,
                 "name": game.name,
+                "description": DESCRIPTIONS.get(slug, ""),
                 "seats": game.seats,
                 "format": fmt,
                 "clock": fmt.get("clock") or {},
@@ -52,15 +80,71 @@ def games() -> list[dict[str, Any]]:
 def _option(slug: str, key: str, value: Any) -> dict[str, Any]:
     kind = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else (
         "str" if isinstance(value, str) else "json")
-    return {
+    if (slug, key) in PER_SEAT:
+        kind = "per_seat"
+    elif (slug, key) in BOARDS:
+        kind = "boards"
+    out = {
         "key": key,
+        "field": f"opt-{slug}-{key}",
         "label": key.replace("_", " ").capitalize(),
         "kind": kind,
         "value": value,
         "text": json.dumps(value) if kind == "json" else ("" if value is None else str(value)),
-        "choices": [{"value": c, "clock": (default_format(slug, {key: c}).get("clock") or {})}
-                    for c in CHOICES.get((slug, key), [])],
+        "choices": [{"value": c, "name": name, "description": text,
+                     "clock": (default_format(slug, {key: c}).get("clock") or {})}
+                    for c, name, text in CHOICES.get((slug, key), [])],
     }
+    if kind == "per_seat":
+        out["seats"] = [{"n": n, "name": f"opt-{slug}-{key}-{n}"} for n in range(1, get_game(slug).seats + 1)]
+    if kind == "boards":
+        out["boards"] = board_specs(slug, value)
+    return out
+
+
+def board_specs(slug: str, value: Any) -> list[dict[str, Any]]:
+    """Back to the Wall's boards for the editor: name, title, size, walls and the sizes allowed."""
+    from games.back_to_the_wall.board import BOARD_TITLES, MAX_SIZE, MIN_SIZE
+
+    return [
+        {"name": name, "title": BOARD_TITLES[name], "size": spec.get("size"), "walls": ", ".join(spec.get("walls", [])),
+         "sizes": list(range(MIN_SIZE, MAX_SIZE + 1)), "size_field": f"opt-{slug}-boards-{name}-size",
+         "walls_field": f"opt-{slug}-boards-{name}-walls"}
+        for name, spec in (value or {}).items()
+    ]
+
+
+def check_board(slug: str, board: str, size: Any, walls: Any) -> dict[str, Any]:
+    """One board of the editor checked by the game's own rules (`game.new`):
+    {ok, error, size, walls, corners {square: seat}}.  With `walls` None the
+    board gets the game's default walls for that size."""
+    game = get_game(slug)
+    names = [b["name"] for b in board_specs(slug, game.default_options.get("boards"))]
+    if board not in names:
+        raise CreateError("there is no such board")
+    spec: dict[str, Any] = {"size": _int(size, "board size", minimum=1, maximum=99, field="size")}
+    if walls is not None:
+        spec["walls"] = _squares(str(walls))
+    try:
+        state = game.new({"boards": {board: spec}})
+    except RuleError as exc:
+        try:
+            bare = game.new({"boards": {board: {"size": spec["size"], "walls": []}}}).boards[names.index(board)]
+        except RuleError:  # the size itself is wrong: no board to draw
+            return {"ok": False, "error": str(exc), "size": None, "walls": [], "corners": {}}
+        return {"ok": False, "error": str(exc), "size": bare.size, "walls": spec.get("walls", []),
+                "corners": _corners(bare, game.seats)}
+    built = state.boards[names.index(board)]
+    return {"ok": True, "error": "", "size": built.size, "corners": _corners(built, game.seats),
+            "walls": sorted((built.square(w) for w in built.walls), key=lambda sq: (int(sq[1:]), sq[0]))}
+
+
+def _corners(board: Any, seats: int) -> dict[str, int]:
+    return {board.square(board.corner(seat)): seat for seat in range(1, seats + 1)}
+
+
+def _squares(text: str) -> list[str]:
+    return [part.strip().upper() for part in text.replace(";", ",").replace(" ", ",").split(",") if part.strip()]
 
 
 def parse_create(data: Any) -> dict[str, Any]:
@@ -77,22 +161,26 @@ def parse_create(data: Any) -> dict[str, Any]:
         if key == "starting_seat":
             continue
         field = f"opt-{slug}-{key}"
-        if isinstance(default, bool):
+        if (slug, key) in PER_SEAT:
+            options[key] = _per_seat(data, field, key, game.seats)
+        elif (slug, key) in BOARDS:
+            options[key] = _boards(data, field, key, slug, game, default)
+        elif isinstance(default, bool):
             options[key] = field in data
         elif field in data:
-            options[key] = _coerce(key, default, str(data.get(field, "")).strip())
+            options[key] = _coerce(key, default, str(data.get(field, "")).strip(), field)
     names = []
     for n in range(1, game.seats + 1):
         name = str(data.get(f"seat{n}", "")).strip()[:80]
         names.append(name or f"Player {n}")
     kwargs: dict[str, Any] = {"seat_names": names, "options": options}
-    kwargs["bouts"] = _int(data.get("bouts"), "number of bouts", minimum=1, maximum=99)
-    starting = _int(data.get("starting_seat"), "starting seat", minimum=1, maximum=game.seats)
+    kwargs["bouts"] = _int(data.get("bouts"), "number of bouts", minimum=1, maximum=99, field="bouts")
+    starting = _int(data.get("starting_seat"), "starting seat", minimum=1, maximum=game.seats, field="starting_seat")
     if starting is not None:
         kwargs["starting_seat"] = starting
-    per_move = _number(data.get("per_move"), "per-move time")
-    reserve = _number(data.get("reserve"), "reserve")
-    round_seconds = _number(data.get("round_seconds"), "round deadline")
+    per_move = _number(data.get("per_move"), "per-move time", "per_move")
+    reserve = _number(data.get("reserve"), "reserve", "reserve")
+    round_seconds = _number(data.get("round_seconds"), "round deadline", "round_seconds")
     if not any(key in data for key in ("per_move", "reserve", "round_seconds")):
         pass  # the game's default clock
     elif per_move is None and reserve is None and round_seconds is None:
@@ -107,46 +195,80 @@ def parse_create(data: Any) -> dict[str, Any]:
     return {"game_slug": slug, **kwargs}
 
 
-def _coerce(key: str, default: Any, text: str) -> Any:
+def _per_seat(data: Any, field: str, key: str, seats: int) -> dict[str, int]:
+    """One whole-number field per seat (`<field>-<seat>`; empty = 0) -> {"1": n, ...}."""
+    out: dict[str, int] = {}
+    for seat in range(1, seats + 1):
+        name = f"{field}-{seat}"
+        value = _int(data.get(name), f"{key} of seat {seat}", minimum=0, maximum=1000, field=name)
+        if value:
+            out[str(seat)] = value
+    return out
+
+
+def _boards(data: Any, field: str, key: str, slug: str, game: Any, default: Any) -> dict[str, Any]:
+    """Per board a size select (`<field>-<board>-size`) and its walls as square
+    names (`<field>-<board>-walls`, "B3, E4"), each board checked by the
+    game's rules so the host learns which board is wrong."""
+    boards: dict[str, Any] = {}
+    for spec in board_specs(slug, default):
+        name = spec["name"]
+        size_field, walls_field = f"{field}-{name}-size", f"{field}-{name}-walls"
+        if size_field not in data and walls_field not in data:
+            continue
+        size = _int(data.get(size_field), f"size of {spec['title']}", minimum=min(spec["sizes"]),
+                    maximum=max(spec["sizes"]), field=size_field)
+        board: dict[str, Any] = {"size": size if size is not None else spec["size"]}
+        if walls_field in data:
+            board["walls"] = _squares(str(data.get(walls_field, "")))
+        try:
+            game.new({key: {name: board}})
+        except RuleError as exc:
+            raise CreateError(str(exc), field=walls_field) from None
+        boards[name] = board
+    return boards
+
+
+def _coerce(key: str, default: Any, text: str, field: str = "") -> Any:
     if isinstance(default, int):
         try:
             return int(text)
         except ValueError:
-            raise CreateError(f"option {key} must be a whole number") from None
+            raise CreateError(f"option {key} must be a whole number", field=field) from None
     if isinstance(default, float):
         try:
             return float(text)
         except ValueError:
-            raise CreateError(f"option {key} must be a number") from None
+            raise CreateError(f"option {key} must be a number", field=field) from None
     if isinstance(default, str) or default is None:
         return text if text or default is not None else None
     try:
         return json.loads(text)
     except ValueError:
-        raise CreateError(f"option {key} must be written as JSON, like {json.dumps(default)}") from None
+        raise CreateError(f"option {key} must be written as JSON, like {json.dumps(default)}", field=field) from None
 
 
-def _int(value: Any, label: str, *, minimum: int, maximum: int) -> int | None:
+def _int(value: Any, label: str, *, minimum: int, maximum: int, field: str = "") -> int | None:
     if value in (None, ""):
         return None
     try:
-        number = int(str(value))
+        number = int(str(value).strip())
     except ValueError:
-        raise CreateError(f"the {label} must be a whole number") from None
+        raise CreateError(f"the {label} must be a whole number", field=field) from None
     if not minimum <= number <= maximum:
-        raise CreateError(f"the {label} must be between {minimum} and {maximum}")
+        raise CreateError(f"the {label} must be between {minimum} and {maximum}", field=field)
     return number
 
 
-def _number(value: Any, label: str) -> float | None:
+def _number(value: Any, label: str, field: str = "") -> float | None:
     if value in (None, ""):
         return None
     try:
         number = float(str(value))
     except ValueError:
-        raise CreateError(f"the {label} must be a number of seconds") from None
+        raise CreateError(f"the {label} must be a number of seconds", field=field) from None
     if not math.isfinite(number):
-        raise CreateError(f"the {label} must be a number of seconds")
+        raise CreateError(f"the {label} must be a number of seconds", field=field)
     if number < 0:
-        raise CreateError(f"the {label} cannot be negative")
+        raise CreateError(f"the {label} cannot be negative", field=field)
     return number

@@ -15,6 +15,7 @@ from typing import Any
 from django.db import models
 from django.db.models import Q, Sum
 from django.utils import timezone
+from django.utils.text import slugify
 
 from games.core import HOST, Game
 from games.registry import get_game
@@ -26,9 +27,23 @@ def new_token() -> str:
 
 
 class Season(models.Model):
-    """A series of matches among a roster of players, with a garnet ledger."""
+    """A series of matches among a roster of players, with a garnet ledger.
+
+    Only `matches.seasons` changes a season (roster, ledger, tokens, statuses);
+    its public page is /seasons/<slug>/, its host manages it at /s/<manage_token>/.
+    """
 
     name = models.CharField(max_length=120, unique=True)
+    slug = models.SlugField(max_length=80, unique=True)
+    manage_token = models.CharField(max_length=64, unique=True, default=new_token)
+    #: Discord-compatible (or Slack-style) incoming webhook; empty = no announcements
+    webhook_url = models.URLField(max_length=500, blank=True)
+    #: the last failed delivery (shown on the manage page) and the last good one
+    webhook_error = models.TextField(blank=True)
+    webhook_error_at = models.DateTimeField(null=True, blank=True)
+    webhook_ok_at = models.DateTimeField(null=True, blank=True)
+    #: scheme://host of the site, for the public links in announcements
+    base_url = models.CharField(max_length=200, blank=True)
     created = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -37,17 +52,42 @@ class Season(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self.slug:
+            self.slug = unique_slug(self.name, Season.objects.exclude(pk=self.pk))
+        super().save(*args, **kwargs)
+
     def garnets(self) -> dict[str, int]:
         """Player name -> garnet balance."""
         rows = self.garnet_entries.values("player__name").annotate(total=Sum("amount"))
         return {row["player__name"]: row["total"] or 0 for row in rows}
 
 
+def unique_slug(name: str, others: models.QuerySet[Season]) -> str:
+    """A slug for `name` that no other season uses ("spring", "spring-2", ...)."""
+    base = slugify(name)[:70] or "season"
+    slug, n = base, 1
+    while others.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
 class SeasonPlayer(models.Model):
     """One name on a season's roster."""
 
+    ACTIVE, CANDIDATE, ELIMINATED = "active", "candidate", "eliminated"
+    STATUSES = [(ACTIVE, "active"), (CANDIDATE, "elimination candidate"), (ELIMINATED, "eliminated")]
+
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=80)
+    status = models.CharField(max_length=12, choices=STATUSES, default=ACTIVE)
+    #: the season event that set the current status (a reversed result restores the one before)
+    status_event = models.ForeignKey(
+        "SeasonEvent", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    #: taken off the roster (kept, because the ledger and past matches name them)
+    removed = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["season", "name"]
@@ -59,15 +99,61 @@ class SeasonPlayer(models.Model):
     def garnet_balance(self) -> int:
         return self.garnet_entries.aggregate(total=Sum("amount"))["total"] or 0
 
+    def tokens_held(self) -> int:
+        return self.tokens_of_life.filter(used__isnull=True, revoked__isnull=True).count()
+
+
+class SeasonEvent(models.Model):
+    """The season's log: every manage action and every result fed in, with its
+    time and reason.  `key` makes an action exactly-once: a doubled submit
+    carries the same key and finds it taken."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=24)
+    text = models.CharField(max_length=500)
+    reason = models.CharField(max_length=200, blank=True)
+    key = models.CharField(max_length=80, null=True, blank=True)
+    match = models.ForeignKey("Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="season_events")
+    bout = models.ForeignKey("Bout", null=True, blank=True, on_delete=models.SET_NULL, related_name="season_events")
+    player = models.ForeignKey(
+        SeasonPlayer, null=True, blank=True, on_delete=models.SET_NULL, related_name="events"
+    )
+    #: what a result changed, so that a reversal undoes exactly that
+    data = models.JSONField(default=dict, blank=True)
+    #: set when a reopened or corrected bout took this result back
+    reversed = models.DateTimeField(null=True, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created", "id"]
+        constraints = [models.UniqueConstraint(fields=["season", "key"], name="unique_season_event_key")]
+
+    def __str__(self) -> str:
+        return f"{self.season}: {self.text}"
+
 
 class GarnetEntry(models.Model):
-    """One line of the garnet ledger (positive: awarded, negative: deducted)."""
+    """One line of the garnet ledger (positive: awarded, negative: deducted).
+    Append-only: a reversed result adds the opposite entry (`reverses`)."""
+
+    HOST, MATCH_HOST, EARNED, SPENT, REVERSAL = "host", "match", "earned", "spent", "reversal"
+    KINDS = [(HOST, "season host"), (MATCH_HOST, "match host"), (EARNED, "earned"), (SPENT, "spent"),
+             (REVERSAL, "reversal")]
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="garnet_entries")
     player = models.ForeignKey(SeasonPlayer, on_delete=models.CASCADE, related_name="garnet_entries")
     amount = models.IntegerField()
     reason = models.CharField(max_length=200, blank=True)
+    kind = models.CharField(max_length=10, choices=KINDS, default=MATCH_HOST)
     match = models.ForeignKey("Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="garnet_entries")
+    bout = models.ForeignKey("Bout", null=True, blank=True, on_delete=models.SET_NULL, related_name="garnet_entries")
+    event = models.ForeignKey(
+        SeasonEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="garnet_entries"
+    )
+    #: the entry this one cancels (at most one reversal per entry)
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="reversal"
+    )
     created = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -79,12 +165,22 @@ class GarnetEntry(models.Model):
 
 
 class TokenOfLife(models.Model):
-    """A Token of Life earned by a season player (Back to the Wall winners)."""
+    """A Token of Life earned by a season player (Back to the Wall winners) or
+    granted by the host; held until used (to clear a candidacy or an
+    elimination) or revoked (the result that gave it was taken back)."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="tokens_of_life")
     player = models.ForeignKey(SeasonPlayer, on_delete=models.CASCADE, related_name="tokens_of_life")
     match = models.ForeignKey("Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="tokens_of_life")
     reason = models.CharField(max_length=200, blank=True)
+    event = models.ForeignKey(
+        SeasonEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="tokens_given"
+    )
+    used = models.DateTimeField(null=True, blank=True)
+    used_event = models.ForeignKey(
+        SeasonEvent, null=True, blank=True, on_delete=models.SET_NULL, related_name="tokens_used"
+    )
+    revoked = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -93,6 +189,35 @@ class TokenOfLife(models.Model):
 
     def __str__(self) -> str:
         return f"token of life: {self.player.name}"
+
+    @property
+    def held(self) -> bool:
+        return self.used is None and self.revoked is None
+
+
+class WebhookPost(models.Model):
+    """Outbox of announcements: written in the transaction of what it
+    announces, delivered after commit by `matches.webhooks` (a worker thread or
+    `manage.py run_webhooks`), never on a request's path."""
+
+    PENDING, SENT, FAILED = "pending", "sent", "failed"
+    STATUSES = [(PENDING, "pending"), (SENT, "sent"), (FAILED, "failed")]
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="webhook_posts")
+    content = models.TextField()
+    status = models.CharField(max_length=8, choices=STATUSES, default=PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    #: when the next attempt is due (also a claimed attempt's lease)
+    next_attempt = models.DateTimeField(default=timezone.now, db_index=True)
+    last_error = models.TextField(blank=True)
+    created = models.DateTimeField(default=timezone.now)
+    sent = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.season}: {self.content[:60]}"
 
 
 class Match(models.Model):
@@ -114,6 +239,8 @@ class Match(models.Model):
     finished = models.DateTimeField(null=True, blank=True)
     winners = models.JSONField(default=list, blank=True)
     result_reason = models.CharField(max_length=120, blank=True)
+    #: a season's elimination match: its loser is eliminated (unless a Token of Life saves them)
+    elimination = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created"]

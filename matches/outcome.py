@@ -89,13 +89,20 @@ def banner(match: Any, bout: Any, names: dict[int, str], viewer: int, score: dic
         winners = [int(s) for s in (match.winners or [])]
         reason = match.result_reason or (bout.reason if bout.finished else "")
         words = why(match.game_slug, reason, (bout.result or {}).get("detail", ""))
+        detail = (bout.result or {}).get("detail", "") if bout.finished else ""
+        if reason == "bouts":
+            best = max((int(v) for v in score.values()), default=0)
+            bouts = int((match.format or {}).get("bouts", 1) or 1)
+            words = f"won {best} bout{'s' if best != 1 else ''} of a best of {bouts}"
+            if bout.finished and bout.reason:
+                detail = f"Bout {bout.number}: {why(match.game_slug, bout.reason)}."
         if winners:
             verb = "win" if winners == [viewer] or len(winners) > 1 else "wins"
             headline = f"{who(winners)} {verb} the match"
         else:
             headline = "The match is over: no winner"
         return {"kind": "match", "headline": headline, "why": words, "score": score_text,
-                "detail": (bout.result or {}).get("detail", "") if bout.finished else "",
+                "detail": detail,
                 "next": "The match is over." if viewer != HOST else "The match is over. You may reopen the last bout if it ended wrongly."}
     if bout.finished is None or not bout.result:
         return None

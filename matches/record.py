@@ -340,10 +340,24 @@ def _json_object(text: str, what: str) -> dict[str, Any]:
 # -- import -------------------------------------------------------------------------------
 
 
-def import_record(text: str) -> Match:
+def import_record(text: str, *, quiet: bool = False) -> Match:
     """A new match played from a complete record through the services; every
-    bout ends in the recorded state (checked), or nothing is created."""
+    bout ends in the recorded state (checked), or nothing is created.
+
+    `quiet` (the management command): no live broadcast per imported move.
+    Nobody can be watching a match whose links nobody has yet, and rendering
+    every audience after each of hundreds of moves is most of an import's
+    time.  It swaps `engine.notify` for the whole process, so only a
+    one-shot process (the command) may ask for it."""
     from . import services, sweeper
+
+    if quiet:
+        real = engine.notify
+        engine.notify = lambda match_id: None  # type: ignore[assignment]
+        try:
+            return import_record(text)
+        finally:
+            engine.notify = real  # type: ignore[assignment]
 
     record = parse(text)
     if not record.complete:

@@ -161,18 +161,18 @@ def may_replay(match: Match, bout: Bout, viewer: int) -> bool:
 
 
 def caption(replay: Replay, step: Step, names: dict[int, str], view: dict[str, Any] | None) -> str:
-    """One sentence for a step ("Move 5 of 31: Ann played place C3."), said aloud on change."""
+    """One sentence for a step ("Ann played place C3."); the page puts the
+    counter ("Move 5 of 31") before it, and both are announced on change."""
     bout = replay.bout
-    total = replay.visible
     if step.index == 0:
         text = f"Start of bout {bout.number}."
     elif replay.sealed:
-        text = f"Round {step.index} of {total} resolved."
+        text = f"Round {step.index} resolved."
     else:
         last = step.last
         assert last is not None
         who = "the host" if last.actor == HOST else names.get(last.actor, f"seat {last.actor}")
-        text = f"Move {step.index} of {total}: {who} played {last.text}."
+        text = f"{who} played {last.text}."
     result = (view or {}).get("result")
     if result is None and step.index == len(replay.steps) - 1 and bout.finished is not None:
         result = bout.result

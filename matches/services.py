@@ -25,7 +25,7 @@ from django.utils import timezone
 from games.core import HOST, RuleError
 from games.registry import get_game
 
-from . import clocks, engine, formats, sweeper
+from . import clocks, engine, formats, season_results, sweeper
 from .engine import NotAllowed, ServiceError, StaleVersion, bout_state, replay_bout
 from .models import Bout, GarnetEntry, Match, Season, SeasonPlayer, Seat, TurnLog
 
@@ -87,6 +87,7 @@ def create_match(
     clock: Mapping[str, Any] | bool | None = None,
     season: Season | str | None = None,
     starting_seat: int = 1,
+    elimination: bool = False,
     **format_overrides: Any,
 ) -> Match:
     """A match in setup, with a token per seat, a host token and a watch token.
@@ -125,10 +126,15 @@ def create_match(
     with transaction.atomic():
         if isinstance(season, str):
             season = Season.objects.get_or_create(name=_clean(season))[0] if _clean(season) else None
-        match = Match.objects.create(game_slug=game_slug, options=options, format=fmt, season=season)
+        if elimination and (season is None or game.seats != 2):
+            raise ServiceError("only a 2-player match in a season can be the elimination match")
+        match = Match.objects.create(game_slug=game_slug, options=options, format=fmt, season=season,
+                                     elimination=bool(elimination))
         for number, name in enumerate(names, start=1):
             player = SeasonPlayer.objects.get_or_create(season=season, name=name)[0] if season else None
             Seat.objects.create(match=match, number=number, name=name, season_player=player)
+        if season is not None:  # announced to the season (spectator link only)
+            season_results.match_created(match)
     return match
 
 
@@ -145,6 +151,8 @@ def start_match(match: Match, *, starting_seat: int | None = None) -> Bout:
         match.save()
         bout = engine.begin_bout(match, 1, seat, now)
         engine.note(match, bout, f"started the match; {engine.seat_label(match, seat)} starts bout 1", now)
+        if match.season_id:
+            season_results.match_started(match)
         engine.notify(match.pk)
         return bout
 
@@ -503,9 +511,7 @@ def adjust_garnets(match: Match, seat: int, amount: int, reason: str = "") -> Ga
         match, bout = engine.lock(match)
         seat_row = match.seats.get(number=engine.require_seat(match, seat))
         player = engine.season_player(match, seat_row)
-        entry = GarnetEntry.objects.create(
-            season_id=match.season_id, player=player, amount=amount, reason=reason.strip(), match=match, created=now
-        )
+        entry = season_results.match_host_garnets(match, player, amount, reason.strip(), now)
         if bout is not None:
             engine.bump(bout)
             bout.save()

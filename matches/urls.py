@@ -4,6 +4,7 @@ from . import replay_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("new/board/", views.board_check, name="board_check"),
     path("p/<str:token>/", views.player_page, name="player_page"),
     path("p/<str:token>/move/", views.player_move, name="player_move"),
     path("w/<str:token>/", views.watch_page, name="watch_page"),

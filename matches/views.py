@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -25,6 +25,13 @@ from . import render as rendering
 from .models import Match, Seat
 
 EXAMPLES = {"lance-assembly": "place C3; slide B2-B3 down 1", "grid-master": "place B2; move A1 right 2"}
+
+
+CLOCK_FIELDS = [
+    {"id": "per_move", "label": "Per move", "min": 1},
+    {"id": "reserve", "label": "Reserve / bank", "min": 0},
+    {"id": "round_seconds", "label": "Sealed round deadline", "min": 1},
+]
 
 
 def _secret(view: Any) -> Any:
@@ -53,17 +60,31 @@ def staff_host(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    error = ""
+    error, error_field = "", ""
     if request.method == "POST":
         try:
             match = services.create_match(**forms.parse_create(request.POST))
         except (forms.CreateError, services.ServiceError, RuleError, ValueError) as exc:
-            error = str(exc)
+            error, error_field = str(exc), getattr(exc, "field", "")
         else:
             return redirect("host_page", token=match.host_token)
     context = {"games": forms.games(), "seat_numbers": range(1, forms.MAX_SEATS + 1), "error": error,
-               "form": {"game": request.POST.get("game", "lance-assembly")}}
+               "error_field": error_field, "posted": request.POST if error else None,
+               "form": {"game": request.POST.get("game", "lance-assembly")}, "clock_fields": CLOCK_FIELDS,
+               "seat_fields": [{"n": n, "name": f"seat{n}"} for n in range(1, forms.MAX_SEATS + 1)]}
     return render(request, "matches/home.html", context, status=400 if error else 200)
+
+
+@require_GET
+def board_check(request: HttpRequest) -> JsonResponse:
+    """The home page's board editor asks the game's rules whether a board
+    (size and pre-placed walls) is allowed, and why not."""
+    try:
+        found = forms.check_board(request.GET.get("game", "back-to-the-wall"), request.GET.get("board", ""),
+                                  request.GET.get("size", ""), request.GET.get("walls"))
+    except (forms.CreateError, KeyError) as exc:
+        return JsonResponse({"ok": False, "error": str(exc).strip("'\"")}, status=400)
+    return JsonResponse(found)
 
 
 @_secret

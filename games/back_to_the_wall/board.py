@@ -113,6 +113,11 @@ class Board:
 
 def corners_connected(size: int, walls: frozenset[int] | set[int]) -> bool:
     """True unless some corner is cut off (orthogonally, through non-wall squares) from every other corner."""
+    return not cut_corners(size, walls)
+
+
+def cut_corners(size: int, walls: frozenset[int] | set[int]) -> tuple[int, ...]:
+    """The corners that reach no other corner orthogonally through non-wall squares (a walled corner counts)."""
     label = [0] * (size * size)
     corners = all_corners(size)
     current = 0
@@ -146,7 +151,7 @@ def corners_connected(size: int, walls: frozenset[int] | set[int]) -> bool:
                     label[nxt] = current
                     stack.append(nxt)
     labels = [label[c] for c in corners]
-    return all(lab and labels.count(lab) >= 2 for lab in labels)
+    return tuple(c for c, lab in zip(corners, labels, strict=True) if not lab or labels.count(lab) < 2)
 
 
 def start_board(index: int, size: int, walls: Iterable[int]) -> Board:
@@ -237,6 +242,10 @@ class Resolve:
 # -- resolution log ------------------------------------------------------------
 #: Wall outcomes: placed, or why it was dropped.
 WALL_OUTCOMES = ("placed", "corner", "wall", "piece", "adjacent", "isolates")
+#: Why a blocked piece took the direction it took (PhaseNote.rule): "" when it was not blocked.
+#: only: one open direction; free: most squares owned by no one; nearer: a perpendicular
+#: over the opposite; corner: the perpendicular toward its own corner; stuck: no open direction.
+FALLBACK_RULES = ("", "only", "free", "nearer", "corner", "stuck")
 
 
 @dataclass(frozen=True)
@@ -244,6 +253,8 @@ class WallNote:
     seat: int
     square: int
     outcome: str
+    #: adjacent: the walls (standing or submitted) it touches; isolates: the corners it would cut off
+    against: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -251,6 +262,9 @@ class PhaseNote:
     submitted: str | None  # None: no submission, the piece stays
     taken: str | None  # the direction actually moved (None: it stayed)
     path: tuple[int, ...]  # every square entered, in order
+    rule: str = ""  # FALLBACK_RULES: why a blocked piece took `taken`
+    #: a blocked piece's open directions, nearest the intended first, with the squares owned by no one on each path
+    options: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -262,11 +276,24 @@ class MoveNote:
 
 
 @dataclass(frozen=True)
+class TickNote:
+    """One tick of one movement phase: where every piece stands after it and what changed hands."""
+
+    phase: int  # 1-3
+    tick: int  # 1-based
+    positions: tuple[tuple[int, int, int], ...]  # (seat, number, square) for every piece
+    captured: tuple[tuple[int, int], ...]  # (square, seat), in the order the squares were entered
+    contested: tuple[int, ...]  # squares entered by pieces of different players: no change
+
+
+@dataclass(frozen=True)
 class BoardLog:
     walls: tuple[WallNote, ...]
     moves: tuple[MoveNote, ...]
     contested: tuple[tuple[int, int, int], ...]  # (phase 1-3, tick, square) that did not change hands
     spawned: tuple[Piece, ...]  # pieces spawned for the next round
+    #: owners when the round started (empty in logs stored before the trace existed)
+    before: tuple[int, ...] = ()
 
 
 # -- notation ----------------------------------------------------------------------

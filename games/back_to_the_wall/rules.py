@@ -38,8 +38,12 @@ Ruling: a blocked piece's fallback ties go first to a perpendicular over the
 Ruling: a piece whose seat gave no directions (missing submission) stays and
   takes no fallback.  Squares entered by one player's two pieces on one tick
   are captured normally.
-Ruling: the rules do not check a seat's garnet balance (the season ledger is
-  the match layer's business); they check only the once-per-board limit.
+Ruling: option `garnets` ({seat: garnets held}) sets what each seat may spend
+  in the match; a match in a season gets the seats' ledger balances there when
+  the bout starts (matches/engine.bout_options), seats left out hold 0.  With
+  the default {} the rules do not count garnets (the host keeps the books) and
+  check only the once-per-board limit.  A submission spending more garnets
+  than the seat has left is refused.
 Ruling: board scores published during play are captured squares only; garnet
   bonuses (which would reveal spends) appear with the final result.
 Ruling: several Elimination Candidates (or winners) only when seats are equal
@@ -49,16 +53,20 @@ public_view keys: `round` (1-3, the round being played; 3 once finished),
 `rounds`, `finished`, `submitted` {seat: bool}, `boards` (list, once/twice/
 thrice: `name`, `title`, `size`, `wall_limit`, `walls` [square], `owners`
 (rows of ints, 0 = no one), `pieces` [{seat, number, square}], `corners`
-{seat: square}, `captured` {seat: n}), `last_round` (null or {round, boards:
-[{name, walls: [{seat, square, outcome}], moves: [{seat, number, start,
-phases: [{submitted, taken, path}]}], contested: [{phase, tick, square}],
-spawned: [{seat, number, square}]}]}), and once finished `final`
+{seat: square}, `captured` {seat: n}), `last_round` (null or the resolution
+trace of the round just resolved: {round, boards: [{name, title, size, walls:
+[{seat, square, outcome, against, why}], moves: [{seat, number, start,
+phases: [{submitted, taken, path, rule, options, why}]}], contested: [{phase,
+tick, square}], spawned: [{seat, number, square}], before: {owners, walls,
+pieces} (the board as the round started), ticks: [{phase, tick, positions,
+captured, contested}]}]}), `earlier_rounds` (the traces of the rounds
+before it), and once finished `final`
 ({ranking: [[seat, ...], ...], points {seat: total}, boards [{name, scores
 {seat: captured + bonus}, captured, garnet_bonus, points}], garnets_earned
 {seat: n}, garnet_spends {seat: {board: round}}, token_of_life [seat],
 elimination_candidate [seat]}).  Hidden per seat: `submission` (the pending
 orders in canonical text, or null), `garnet_spends` {board: round},
-`garnet_bonus` {board: n}.
+`garnet_bonus` {board: n}, `garnets_to_spend` (n, or null when not counted).
 """
 
 from __future__ import annotations
@@ -117,11 +125,24 @@ class BackToTheWallState:
     submissions: tuple[Orders | None, Orders | None, Orders | None, Orders | None]
     spends: tuple[Triple, Triple, Triple, Triple]  # per seat, per board: round of the garnet spend (0 none)
     bonus: tuple[Triple, Triple, Triple, Triple]  # per seat, per board: garnet bonus earned
-    last_log: tuple[BoardLog, ...] = ()  # the last resolved round, per board
+    logs: tuple[tuple[BoardLog, ...], ...] = ()  # every resolved round's log, per board
     finished: bool = False
+    #: garnets each seat held at the start (None: not counted)
+    garnets: tuple[int, int, int, int] | None = None
 
     def submission(self, seat: int) -> Orders | None:
         return self.submissions[seat - 1]
+
+    @property
+    def last_log(self) -> tuple[BoardLog, ...]:
+        """The last resolved round, per board (empty before the first resolution)."""
+        return self.logs[-1] if self.logs else ()
+
+    def garnets_left(self, seat: int) -> int | None:
+        """Garnets `seat` may still spend in this match (None when the match does not count them)."""
+        if self.garnets is None:
+            return None
+        return self.garnets[seat - 1] - sum(1 for r in self.spends[seat - 1] if r)
 
 
 _NO_SUBMISSIONS: tuple[None, None, None, None] = (None, None, None, None)
@@ -164,7 +185,8 @@ class BackToTheWall(Game[BackToTheWallState, Action]):
                 "walls": [square_name(c, r) for c, r in default_walls(i, DEFAULT_SIZES[i])],
             }
             for i, name in enumerate(BOARD_NAMES)
-        }
+        },
+        "garnets": {},
     }
 
     # -- setup -----------------------------------------------------------------
@@ -183,6 +205,7 @@ class BackToTheWall(Game[BackToTheWallState, Action]):
             submissions=_NO_SUBMISSIONS,
             spends=_ZEROS,
             bonus=_ZEROS,
+            garnets=_garnets_option(opts["garnets"]),
         )
 
     def _board_from_spec(self, index: int, spec: Any) -> Board:
@@ -296,6 +319,13 @@ class BackToTheWall(Game[BackToTheWallState, Action]):
                     raise IllegalAction(f"you must give 3 directions for piece {number} on {title}")
             if mine.garnet and state.spends[seat - 1][board.index]:
                 raise IllegalAction(f"you have already spent a garnet on {title}")
+        left = state.garnets_left(seat)
+        spending = [b.title for b, mine in zip(state.boards, orders.boards, strict=True) if mine.garnet]
+        if left is not None and len(spending) > left:
+            held = "no garnet" if left == 0 else f"only {left} garnet{'s' if left > 1 else ''}"
+            raise IllegalAction(
+                f"you have {held} to spend (this order spends one on {' and '.join(spending)})"
+            )
 
     def _resolve(self, state: BackToTheWallState) -> BackToTheWallState:
         last = state.round >= ROUNDS
@@ -323,8 +353,9 @@ class BackToTheWall(Game[BackToTheWallState, Action]):
             submissions=_NO_SUBMISSIONS,
             spends=_triples(spends),
             bonus=_triples(bonus),
-            last_log=tuple(logs),
+            logs=(*state.logs, tuple(logs)),
             finished=last,
+            garnets=state.garnets,
         )
 
     # -- listing actions -------------------------------------------------------
@@ -336,13 +367,16 @@ class BackToTheWall(Game[BackToTheWallState, Action]):
         if state.finished or seat not in SEATS:
             return
         per_board = [self._board_choices(state, seat, b) for b in state.boards]
+        left = state.garnets_left(seat)
         for choice in _lazy_product(per_board):
+            if left is not None and sum(1 for c in choice if c.garnet) > left:
+                continue
             yield Orders((choice[0], choice[1], choice[2]))
 
     def _board_choices(self, state: BackToTheWallState, seat: int, board: Board) -> Any:
         squares = [(c, r) for r in range(board.size) for c in range(board.size)]
         numbers = [p.number for p in board.pieces_of(seat)]
-        spent = bool(state.spends[seat - 1][board.index])
+        spent = bool(state.spends[seat - 1][board.index]) or state.garnets_left(seat) == 0
 
         def walls() -> Iterator[tuple[tuple[int, int], ...]]:
             for count in range(board.wall_limit + 1):
@@ -367,7 +401,7 @@ class BackToTheWall(Game[BackToTheWallState, Action]):
             return None if state.finished else Resolve()
         if state.finished or seat not in SEATS:
             return None
-        chosen = []
+        chosen: list[BoardOrders] = []
         for board in state.boards:
             count = rng.randint(0, board.wall_limit)
             cells = rng.sample(range(board.size * board.size), count)
@@ -375,7 +409,11 @@ class BackToTheWall(Game[BackToTheWallState, Action]):
             moves = tuple(
                 (p.number, tuple(rng.choice(DIRECTIONS) for _ in range(3))) for p in board.pieces_of(seat)
             )
-            garnet = not state.spends[seat - 1][board.index] and rng.random() < 0.2
+            left = state.garnets_left(seat)
+            spent = sum(1 for b in chosen if b.garnet)
+            can_spend = state.spends[seat - 1][board.index] == 0 and (left is None or spent < left)
+
+            garnet = can_spend and rng.random() < 0.2
             chosen.append(BoardOrders(walls, moves, garnet))
         return Orders((chosen[0], chosen[1], chosen[2]))
 
@@ -432,13 +470,12 @@ class BackToTheWall(Game[BackToTheWallState, Action]):
             "submitted": {str(s): state.submission(s) is not None for s in SEATS},
             "boards": [board_view(b) for b in state.boards],
             "last_round": None,
+            "earlier_rounds": [],
         }
-        if state.last_log:
-            played = state.round if state.finished else state.round - 1
-            view["last_round"] = {
-                "round": played,
-                "boards": [log_view(b, log) for b, log in zip(state.boards, state.last_log, strict=True)],
-            }
+        traces = _traces(state)
+        if traces:
+            view["last_round"] = traces[-1]
+            view["earlier_rounds"] = traces[:-1]
         if state.finished:
             final = self._final(state)
             view["final"] = {
@@ -471,6 +508,7 @@ class BackToTheWall(Game[BackToTheWallState, Action]):
                 for i, name in enumerate(BOARD_NAMES)
                 if state.spends[seat - 1][i]
             },
+            "garnets_to_spend": state.garnets_left(seat),
         }
 
     # -- persistence -----------------------------------------------------------
@@ -491,7 +529,8 @@ class BackToTheWall(Game[BackToTheWallState, Action]):
             "submissions": [None if s is None else format_action(s) for s in state.submissions],
             "spends": [list(t) for t in state.spends],
             "bonus": [list(t) for t in state.bonus],
-            "last_log": [dump_log(log) for log in state.last_log],
+            "logs": [[dump_log(log) for log in logs] for logs in state.logs],
+            "garnets": None if state.garnets is None else list(state.garnets),
         }
 
     def load(self, data: Mapping[str, Any]) -> BackToTheWallState:
@@ -507,6 +546,9 @@ class BackToTheWall(Game[BackToTheWallState, Action]):
             )
             for i, b in enumerate(data["boards"])
         )
+        # states stored before every round's log was kept hold only "last_log"
+        rounds = data["logs"] if "logs" in data else [data["last_log"]] if data.get("last_log") else []
+        garnets = data.get("garnets")
         subs: list[Orders | None] = []
         for text in data["submissions"]:
             if text is None:
@@ -521,12 +563,56 @@ class BackToTheWall(Game[BackToTheWallState, Action]):
             submissions=(subs[0], subs[1], subs[2], subs[3]),
             spends=_triples(data["spends"]),
             bonus=_triples(data["bonus"]),
-            last_log=tuple(load_log(log) for log in data["last_log"]),
+            logs=tuple(tuple(load_log(log) for log in logs) for logs in rounds),
             finished=bool(data["finished"]),
+            garnets=None if garnets is None else _quad(garnets),
         )
 
 
 # -- helpers ---------------------------------------------------------------------
+def _traces(state: BackToTheWallState) -> list[dict[str, Any]]:
+    """The resolution trace of every resolved round, oldest first: {round, boards: [log_view]}."""
+    traces: list[dict[str, Any]] = []
+    walls = [b.walls for b in state.boards]  # walls when the round being walked back ended
+    for number in range(len(state.logs), 0, -1):
+        logs = state.logs[number - 1]
+        traces.append(
+            {
+                "round": number,
+                "boards": [
+                    log_view(b, log, walls[b.index]) for b, log in zip(state.boards, logs, strict=True)
+                ],
+            }
+        )
+        for b, log in zip(state.boards, logs, strict=True):
+            walls[b.index] = walls[b.index] - {w.square for w in log.walls if w.outcome == "placed"}
+    return traces[::-1]
+
+
+def _garnets_option(value: Any) -> tuple[int, int, int, int] | None:
+    """Option `garnets` ({seat: garnets held}) -> per seat; {} -> None: spends are not counted.
+
+    A match in a season gets the seats' ledger balances here when the bout
+    starts (matches/engine.bout_options); seats left out of a non-empty map hold 0.
+    """
+    if not isinstance(value, Mapping):
+        raise IllegalAction(f"option garnets must map seats to garnets held, like {{'1': 2}}, got {value!r}")
+    if not value:
+        return None
+    held = [0, 0, 0, 0]
+    for key, count in value.items():
+        try:
+            seat = int(key)
+        except (TypeError, ValueError):
+            seat = 0
+        if seat not in SEATS:
+            raise IllegalAction(f"option garnets: there is no seat {key!r} (seats are 1 to 4)")
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise IllegalAction(f"option garnets: seat {seat} needs a whole number >= 0, got {count!r}")
+        held[seat - 1] = count
+    return (held[0], held[1], held[2], held[3])
+
+
 def _lazy_product(factories: Sequence[Any]) -> Iterator[tuple[Any, ...]]:
     """Like itertools.product over fresh iterators from `factories`, without materialising them."""
     if not factories:
@@ -535,6 +621,10 @@ def _lazy_product(factories: Sequence[Any]) -> Iterator[tuple[Any, ...]]:
     for head in factories[0]():
         for rest in _lazy_product(factories[1:]):
             yield (head, *rest)
+
+
+def _quad(values: Sequence[Any]) -> tuple[int, int, int, int]:
+    return (int(values[0]), int(values[1]), int(values[2]), int(values[3]))
 
 
 def _triples(rows: Sequence[Sequence[int]]) -> tuple[Triple, Triple, Triple, Triple]:

@@ -394,6 +394,8 @@ def _status(view: dict[str, Any], ctx: dict[str, Any], who: _Namer, private: dic
     public = view["public"]
     waiting = [s for s in SEATS if not public["submitted"][str(s)]]
     head = f"Round {public['round']} of {public['rounds']}"
+    if getattr(match, "paused", False):
+        return f"{head}: paused by the host; bids wait until play resumes."
     if private is not None:
         me = who.viewer
         other = 3 - me

@@ -75,6 +75,8 @@
       '<path d="M0,0 L10,5 L0,10 z" class="preview-head"/></marker></defs>' +
       '<rect class="preview-run" x="' + (left + 2) + '" y="' + (top + 2) + '" width="' + (right - left - 4) +
       '" height="' + (bottom - top - 4) + '" rx="8"/>' +
+      '<rect class="preview-dest" x="' + (left + 2 + d[0] * w * dist) + '" y="' + (top + 2 + d[1] * h * dist) +
+      '" width="' + (right - left - 4) + '" height="' + (bottom - top - 4) + '" rx="8"/>' +
       '<line class="preview-line" x1="' + cx + '" y1="' + cy + '" x2="' + tx + '" y2="' + ty + '" marker-end="url(#dm-head)"/>' +
       '<text class="preview-label" x="' + ((cx + tx) / 2 + (d[1] ? 14 : 0)) + '" y="' + ((cy + ty) / 2 + (d[0] ? -10 : 5)) +
       '">' + ARROW[dir] + dist + "</text>";

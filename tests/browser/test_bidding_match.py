@@ -202,6 +202,14 @@ def test_a_bidding_match_played_by_clicks_keeps_each_sides_bids_secret(server: S
     _fits_phone(phone_spectator)
     phone_spectator.screenshot(path=str(ARTIFACTS / "bidding-phone-spectator-final.png"), full_page=True)
 
+    # the bout's replay draws the same board (round by round) and keeps the same secrets
+    phone_spectator.goto(watch_link.rstrip("/") + "/bouts/1/?step=1")
+    phone_spectator.wait_for_selector(tile("A1"), timeout=TIMEOUT)
+    assert phone_spectator.locator(owned("A1", 1)).count() == 1 and phone_spectator.locator(owned("G3", 1)).count() == 0
+    assert phone_spectator.locator("#bt .bt-tile[data-blocked]").count() == 0
+    _fits_phone(phone_spectator)
+    phone_spectator.screenshot(path=str(ARTIFACTS / "bidding-phone-replay.png"), full_page=True)
+
     # Ann's amounts and chips never reached Bob or the spectator: pages or frames
     assert frames["bob"] and frames["spectator"]
     for name, page in (("bob", bob), ("spectator", spectator), ("phone spectator", phone_spectator)):

@@ -150,7 +150,7 @@ def test_lance_assembly_bout_played_by_clicking_with_live_pages(server: Server, 
     # Ann completes A1-A5: a lance wins the bout
     _play(ann, others("ann"), ["A1"], "A1", "R", latencies)
     for page in pages.values():
-        page.wait_for_selector("#status >> text=won (lance)", timeout=TIMEOUT)
+        page.wait_for_selector("#banner.banner-bout >> text=bout 1 — five in a row", timeout=TIMEOUT)
         page.wait_for_selector("#board .cell.win", timeout=TIMEOUT)
     assert "1" in ann.inner_text(".score-seat.seat-1")
 
@@ -223,7 +223,7 @@ def test_best_of_three_match_typed_with_a_host_correction(server: Server, browse
     _type(dan, "place F4", rest(dan), "F4", "B")
     _type(cleo, "place A5", rest(cleo), "A5", "R")
     for page in everyone:
-        page.wait_for_selector("#status >> text=Bout 1 over", timeout=TIMEOUT)
+        page.wait_for_selector("#banner.banner-bout >> text=bout 1 — five in a row", timeout=TIMEOUT)
 
     # bout 2: the host starts it and Dan (the other seat) begins
     host.click("#host-next-bout")
@@ -236,7 +236,7 @@ def test_best_of_three_match_typed_with_a_host_correction(server: Server, browse
         _type(dan, f"place E{n}", rest(dan), f"E{n}", "B")
     _type(cleo, "place B5", rest(cleo), "B5", "R")
     for page in everyone:
-        page.wait_for_selector("#status.finished >> text=Match over", timeout=TIMEOUT)
-    assert "Cleo" in spectator.inner_text("#status")
+        page.wait_for_selector("#banner.banner-match >> text=the match — won 2 bouts of a best of 3", timeout=TIMEOUT)
+    assert "Cleo wins the match" in spectator.inner_text("#banner")
     assert "2" in spectator.inner_text(".score-seat.seat-1")
     assert not errors, errors

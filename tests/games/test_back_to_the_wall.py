@@ -400,12 +400,15 @@ def test_the_last_round_log_reveals_walls_and_paths_after_resolution():
     state = game.new()
     state = play_round(state, {1: full(state, 1, "right down left", "once wall D2")})
     log = game.public_view(state)["last_round"]["boards"][0]
-    assert log["walls"] == [{"seat": 1, "square": "D2", "outcome": "placed"}]
+    assert log["walls"] == [{"seat": 1, "square": "D2", "outcome": "placed", "against": [], "why": "D2 placed"}]
     mine = next(m for m in log["moves"] if m["seat"] == 1)
     assert mine["phases"][0] == {
         "submitted": "right",
         "taken": "right",
         "path": ["B1", "C1", "D1", "E1", "F1"],
+        "rule": "",
+        "options": [],
+        "why": "",
     }
 
 
@@ -420,7 +423,7 @@ def test_the_last_round_log_shows_squares_contested_on_one_tick():
 
 def test_public_view_has_what_a_board_renderer_needs():
     view = game.public_view(game.new())
-    assert set(view) == {"round", "rounds", "finished", "submitted", "boards", "last_round"}
+    assert set(view) == {"round", "rounds", "finished", "submitted", "boards", "last_round", "earlier_rounds"}
     once = view["boards"][0]
     assert set(once) == {
         "name",
@@ -608,3 +611,45 @@ def test_fuzz_word_salad_parses_or_raises_notation_error(words):
     assert game.parse(game.new(), 1, game.format(action)) == action
     with contextlib.suppress(IllegalAction):
         game.apply(game.new(), 1, action)
+
+
+# -- garnets held (option "garnets", from the season ledger or the host) -------------------------
+def test_the_garnets_option_limits_spends_across_the_match():
+    state = game.new({"garnets": {"1": 1, "3": 2}})
+    with pytest.raises(IllegalAction, match="you have only 1 garnet to spend"):
+        game.play(state, 1, full(state, 1, extra="once garnet; twice garnet"))
+    with pytest.raises(IllegalAction, match="you have no garnet to spend"):
+        game.play(state, 2, full(state, 2, extra="thrice garnet"))  # seats left out hold none
+    assert game.hidden(state, 1)["garnets_to_spend"] == 1
+    state = play_round(state, {1: full(state, 1, extra="twice garnet"), 3: full(state, 3, extra="once garnet")})
+    assert game.hidden(state, 1)["garnets_to_spend"] == 0 and game.hidden(state, 3)["garnets_to_spend"] == 1
+    with pytest.raises(IllegalAction, match="you have no garnet to spend"):
+        game.play(state, 1, full(state, 1, extra="once garnet"))
+    state = game.play(state, 3, full(state, 3, extra="thrice garnet"))
+    assert game.hidden(state, 2)["garnets_to_spend"] == 0
+    again = game.load(json.loads(json.dumps(game.dump(state))))
+    assert again.garnets == (1, 0, 2, 0) and game.hidden(again, 3)["garnets_to_spend"] == 1
+
+
+def test_without_the_option_garnets_are_not_counted():
+    state = game.new()
+    assert game.hidden(state, 1)["garnets_to_spend"] is None
+    game.play(state, 1, full(state, 1, extra="once garnet; twice garnet; thrice garnet"))
+
+
+def test_listed_and_random_orders_never_spend_garnets_a_seat_lacks():
+    state = game.new({"garnets": {"1": 1}})
+    rng = random.Random(4)
+    for _ in range(40):
+        assert not any(b.garnet for b in game.random_action(state, 2, rng).boards)
+        assert sum(b.garnet for b in game.random_action(state, 1, rng).boards) <= 1
+    for count, action in enumerate(game.legal_actions(state, 1)):
+        assert sum(b.garnet for b in action.boards) <= 1
+        if count > 3000:
+            break
+
+
+@pytest.mark.parametrize("value", [[1], {"5": 1}, {"1": -1}, {"1": True}, {"x": 2}])
+def test_a_bad_garnets_option_is_refused(value):
+    with pytest.raises(IllegalAction, match="option garnets"):
+        game.new({"garnets": value})

@@ -379,3 +379,10 @@ def test_tiles_carry_a_plain_label_for_pages_where_no_one_bids():
     tiles = tiles_of(shaped(game.new(), 1))
     assert tiles["D5"]["label"] == "D5, empty, not allowed: on a controlled board"
     assert tiles["D5"]["plain"] == "D5, empty"
+
+
+def test_a_paused_match_says_so_instead_of_asking_for_bids():
+    view = game.view(game.new(), 1)
+    match = SimpleNamespace(status="running", winners=[], paused=True)
+    out = page.context(view, {"viewer": 1, "names": NAMES, "my_turn": True, "match": match})
+    assert out["status"] == "Round 1 of 3: paused by the host; bids wait until play resumes."

@@ -205,19 +205,25 @@ def test_a_stalemate_not_yet_replayed_is_reopened_and_counts_again(make_match: A
 
 
 @pytest.mark.django_db
-def test_a_match_end_that_gave_tokens_of_life_is_refused(make_match: Any) -> None:
+def test_a_match_end_that_gave_tokens_of_life_is_reopened_and_the_token_revoked(make_match: Any) -> None:
+    from matches import seasons
+
     match = make_match("back-to-the-wall", season="Main")
     services.end_match(match, [3])
+    services.reopen_bout(match, current(match).version)
+    match.refresh_from_db()
+    assert match.status == Match.RUNNING
+    token = match.season.tokens_of_life.get()
+    assert token.player.name == "Cy" and token.revoked is not None and not token.held
+    # once a token from the match has been used, the match end stays
+    services.end_match(match, [3])
+    cy = match.season.players.get(name="Cy")
+    seasons.set_status(match.season, cy, "candidate")
+    seasons.use_token(match.season, cy)
     before = snapshot(match)
-    with pytest.raises(services.NotAllowed, match="token of life to Cy"):
+    with pytest.raises(services.NotAllowed, match="Token of Life Cy won in this match has been used"):
         services.reopen_bout(match, current(match).version)
-    assert snapshot(match) == before and match.season.tokens_of_life.count() == 1
-    # without a season there are no tokens: the match is reopened
-    other = make_match("back-to-the-wall")
-    services.end_match(other, [3])
-    services.reopen_bout(other, current(other).version)
-    other.refresh_from_db()
-    assert other.status == Match.RUNNING and current(other).finished is None
+    assert snapshot(match) == before
 
 
 @pytest.mark.django_db

@@ -353,3 +353,22 @@ def test_records_mask_sealed_orders_for_other_audiences_and_refuse_import(make_m
     host = record.export(match, HOST)
     assert "A1 17" in host and "Complete: yes" in host
     assert json.loads(re.search(r"^Format: (.*)$", host, re.M).group(1))["bouts"] == 1
+
+
+@pytest.mark.parametrize("slug", slugs())
+def test_every_games_replay_page_renders_its_own_board_for_every_audience(
+    client: Client, make_match: Any, slug: str
+) -> None:
+    match = make_match(slug, clock=False)
+    _finish(match, random.Random(f"page-{slug}"))
+    bout = _bout(match)
+    last = len(replay.build_steps(bout)) - 1
+    links = [("w", match.watch_token), ("h", match.host_token)]
+    links += [("p", s.token) for s in match.seats.order_by("number")]
+    for prefix, token in links:
+        for step in sorted({0, last // 2, last}):
+            page = client.get(f"/{prefix}/{token}/bouts/1/?step={step}")
+            assert page.status_code == 200, (slug, prefix, step)
+            html = page.content.decode()
+            assert f'class="replay-step" data-step="{step}"' in html and 'id="board"' in html
+        assert client.get(f"/{prefix}/{token}/bouts/1/record.txt").status_code == 200

@@ -37,7 +37,7 @@ class Command(BaseCommand):
         except UnicodeDecodeError:
             raise CommandError(f"{name} is not UTF-8 text") from None
         try:
-            match = record.import_record(text)
+            match = record.import_record(text, quiet=True)
         except (record.RecordError, ServiceError) as error:
             raise CommandError(str(error)) from None
         bouts = match.bouts.count()

@@ -119,7 +119,8 @@
       el.classList.toggle("nope", !!reason);
       el.querySelector(".amt").textContent = b ? String(b.chips) : "";
       if (b) {
-        el.setAttribute("aria-label", el.dataset.label + ", in your bid: " + b.chips + " chip" + (b.chips === 1 ? "" : "s"));
+        // the visible text ("E5 3") starts the name, as screen-reader users hear it
+        el.setAttribute("aria-label", name + " " + b.chips + ", in your bid: " + b.chips + " chip" + (b.chips === 1 ? "" : "s"));
       } else if (reason) {
         el.setAttribute("aria-label", name + ", empty, not allowed: " + reason);
         el.title = name + ": not allowed, " + reason;

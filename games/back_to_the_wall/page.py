@@ -1,0 +1,602 @@
+"""Back to the Wall page: shapes one audience's `game.view()` for the board and controls templates.
+
+Pure (no Django): `matches/render.py` calls `context(view, ctx)` for every
+audience with that audience's view, so this module can only show what the
+view already holds for the viewer.  It computes, from the rules modules:
+
+- the squares of each board (territory, walls, corners, pieces as tokens,
+  an aria-label naming all of it) and a legend of who sits where;
+- the order builder's data: where a wall would certainly be dropped and why,
+  which squares count as adjacent on Once and Twice, each piece's path
+  preview for every choice of three directions on the board as it stands,
+  which garnet toggles are open;
+- the pending orders (the seat's own, or every seat's for the host);
+- the resolution traces in a compact form for the replay script, with the
+  engine's reasons as text;
+- the final standings, with the tie-break that decided each place.
+
+The header shows points (6/4/2/1 per board) instead of bouts won: during the
+match they are provisional, from the squares held now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.core import HOST, NotationError
+
+from .board import (
+    BOARD_NAMES,
+    CORNERS,
+    DIRECTIONS,
+    SEATS,
+    Board,
+    BoardOrders,
+    Orders,
+    Piece,
+    all_corners,
+    cut_corners,
+    parse_action,
+)
+from .resolve import PLACE_POINTS, fallback, place_points, ranking_key, ray
+
+ARROWS: dict[str, str] = {"up": "↑", "right": "→", "down": "↓", "left": "←"}
+CORNER_WORDS: dict[str, str] = {
+    "tl": "top left",
+    "tr": "top right",
+    "br": "bottom right",
+    "bl": "bottom left",
+}
+PHASE_WORDS = ("first", "second", "third")
+TIE_BREAKS = ("total points", "best single board", "points on Thrice", "points on Twice", "points on Once")
+
+
+def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    public: dict[str, Any] = view["public"]
+    viewer = int(ctx.get("viewer", 0))
+    names = {int(k): str(v) for k, v in (ctx.get("names") or {}).items()}
+    for seat in SEATS:
+        names.setdefault(seat, f"Seat {seat}")
+    match = ctx.get("match")
+    running = getattr(match, "status", "running") == "running" and not public["finished"]
+    running = running and not view.get("result")
+    is_host = viewer == HOST
+    builder_seats: list[int] = []
+    if running and is_host:
+        builder_seats = list(SEATS)
+    elif running and viewer in SEATS and ctx.get("my_turn"):
+        builder_seats = [viewer]
+    boards = [_engine_board(i, b) for i, b in enumerate(public["boards"])]
+    secrets = _secrets(view, viewer)
+    pending = {seat: _orders(secrets[seat].get("submission")) for seat in secrets}
+    out_boards = []
+    for board, bview in zip(boards, public["boards"], strict=True):
+        out_boards.append(_board(board, bview, names, builder_seats, pending, secrets))
+    final = public.get("final")
+    replay, frames = _replay(public, names)
+    previews = {
+        str(seat): {
+            b.name: {str(p.number): ",".join(preview(b, p).values()) for p in b.pieces_of(seat)}
+            for b in boards
+        }
+        for seat in builder_seats
+    }
+    bttw: dict[str, Any] = {
+        "round": public["round"],
+        "rounds": public["rounds"],
+        "finished": public["finished"],
+        "boards": out_boards,
+        "submitted": [
+            {"seat": s, "name": names[s], "done": bool(public["submitted"].get(str(s)))} for s in SEATS
+        ],
+        "builder": bool(builder_seats),
+        "builder_seats": [{"seat": s, "name": names[s]} for s in builder_seats],
+        "round_key": f"{ctx.get('bout_number', 0)}-{public['round']}",
+        "mine": _mine(pending, viewer, is_host, names) if running else [],
+        "replay": replay,
+        "standings": None if not final else standings(final, names),
+        "points": _points(public, final),
+        "is_host": is_host,
+        "arrows": list(ARROWS.items()),
+        # what the click script reads (rendered with json_script)
+        "script": {
+            "roundKey": f"{ctx.get('bout_number', 0)}-{public['round']}",
+            "host": is_host,
+            "names": {str(s): names[s] for s in SEATS},
+            "initial": {str(s): _initial(pending.get(s)) for s in builder_seats},
+            "garnets": {str(s): _garnet_info(secrets.get(s, {})) for s in builder_seats},
+            "previews": previews,
+            "replay": frames,
+        },
+    }
+    return {"bttw": bttw, "seats": _header(ctx.get("seats") or [], bttw["points"], final is not None)}
+
+
+# -- boards ----------------------------------------------------------------------------
+def _engine_board(index: int, bview: Mapping[str, Any]) -> Board:
+    """The rules' Board back from its public view (walls, owners, pieces)."""
+    size = int(bview["size"])
+    walls = frozenset(_index(w, size) for w in bview["walls"])
+    owners = tuple(int(v) for row in bview["owners"] for v in row)
+    pieces = tuple(
+        sorted(Piece(int(p["seat"]), int(p["number"]), _index(p["square"], size)) for p in bview["pieces"])
+    )
+    return Board(index, size, walls, owners, pieces)
+
+
+def _index(name: str, size: int) -> int:
+    return (int(name[1:]) - 1) * size + (ord(name[0]) - 65)
+
+
+def _board(
+    board: Board,
+    bview: Mapping[str, Any],
+    names: Mapping[int, str],
+    builder_seats: Sequence[int],
+    pending: Mapping[int, Orders | None],
+    secrets: Mapping[int, Mapping[str, Any]],
+) -> dict[str, Any]:
+    size = board.size
+    corner_of = {board.corner(s): s for s in SEATS}
+    pieces_at: dict[int, list[Piece]] = {}
+    for p in board.pieces:
+        pieces_at.setdefault(p.square, []).append(p)
+    builder = bool(builder_seats)
+    why = wall_reasons(board) if builder else {}
+    near = neighbours(board) if builder else {}
+    rows = []
+    for r in range(size):
+        row = []
+        for c in range(size):
+            i = r * size + c
+            coord = board.square(i)
+            owner = board.owners[i]
+            wall = i in board.walls
+            here = pieces_at.get(i, [])
+            row.append(
+                {
+                    "coord": coord,
+                    "owner": 0 if wall else owner,
+                    "wall": wall,
+                    "corner": corner_of.get(i, 0),
+                    "pieces": [{"seat": p.seat, "number": p.number} for p in here],
+                    "label": square_label(coord, owner, wall, corner_of.get(i, 0), here, names),
+                    "why": why.get(i, ""),
+                    "near": " ".join(board.square(x) for x in near.get(i, ())),
+                }
+            )
+        rows.append(row)
+    legend: list[dict[str, Any]] = []
+    for seat in SEATS:
+        where = CORNERS[board.index][seat]
+        legend.append(
+            {
+                "seat": seat,
+                "name": names[seat],
+                "corner": board.square(board.corner(seat)),
+                "where": CORNER_WORDS[where],
+                "captured": int(bview["captured"][str(seat)]),
+            }
+        )
+    legend.sort(key=lambda item: ("tl", "tr", "bl", "br").index(CORNERS[board.index][item["seat"]]))
+    pieces = []
+    for seat in builder_seats:
+        for p in board.pieces_of(seat):
+            pieces.append({"seat": seat, "number": p.number, "square": board.square(p.square)})
+    orders = []
+    for seat, sub in pending.items():
+        if sub is not None:
+            orders.append({"seat": seat, "name": names[seat], "text": describe(sub.boards[board.index])})
+    spent = {seat: board.name in (secrets[seat].get("garnet_spends") or {}) for seat in secrets}
+    return {
+        "name": board.name,
+        "title": board.title,
+        "size": size,
+        "cols": [chr(65 + c) for c in range(size)],
+        "rows": rows,
+        "wall_limit": board.wall_limit,
+        "adjacency": ("orthogonal or diagonal", "orthogonal", "")[board.index],
+        "index": board.index,
+        "legend": legend,
+        "pieces": pieces,
+        "orders": orders,
+        "spent": {str(s): v for s, v in spent.items()},
+    }
+
+
+def square_label(
+    coord: str, owner: int, wall: bool, corner: int, here: Sequence[Piece], names: Mapping[int, str]
+) -> str:
+    """'C3, Ann's territory, Bob's piece 1': everything a square shows, in words."""
+    parts = [coord]
+    if wall:
+        parts.append("wall")
+    elif owner:
+        parts.append(f"{names[owner]}'s territory")
+    else:
+        parts.append("owned by no one")
+    if corner:
+        parts.append(f"{names[corner]}'s corner")
+    parts.extend(f"{names[p.seat]}'s piece {p.number}" for p in here)
+    return ", ".join(parts)
+
+
+# -- the order builder -----------------------------------------------------------------------
+def wall_reasons(board: Board) -> dict[int, str]:
+    """Squares where a wall submitted now is certainly dropped, with why ("it is a corner").
+
+    Corners, walls, squares with a piece, squares adjacent (on Once and
+    Twice) to a standing wall, and squares that alone would cut a corner off.
+    Walls other players submit this round are unknown, so a square left out
+    here may still be dropped at resolution.
+    """
+    size = board.size
+    corners = set(all_corners(size))
+    occupied = {p.square for p in board.pieces}
+    out: dict[int, str] = {}
+    near = neighbours(board)
+    for i in range(size * size):
+        if i in board.walls:
+            out[i] = "it is a wall already"
+        elif i in corners:
+            out[i] = "it is a corner"
+        elif i in occupied:
+            out[i] = "a piece stands there"
+        else:
+            touching = [board.square(w) for w in near.get(i, ()) if w in board.walls]
+            if touching:
+                how = "it touches" if board.index == 0 else "it is orthogonally next to"
+                out[i] = f"{how} the wall at {' and '.join(touching)}"
+            else:
+                cut = cut_corners(size, set(board.walls) | {i})
+                if cut:
+                    out[i] = f"it would cut the corner {' and '.join(board.square(c) for c in cut)} off"
+    return out
+
+
+def neighbours(board: Board) -> dict[int, tuple[int, ...]]:
+    """Squares two walls may not share with a square (Once: the 8 around, Twice: the 4; Thrice: none)."""
+    if board.index == 2:
+        return {}
+    size = board.size
+    steps = [(0, -1), (1, 0), (0, 1), (-1, 0)]
+    if board.index == 0:
+        steps += [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+    out: dict[int, tuple[int, ...]] = {}
+    for i in range(size * size):
+        r, c = divmod(i, size)
+        found = []
+        for dc, dr in steps:
+            if 0 <= c + dc < size and 0 <= r + dr < size:
+                found.append((r + dr) * size + c + dc)
+        out[i] = tuple(sorted(found))
+    return out
+
+
+def preview(board: Board, piece: Piece) -> dict[str, str]:
+    """Every choice of up to three directions -> where `piece` goes, moving alone on the board as it stands.
+
+    Keys are the first letters of the directions chosen so far ("u", "ur",
+    "urd", in the order up, right, down, left, depth first); each value is
+    the first letter of the direction the piece actually takes ("x" when it
+    cannot move) and the square it stops on ("rF1").  A blocked direction takes the fallback the rules pick from the
+    owners at that point (the piece's own captures included; no walls from
+    this round, no other piece), so the script only draws straight lines.
+    """
+    out: dict[str, str] = {}
+    corner = board.corner(piece.seat)
+
+    def walk(square: int, owners: list[int], prefix: str) -> None:
+        for direction in DIRECTIONS:
+            path = ray(square, direction, board.size, board.walls)
+            taken: str | None = direction
+            if not path:
+                alt = fallback(square, direction, corner, board.size, board.walls, owners)
+                taken, path = alt.taken, alt.path
+            key = prefix + direction[0]
+            end = path[-1] if path else square
+            out[key] = (taken[0] if taken else "x") + board.square(end)
+            if len(key) < 3:
+                after = list(owners)
+                for sq in path:
+                    after[sq] = piece.seat
+                walk(end, after, key)
+
+    walk(piece.square, list(board.owners), "")
+    return out
+
+
+def _secrets(view: Mapping[str, Any], viewer: int) -> dict[int, dict[str, Any]]:
+    """Hidden facts this viewer may see: its own (a seat), everyone's (the host)."""
+    if viewer == HOST:
+        return {int(k): dict(v) for k, v in (view.get("hidden") or {}).items()}
+    if viewer in SEATS and isinstance(view.get("private"), dict):
+        return {viewer: dict(view["private"])}
+    return {}
+
+
+def _orders(text: Any) -> Orders | None:
+    if not isinstance(text, str) or not text:
+        return None
+    try:
+        action = parse_action(text)
+    except NotationError:
+        return None
+    return action if isinstance(action, Orders) else None
+
+
+def describe(orders: BoardOrders) -> str:
+    """One board's orders in words with arrows: 'walls C3 D4 · piece 1 → ↓ ← · garnet'."""
+    parts = []
+    if orders.walls:
+        walls = " ".join(f"{chr(65 + c)}{r + 1}" for c, r in orders.walls)
+        parts.append(f"wall{'s' if len(orders.walls) > 1 else ''} {walls}")
+    for number, dirs in orders.moves:
+        parts.append(f"piece {number} " + " ".join(ARROWS[d] for d in dirs))
+    if orders.garnet:
+        parts.append("garnet")
+    return " · ".join(parts) or "nothing"
+
+
+def _initial(orders: Orders | None) -> dict[str, Any]:
+    """A submission as the builder's starting state (so resubmitting starts from it)."""
+    state: dict[str, Any] = {}
+    for name, mine in zip(BOARD_NAMES, orders.boards if orders else (), strict=False):
+        state[name] = {
+            "walls": [f"{chr(65 + c)}{r + 1}" for c, r in mine.walls],
+            "moves": {str(n): list(d) for n, d in mine.moves},
+            "garnet": mine.garnet,
+        }
+    return state
+
+
+def _garnet_info(secret: Mapping[str, Any]) -> dict[str, Any]:
+    spends = secret.get("garnet_spends") or {}
+    left = secret.get("garnets_to_spend")
+    return {"left": left, "spent": sorted(spends)}
+
+
+def _mine(
+    pending: Mapping[int, Orders | None], viewer: int, is_host: bool, names: Mapping[int, str]
+) -> list[dict[str, Any]]:
+    """Pending orders as rows per seat (the host sees all four; a seat its own)."""
+    seats = list(SEATS) if is_host else [viewer] if viewer in SEATS else []
+    rows = []
+    for seat in seats:
+        sub = pending.get(seat)
+        rows.append(
+            {
+                "seat": seat,
+                "name": names[seat],
+                "boards": None
+                if sub is None
+                else [
+                    {"title": n.capitalize(), "text": describe(b)}
+                    for n, b in zip(BOARD_NAMES, sub.boards, strict=True)
+                ],
+            }
+        )
+    return rows
+
+
+# -- replay ------------------------------------------------------------------------------------
+def _replay(
+    public: Mapping[str, Any], names: Mapping[int, str]
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """Every resolved round's trace: reasons as text for the page, compact frames for the script."""
+    traces = [
+        *public.get("earlier_rounds", []),
+        *([public["last_round"]] if public.get("last_round") else []),
+    ]
+    page_rounds = []
+    script_rounds = []
+    for trace in traces:
+        if any(b.get("before") is None for b in trace["boards"]):
+            continue  # a round stored before the trace existed: nothing to replay
+        steps = sorted({(t["phase"], t["tick"]) for b in trace["boards"] for t in b["ticks"]})
+        page_rounds.append({"round": trace["round"], "boards": [_explain(b, names) for b in trace["boards"]]})
+        script_rounds.append(
+            {
+                "round": trace["round"],
+                "steps": [list(s) for s in steps],
+                "boards": [_frames(b) for b in trace["boards"]],
+            }
+        )
+    if not page_rounds:
+        return None, None
+    last = page_rounds[-1]["round"]
+    return {"rounds": page_rounds, "last": last}, {"rounds": script_rounds, "last": last}
+
+
+def _frames(b: Mapping[str, Any]) -> dict[str, Any]:
+    """One board's trace as the replay script draws it (no reasons: those are in the page)."""
+    return {
+        "name": b["name"],
+        "size": b["size"],
+        "owners": "".join(str(v) for row in b["before"]["owners"] for v in row),
+        "walls": b["before"]["walls"],
+        "placed": [w["square"] for w in b["walls"] if w["outcome"] == "placed"],
+        "dropped": [w["square"] for w in b["walls"] if w["outcome"] != "placed"],
+        "pieces": [[p["seat"], p["number"]] for p in b["before"]["pieces"]],
+        "starts": [p["square"] for p in b["before"]["pieces"]],
+        "ticks": [[t["phase"], t["tick"], t["positions"], t["captured"], t["contested"]] for t in b["ticks"]],
+        "spawned": [[p["seat"], p["number"], p["square"]] for p in b["spawned"]],
+    }
+
+
+def _explain(b: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
+    """One board's trace in words: each wall kept or dropped and why, each phase's moves and contests."""
+    walls = [
+        {
+            "seat": w["seat"],
+            "name": names[int(w["seat"])],
+            "placed": w["outcome"] == "placed",
+            "why": w["why"],
+        }
+        for w in b["walls"]
+    ]
+    phases = []
+    for i in range(3):
+        lines = []
+        for m in b["moves"]:
+            p = m["phases"][i]
+            who = f"{names[int(m['seat'])]} {m['number']}"
+            if p["submitted"] is None:
+                if i == 0:
+                    lines.append(
+                        {
+                            "seat": m["seat"],
+                            "who": who,
+                            "text": "no orders: stays all round",
+                            "fallback": False,
+                        }
+                    )
+                continue
+            end = p["path"][-1] if p["path"] else None
+            if not p["rule"]:
+                text = f"{ARROWS[p['taken']]} to {end}"
+            else:
+                why = (
+                    str(p["why"])
+                    .removeprefix(f"{p['submitted']} is blocked; ")
+                    .removeprefix(f"{p['submitted']} is blocked and so is every other direction: ")
+                )
+                took = f"took {ARROWS[p['taken']]} to {end}" if p["taken"] else "stays"
+                text = f"{ARROWS[p['submitted']]} blocked, {took}: {why}"
+            lines.append({"seat": m["seat"], "who": who, "text": text, "fallback": bool(p["rule"])})
+        contested = [f"{c['square']} (tick {c['tick']})" for c in b["contested"] if c["phase"] == i + 1]
+        phases.append({"phase": i + 1, "lines": lines, "contested": ", ".join(contested)})
+    return {"name": b["name"], "walls": walls, "phases": phases}
+
+
+# -- points and standings ------------------------------------------------------------------------
+def _points(public: Mapping[str, Any], final: Mapping[str, Any] | None) -> dict[int, float]:
+    """Each seat's points: final, or provisional from the squares held now (no garnet bonus yet)."""
+    if final:
+        return {s: float(final["points"][str(s)]) for s in SEATS}
+    totals = dict.fromkeys(SEATS, 0.0)
+    for b in public["boards"]:
+        pts = place_points({s: float(b["captured"][str(s)]) for s in SEATS})
+        for s in SEATS:
+            totals[s] += pts[s]
+    return totals
+
+
+def _fmt(value: float) -> str:
+    return f"{value:g}"
+
+
+def _header(
+    rows: Sequence[Mapping[str, Any]], points: Mapping[int, float], final: bool
+) -> list[dict[str, Any]]:
+    """The generic seat rows with points in place of bouts won (the header's score)."""
+    out = []
+    for row in rows:
+        copy = dict(row)
+        copy["score"] = f"{_fmt(points.get(int(row['number']), 0.0))} pts" + ("" if final else "*")
+        out.append(copy)
+    return out
+
+
+def _place_label(place: int, tied: bool) -> str:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(place, "th")
+    return f"{'=' if tied else ''}{place}{suffix}"
+
+
+def standings(final: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
+    """The final standings: per board, the totals with the deciding tie-break, who earned what."""
+    boards = []
+    per_seat: dict[int, list[float]] = {s: [] for s in SEATS}
+    for b in final["boards"]:
+        scores = {s: float(b["scores"][str(s)]) for s in SEATS}
+        rows = []
+        for s in sorted(SEATS, key=lambda seat: (-scores[seat], seat)):
+            higher = sum(1 for o in SEATS if scores[o] > scores[s])
+            tied = sum(1 for o in SEATS if scores[o] == scores[s]) > 1
+            pts = float(b["points"][str(s)])
+            per_seat[s].append(pts)
+            rows.append(
+                {
+                    "seat": s,
+                    "name": names[s],
+                    "captured": int(b["captured"][str(s)]),
+                    "bonus": int(b["garnet_bonus"][str(s)]),
+                    "score": _fmt(scores[s]),
+                    "place": _place_label(higher + 1, tied),
+                    "points": _fmt(pts),
+                }
+            )
+        boards.append({"name": b["name"], "title": b["name"].capitalize(), "rows": rows})
+    ranking: list[list[int]] = [list(g) for g in final["ranking"]]
+    keys = {s: ranking_key(per_seat[s]) for s in SEATS}
+    order = [s for group in ranking for s in group]
+    totals = []
+    place = 1
+    for gi, group in enumerate(ranking):
+        for s in group:
+            totals.append(
+                {
+                    "seat": s,
+                    "name": names[s],
+                    "place": _place_label(place, len(group) > 1),
+                    "points": _fmt(float(final["points"][str(s)])),
+                    "boards": " + ".join(_fmt(p) for p in per_seat[s]),
+                    "decided": _decided(s, ranking, gi, keys, names),
+                    "garnets": int(final["garnets_earned"][str(s)]),
+                    "spends": ", ".join(
+                        f"{board.capitalize()} (round {rnd})"
+                        for board, rnd in sorted(
+                            (final.get("garnet_spends") or {}).get(str(s), {}).items(),
+                            key=lambda kv: BOARD_NAMES.index(kv[0]),
+                        )
+                    ),
+                    "token": s in final["token_of_life"],
+                    "candidate": s in final["elimination_candidate"],
+                }
+            )
+        place += len(group)
+    assert len(order) == len(SEATS)
+    return {
+        "boards": boards,
+        "totals": totals,
+        "token_of_life": [names[s] for s in final["token_of_life"]],
+        "elimination_candidate": [names[s] for s in final["elimination_candidate"]],
+        "garnets_earned": [
+            {"name": names[s], "count": int(final["garnets_earned"][str(s)])}
+            for s in SEATS
+            if int(final["garnets_earned"][str(s)])
+        ],
+        "place_points": "/".join(str(p) for p in PLACE_POINTS),
+    }
+
+
+def _decided(
+    seat: int,
+    ranking: Sequence[Sequence[int]],
+    index: int,
+    keys: Mapping[int, Sequence[float]],
+    names: Mapping[int, str],
+) -> str:
+    """Which tie-break put `seat` above the next place (the last: below the one before), in words."""
+    group = ranking[index]
+    if len(group) > 1:
+        return "equal on every tie-break with " + " and ".join(names[s] for s in group if s != seat)
+    if index + 1 < len(ranking):
+        below = ranking[index + 1][0]
+        return _versus(keys[seat], keys[below], "ahead of", names[below])
+    if index > 0:
+        above = ranking[index - 1][0]
+        return _versus(keys[above], keys[seat], "behind", names[above])
+    return ""
+
+
+def _versus(better: Sequence[float], worse: Sequence[float], word: str, other: str) -> str:
+    for i, label in enumerate(TIE_BREAKS):
+        if better[i] != worse[i]:
+            mine, theirs = (better[i], worse[i]) if word == "ahead of" else (worse[i], better[i])
+            if i == 0:
+                return f"{word} {other} on {label} ({_fmt(mine)} to {_fmt(theirs)})"
+            tied = f"tied on {TIE_BREAKS[0]}" if i == 1 else f"tied on {', '.join(TIE_BREAKS[:i])}"
+            return f"{word} {other}: {tied}; decided by {label} ({_fmt(mine)} to {_fmt(theirs)})"
+    return f"equal with {other}"

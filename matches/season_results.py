@@ -1,0 +1,359 @@
+"""Match results feeding a season, exactly once, and taken back exactly.
+
+Called by `matches.engine` (and `services`) inside a match's transaction,
+with the match and bout rows locked; each function then locks the season
+row (lock order: match, bout, season).
+
+- A finished bout gets one `bout_result` event; for Back to the Wall it
+  credits +1 garnet per board where a seat was sole first and debits 1 per
+  board where a seat spent one (spends are debited when the bout ends, the
+  moment RULINGS.md lets them be revealed).
+- A finished match gets one `match_result` event: Back to the Wall gives
+  the winner(s) a Token of Life and makes the lowest seat(s) Elimination
+  Candidate; an elimination match eliminates its loser.
+- Each event records what it changed (`data["previous"]` statuses, its
+  ledger entries, its tokens); a reopened or corrected bout reverses it:
+  opposite ledger entries (the ledger is append-only), tokens revoked,
+  statuses restored.  It is refused when the season has since built on it
+  (the token it gave, or a token that cleared its candidacy or elimination,
+  was used).
+- Exactly once: an active (not reversed) event for the bout or match means
+  it was fed; its key (`bout:<id>:<n>`, `match:<id>:<n>`, n = times taken
+  back before) is unique per season as a second guard.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.urls import reverse
+from django.utils import timezone
+
+from games.core import HOST, SPECTATOR
+
+from . import seasons
+from .engine import NotAllowed
+from .models import Bout, GarnetEntry, Match, Season, SeasonEvent, SeasonPlayer, Seat, TokenOfLife
+
+BTTW = "back-to-the-wall"
+BOUT_RESULT, MATCH_RESULT = "bout_result", "match_result"
+
+
+def _season(match: Match) -> Season | None:
+    if match.season_id is None:
+        return None
+    return Season.objects.select_for_update().get(pk=match.season_id)
+
+
+def _names(match: Match) -> dict[int, str]:
+    return dict(match.seats.values_list("number", "name"))
+
+
+def _who(names: dict[int, str], seats: Any) -> str:
+    listed = [names.get(int(s), f"seat {s}") for s in seats]
+    if len(listed) <= 1:
+        return "".join(listed)
+    return ", ".join(listed[:-1]) + " and " + listed[-1]
+
+
+def _title(match: Match, names: dict[int, str]) -> str:
+    return f"{match.game.name} #{match.pk} ({', '.join(names[n] for n in sorted(names))})"
+
+
+def _watch(season: Season, match: Match) -> str:
+    return seasons.public_url(season, reverse("watch_page", args=[match.watch_token]))
+
+
+def _player(match: Match, seat: Seat) -> SeasonPlayer:
+    if seat.season_player_id is not None and seat.season_player.season_id == match.season_id:
+        return seat.season_player
+    seat.season_player, _ = SeasonPlayer.objects.get_or_create(season_id=match.season_id, name=seat.name)
+    seat.save(update_fields=["season_player"])
+    return seat.season_player
+
+
+def _next_key(season: Season, prefix: str) -> str:
+    taken = season.events.filter(key__startswith=f"{prefix}:").count()
+    return f"{prefix}:{taken}"
+
+
+# -- created, started ---------------------------------------------------------------------------
+
+
+def match_created(match: Match) -> None:
+    season = _season(match)
+    if season is None:
+        return
+    names = _names(match)
+    kind = "elimination match" if match.elimination else "match"
+    seasons.log_event(season, "match", f"new {kind}: {_title(match, names)}. Watch: {_watch(season, match)}",
+                      match=match)
+
+
+def match_started(match: Match) -> None:
+    season = _season(match)
+    if season is None:
+        return
+    names = _names(match)
+    seasons.log_event(season, "started", f"{_title(match, names)} has started. Watch: {_watch(season, match)}",
+                      match=match)
+
+
+# -- bouts --------------------------------------------------------------------------------------------
+
+
+def bout_finished(match: Match, bout: Bout, now: datetime) -> None:
+    season = _season(match)
+    if season is None or season.events.filter(kind=BOUT_RESULT, bout=bout, reversed__isnull=True).exists():
+        return
+    names = _names(match)
+    winners = [int(s) for s in (bout.result or {}).get("winners", [])]
+    outcome = f"{_who(names, winners)} win{'s' if len(winners) == 1 else ''}" if winners else "no winner"
+    text = f"bout {bout.number} of {_title(match, names)}: {outcome} ({bout.reason})"
+    event = seasons.log_event(season, BOUT_RESULT, text, key=_next_key(season, f"bout:{bout.pk}"), match=match,
+                              bout=bout, now=now, announce=int(match.format.get("bouts", 1)) > 1)
+    if match.game_slug == BTTW:
+        _bttw_garnets(season, match, bout, event, names, now)
+
+
+def _bttw_garnets(season: Season, match: Match, bout: Bout, event: SeasonEvent, names: dict[int, str],
+                  now: datetime) -> None:
+    from games.back_to_the_wall.board import BOARD_NAMES, BOARD_TITLES
+    from games.back_to_the_wall.resolve import sole_first
+
+    game = match.game
+    state = game.load(bout.state)
+    spends = game.dump(state)["spends"]  # per seat, per board: round of the spend (0 = none)
+    final = game.view(state, SPECTATOR)["public"].get("final") if game.result(state) is not None else None
+    firsts: dict[int, list[str]] = {}
+    for name, board in zip(BOARD_NAMES, (final or {}).get("boards", []), strict=False):
+        first = sole_first({int(s): v for s, v in board["scores"].items()})
+        if first is not None:
+            firsts.setdefault(first, []).append(BOARD_TITLES[name])
+    lines = []
+    seats = {s.number: s for s in match.seats.select_related("season_player")}
+    for number in sorted(seats):
+        player = _player(match, seats[number])
+        won = firsts.get(number, [])
+        spent = [BOARD_TITLES[name] for name, rnd in zip(BOARD_NAMES, spends[number - 1], strict=True) if rnd]
+        if won:
+            reason = f"sole first on {' and '.join(won)} (match #{match.pk})"
+            GarnetEntry.objects.create(season=season, player=player, amount=len(won), reason=reason,
+                                       kind=GarnetEntry.EARNED, match=match, bout=bout, event=event, created=now)
+            lines.append(f"{player.name} +{len(won)} ({reason})")
+        if spent:
+            reason = f"spent on {' and '.join(spent)} (match #{match.pk})"
+            GarnetEntry.objects.create(season=season, player=player, amount=-len(spent), reason=reason,
+                                       kind=GarnetEntry.SPENT, match=match, bout=bout, event=event, created=now)
+            lines.append(f"{player.name} -{len(spent)} ({reason})")
+    if lines:
+        seasons.log_event(season, "garnets", "garnets: " + "; ".join(lines), match=match, bout=bout, now=now)
+
+
+# -- matches --------------------------------------------------------------------------------------------
+
+
+def match_finished(match: Match, bout: Bout | None, now: datetime) -> None:
+    season = _season(match)
+    if season is None or season.events.filter(kind=MATCH_RESULT, match=match, reversed__isnull=True).exists():
+        return
+    names = _names(match)
+    winners = [int(w) for w in match.winners]
+    outcome = f"{_who(names, winners)} win{'s' if len(winners) == 1 else ''}" if winners else "no winner"
+    score = match.score()
+    if int(match.format.get("bouts", 1)) > 1:
+        outcome += " " + "-".join(str(score.get(n, 0)) for n in sorted(names))
+    previous: dict[str, Any] = {}
+    event = seasons.log_event(season, MATCH_RESULT, f"{_title(match, names)} is over: {outcome} "
+                              f"({match.result_reason})", key=_next_key(season, f"match:{match.pk}"), match=match,
+                              bout=bout, now=now, data={"previous": previous})
+    seats = {s.number: s for s in match.seats.select_related("season_player")}
+    if match.game_slug == BTTW:
+        for number in winners:
+            player = _player(match, seats[number])
+            TokenOfLife.objects.create(season=season, player=player, match=match, reason="won the main match",
+                                       event=event, created=now)
+            seasons.log_event(season, "token", f"{player.name} earns a Token of Life", match=match, now=now)
+        for number in _candidates(match, bout):
+            _set(season, match, _player(match, seats[number]), SeasonPlayer.CANDIDATE, event, previous, now,
+                 f"{{}} finished last in {_title(match, names)} and is an Elimination Candidate")
+    if match.elimination:
+        if winners:
+            for number in sorted(set(seats) - set(winners)):
+                _set(season, match, _player(match, seats[number]), SeasonPlayer.ELIMINATED, event, previous, now,
+                     "{} lost the elimination match and is eliminated")
+        else:
+            seasons.log_event(season, "status", f"the elimination match {_title(match, names)} ended without a "
+                              "winner: nobody is eliminated; the host decides", match=match, now=now)
+    event.data = {"previous": previous}
+    event.save(update_fields=["data"])
+
+
+def _candidates(match: Match, bout: Bout | None) -> list[int]:
+    """The Elimination Candidate(s) of a Back to the Wall bout decided on the board."""
+    if bout is None or bout.finished is None:
+        return []
+    game = match.game
+    state = game.load(bout.state)
+    if game.result(state) is None:
+        return []
+    final = game.view(state, HOST)["public"].get("final") or {}
+    return [int(s) for s in final.get("elimination_candidate", [])]
+
+
+def _set(season: Season, match: Match, player: SeasonPlayer, status: str, event: SeasonEvent,
+         previous: dict[str, Any], now: datetime, text: str) -> None:
+    if player.status == status or (status == SeasonPlayer.CANDIDATE and player.status == SeasonPlayer.ELIMINATED):
+        return
+    previous[str(player.pk)] = [player.status, player.status_event_id]
+    player.status, player.status_event = status, event
+    player.save(update_fields=["status", "status_event"])
+    seasons.log_event(season, "status", text.format(player.name), match=match, player=player, now=now)
+
+
+# -- taking results back -------------------------------------------------------------------------------
+
+
+def _active(match: Match, bout: Bout | None, *, bout_too: bool) -> list[SeasonEvent]:
+    events = SeasonEvent.objects.filter(season_id=match.season_id, reversed__isnull=True)
+    found = list(events.filter(kind=MATCH_RESULT, match=match))
+    if bout_too and bout is not None:
+        found += list(events.filter(kind=BOUT_RESULT, bout=bout))
+    return found
+
+
+def reversal_refusal(match: Match, bout: Bout | None, *, bout_too: bool = True) -> str:
+    """Why the results of `bout` (and of the match) cannot be taken back; "" if they can."""
+    if match.season_id is None:
+        return ""
+    for event in _active(match, bout, bout_too=bout_too):
+        used = event.tokens_given.filter(used__isnull=False, revoked__isnull=True).select_related("player").first()
+        if used is not None:
+            return (f"the Token of Life {used.player.name} won in this match has been used since, so its result "
+                    "cannot be taken back: reopening is refused")
+        cleared = SeasonEvent.objects.filter(kind="token_used", reversed__isnull=True,
+                                             data__cleared_event=event.pk).select_related("player").first()
+        if cleared is not None and cleared.player is not None:
+            return (f"{cleared.player.name} used a Token of Life against the result of this match, so it cannot be "
+                    "taken back: reopening is refused")
+    return ""
+
+
+def reverse_results(match: Match, bout: Bout | None, now: datetime | None = None, *, bout_too: bool = True) -> None:
+    """Take back what the bout (and the match) fed into the season; NotAllowed
+    (nothing changed) when `reversal_refusal` says so."""
+    if match.season_id is None:
+        return
+    now = now or timezone.now()
+    season = _season(match)
+    assert season is not None
+    refusal = reversal_refusal(match, bout, bout_too=bout_too)
+    if refusal:
+        raise NotAllowed(refusal)
+    for event in _active(match, bout, bout_too=bout_too):
+        undone = []
+        for entry in event.garnet_entries.filter(reverses__isnull=True, reversal__isnull=True):
+            GarnetEntry.objects.create(
+                season=season, player=entry.player, amount=-entry.amount, reason=f"taken back: {entry.reason}",
+                kind=GarnetEntry.REVERSAL, match=entry.match, bout=entry.bout, event=event, reverses=entry,
+                created=now,
+            )
+            undone.append(f"{entry.player.name} {-entry.amount:+d}")
+        for token in event.tokens_given.filter(revoked__isnull=True).select_related("player"):
+            token.revoked = now
+            token.save(update_fields=["revoked"])
+            undone.append(f"{token.player.name}'s Token of Life revoked")
+        for pk, (status, status_event) in (event.data.get("previous") or {}).items():
+            player = SeasonPlayer.objects.filter(pk=int(pk), status_event=event).first()
+            if player is not None:
+                player.status, player.status_event_id = status, status_event
+                player.save(update_fields=["status", "status_event"])
+                undone.append(f"{player.name} is {seasons.STATUS_WORDS[status]} again")
+        event.reversed = now
+        event.save(update_fields=["reversed"])
+        what = "bout" if event.kind == BOUT_RESULT else "match"
+        seasons.log_event(season, "reversal", f"the host reopened it; this {what} result is taken back: "
+                          f"{event.text}" + (f" ({'; '.join(undone)})" if undone else ""), match=match,
+                          bout=event.bout, now=now)
+
+
+# -- Back to the Wall: garnet spends against the ledger ----------------------------------------------
+
+
+def _spends_in(game: Any, bout: Bout, seat: int, *, pending: bool) -> int:
+    """Garnets `seat` has spent in `bout` and not yet paid (resolved rounds,
+    plus its sealed submission of the current round when `pending`)."""
+    state = game.load(bout.state)
+    spent = sum(1 for rnd in game.dump(state)["spends"][seat - 1] if rnd)
+    if pending:
+        submission = state.submission(seat)
+        spent += sum(1 for board in getattr(submission, "boards", ()) if getattr(board, "garnet", False))
+    return spent
+
+
+def committed_spends(player: SeasonPlayer, *, replacing: tuple[int, int] | None = None) -> int:
+    """Garnets the player has committed in running Back to the Wall bouts of
+    the season (debited only when each bout ends).  `replacing` (match id,
+    seat) leaves out that seat's pending submission, which is being replaced."""
+    total = 0
+    seats = Seat.objects.filter(season_player=player, match__status=Match.RUNNING, match__game_slug=BTTW)
+    for seat in seats.select_related("match"):
+        bout = seat.match.bouts.order_by("-number").first()
+        if bout is None or bout.finished is not None:
+            continue
+        pending = replacing != (seat.match_id, seat.number)
+        total += _spends_in(seat.match.game, bout, seat.number, pending=pending)
+    return total
+
+
+def check_spends(match: Match, bout: Bout, actor: int, action: Any, *, by_host: bool = False) -> None:
+    """Refuse Back to the Wall orders that spend more garnets than the seat's
+    season balance now (less what it has committed and not yet paid, here and
+    in other running matches of the season).  The rules themselves count the
+    garnets held when the bout started (option `garnets`, seeded by
+    `engine.bout_options`, so a replay stays exact): garnets awarded during the
+    match are spendable from the next one, garnets deducted are not spendable
+    at once."""
+    if match.season_id is None or match.game_slug != BTTW or actor == HOST:
+        return
+    spending = sum(1 for board in getattr(action, "boards", ()) if getattr(board, "garnet", False))
+    if not spending:
+        return
+    _season(match)  # locked: no other spend or deduction of the season can slip in between
+    seat = match.seats.select_related("season_player").get(number=actor)
+    player = _player(match, seat)
+    balance = player.garnet_balance()
+    committed = committed_spends(player, replacing=(match.pk, actor))
+    available = balance - committed
+    if spending <= available:
+        return
+    who = f"{player.name} has" if by_host else "you have"
+    held = f" ({seasons._garnets(balance)} in the ledger, {committed} already spent and not yet paid)" if committed else ""
+    if available <= 0:
+        raise NotAllowed(f"{who} no garnet to spend{held}")
+    raise NotAllowed(f"{who} only {seasons._garnets(available)} to spend{held}, and these orders spend {spending}")
+
+
+def garnets_available(match: Match, seat: int) -> int | None:
+    """Garnets the seat may still spend in this Back to the Wall match (None
+    without a season); for pages that grey out the garnet toggle."""
+    if match.season_id is None:
+        return None
+    row = match.seats.select_related("season_player").filter(number=seat).first()
+    if row is None or row.season_player is None:
+        return 0
+    return row.season_player.garnet_balance() - committed_spends(row.season_player, replacing=(match.pk, seat))
+
+
+def match_host_garnets(match: Match, player: SeasonPlayer, amount: int, reason: str, now: datetime) -> GarnetEntry:
+    """The match host's garnet award or deduction (host dashboard), logged and
+    announced in the season like the season host's."""
+    season = _season(match)
+    assert season is not None
+    verb = f"+{amount}" if amount > 0 else f"-{-amount}"
+    event = seasons.log_event(season, "garnets", f"{player.name} {verb} garnet{'s' if abs(amount) != 1 else ''} "
+                              f"from the host of match #{match.pk}", reason=reason, player=player, match=match,
+                              now=now)
+    return GarnetEntry.objects.create(season=season, player=player, amount=amount, reason=reason,
+                                      kind=GarnetEntry.MATCH_HOST, match=match, event=event, created=now)

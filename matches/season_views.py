@@ -1,0 +1,278 @@
+"""Season pages: the list, the public page of a season, its CSV exports, and
+the secret manage page.  Thin: access helpers, then `matches.seasons`.
+
+Public pages (/seasons/..., CSVs) show spectator links only; the manage page
+(/s/<manage token>/) is the season host's, like a match's host link, and also
+lists each match's host dashboard.  Every manage form carries a fresh `key`,
+so a doubled submit is applied once (the second is told "already done").
+"""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import cache_control, never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from games.registry import get_game, slugs
+
+from . import seasons
+from .models import Match, Season, WebhookPost
+
+LEDGER_ROWS = 500
+
+
+def _secret(view: Any) -> Any:
+    """The manage page holds the season's secret link: never cached."""
+    return cache_control(private=True)(never_cache(view))
+
+
+def _season_from_manage_token(token: str) -> Season:
+    return get_object_or_404(Season, manage_token=token)
+
+
+def _base_url(request: HttpRequest) -> str:
+    return request.build_absolute_uri("/").rstrip("/")
+
+
+# -- public --------------------------------------------------------------------------------
+
+
+def season_list(request: HttpRequest) -> HttpResponse:
+    error = ""
+    if request.method == "POST":
+        try:
+            season = seasons.create_season(
+                str(request.POST.get("name", "")), webhook_url=str(request.POST.get("webhook_url", "")),
+                base_url=_base_url(request), key=str(request.POST.get("key", "")) or None,
+            )  # fmt: skip
+        except seasons.ServiceError as exc:
+            error = str(exc)
+        else:
+            messages.success(request, "Season created. This page is its manage link: keep it to yourself.")
+            return redirect("season_manage", token=season.manage_token)
+    rows = Season.objects.order_by("-created")[:200]
+    return render(request, "matches/season_list.html", {"seasons": rows, "error": error,
+                                                        "form": request.POST if error else {}},
+                  status=400 if error else 200)
+
+
+@require_GET
+def season_page(request: HttpRequest, slug: str) -> HttpResponse:
+    season = get_object_or_404(Season, slug=slug)
+    return render(request, "matches/season.html", _context(season))
+
+
+@require_GET
+def ledger_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    season = get_object_or_404(Season, slug=slug)
+    response = _csv_response(f"{season.slug}-ledger.csv")
+    out = csv.writer(response)
+    out.writerow(["time", "player", "amount", "kind", "reason", "match", "watch"])
+    for entry in season.garnet_entries.select_related("player", "match").order_by("created", "id"):
+        watch = _watch(request, entry.match) if entry.match else ""
+        out.writerow([entry.created.isoformat(), entry.player.name, entry.amount, entry.get_kind_display(),
+                      entry.reason, entry.match_id or "", watch])
+    return response
+
+
+@require_GET
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    season = get_object_or_404(Season, slug=slug)
+    response = _csv_response(f"{season.slug}-standings.csv")
+    out = csv.writer(response)
+    out.writerow(["player", "status", "garnets", "tokens of life", "played", "won"])
+    for row in seasons.standings(season):
+        out.writerow([row["name"], row["status_label"], row["garnets"], row["tokens"], row["played"], row["won"]])
+    return response
+
+
+def _csv_response(filename: str) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _watch(request: HttpRequest, match: Match) -> str:
+    return request.build_absolute_uri(reverse("watch_page", args=[match.watch_token]))
+
+
+# -- manage ----------------------------------------------------------------------------------
+
+
+@_secret
+@require_GET
+def season_manage(request: HttpRequest, token: str) -> HttpResponse:
+    season = _season_from_manage_token(token)
+    if not season.base_url:  # links in announcements need the site's address
+        Season.objects.filter(pk=season.pk).update(base_url=_base_url(request))
+    context = _context(season, manage=True)
+    context.update(
+        manage_url=request.build_absolute_uri(reverse("season_manage", args=[season.manage_token])),
+        public_url=request.build_absolute_uri(reverse("season_page", args=[season.slug])),
+        act_url=reverse("season_act", args=[season.manage_token]),
+        games=_games(),
+        seat_numbers=["1", "2", "3", "4"],
+        events=season.events.select_related("match").order_by("-created", "-id")[:200],
+        posts_pending=season.webhook_posts.filter(status=WebhookPost.PENDING).count(),
+        posts_failed=season.webhook_posts.filter(status=WebhookPost.FAILED).count(),
+    )
+    return render(request, "matches/season_manage.html", context)
+
+
+@_secret
+@require_POST
+def season_act(request: HttpRequest, token: str) -> HttpResponse:
+    season = _season_from_manage_token(token)
+    data = request.POST
+    action = str(data.get("action", ""))
+    handler = ACTIONS.get(action)
+    anchor = ""
+    try:
+        if handler is None:
+            raise seasons.ServiceError("unknown action; reload the page")
+        message, anchor = handler(season, data, str(data.get("key", "")) or None)
+    except seasons.AlreadyDone as exc:
+        messages.info(request, f"{exc} (a doubled submit: nothing was applied twice)")
+    except (seasons.ServiceError, ValueError) as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, message)
+    return redirect(reverse("season_manage", args=[token]) + (f"#{anchor}" if anchor else ""))
+
+
+def _int(data: Any, key: str, label: str) -> int:
+    try:
+        return int(str(data.get(key, "")).strip())
+    except ValueError:
+        raise seasons.ServiceError(f"the {label} must be a whole number") from None
+
+
+def _add_player(season: Season, data: Any, key: str | None) -> tuple[str, str]:
+    player = seasons.add_player(season, str(data.get("name", "")), key=key)
+    return f"{player.name} added to the roster", "roster"
+
+
+def _rename(season: Season, data: Any, key: str | None) -> tuple[str, str]:
+    player = seasons.rename_player(season, _int(data, "player", "player"), str(data.get("name", "")), key=key)
+    return f"renamed to {player.name}", "roster"
+
+
+def _remove(season: Season, data: Any, key: str | None) -> tuple[str, str]:
+    player = seasons.remove_player(season, _int(data, "player", "player"), key=key)
+    return f"{player.name} removed from the roster", "roster"
+
+
+def _garnets(season: Season, data: Any, key: str | None) -> tuple[str, str]:
+    amount = _int(data, "amount", "number of garnets")
+    if data.get("sign") == "deduct":
+        amount = -abs(amount)
+    entry = seasons.adjust_garnets(season, _int(data, "player", "player"), amount, str(data.get("reason", "")),
+                                   allow_negative="allow_negative" in data, key=key)
+    return f"{entry.player.name} {entry.amount:+d} garnet(s) recorded", "garnets"
+
+
+def _token(season: Season, data: Any, key: str | None) -> tuple[str, str]:
+    player, reason = _int(data, "player", "player"), str(data.get("reason", ""))
+    if data.get("do") == "use":
+        return seasons.use_token(season, player, reason, key=key).text, "tokens"
+    token = seasons.grant_token(season, player, reason, key=key)
+    return f"{token.player.name} receives a Token of Life", "tokens"
+
+
+def _status(season: Season, data: Any, key: str | None) -> tuple[str, str]:
+    event = seasons.set_status(season, _int(data, "player", "player"), str(data.get("status", "")),
+                               str(data.get("reason", "")), key=key)
+    return event.text, "status"
+
+
+def _match(season: Season, data: Any, key: str | None) -> tuple[str, str]:
+    slug = str(data.get("game", ""))
+    picked = [str(data.get(f"seat{n}", "")).strip() for n in range(1, 5)]
+    players = [_int({"p": p}, "p", "player") for p in picked if p]
+    bouts = _int(data, "bouts", "number of bouts") if str(data.get("bouts", "")).strip() else None
+    if bouts is not None and not 1 <= bouts <= 99:
+        raise seasons.ServiceError("the number of bouts must be between 1 and 99")
+    match = seasons.create_season_match(season, slug, players, elimination="elimination" in data, bouts=bouts,
+                                        key=key)
+    kind = "Elimination match" if match.elimination else "Match"
+    return f"{kind} #{match.pk} created: open its host dashboard below to hand out the seat links", "matches"
+
+
+def _webhook(season: Season, data: Any, key: str | None) -> tuple[str, str]:
+    if data.get("do") == "test":
+        seasons.test_webhook(season, key=key)
+        return "test announcement queued", "webhook"
+    event = seasons.set_webhook(season, str(data.get("webhook_url", "")), key=key)
+    return event.text, "webhook"
+
+
+ACTIONS = {
+    "add_player": _add_player,
+    "rename": _rename,
+    "remove": _remove,
+    "garnets": _garnets,
+    "token": _token,
+    "status": _status,
+    "match": _match,
+    "webhook": _webhook,
+}
+
+
+# -- shared context ----------------------------------------------------------------------------
+
+
+def _games() -> list[dict[str, Any]]:
+    out = []
+    for slug in slugs():
+        try:
+            game = get_game(slug)
+        except Exception:  # a game still being written must not break the page
+            continue
+        out.append({"slug": slug, "name": game.name, "seats": game.seats})
+    return out
+
+
+def _context(season: Season, *, manage: bool = False) -> dict[str, Any]:
+    matches = list(season.matches.prefetch_related("seats").order_by("-created"))
+    return {
+        "season": season,
+        "manage": manage,
+        "standings": seasons.standings(season),
+        "roster": list(season.players.filter(removed=False).order_by("name")),
+        "ledger": season.garnet_entries.select_related("player", "match").order_by("-created", "-id")[:LEDGER_ROWS],
+        "ledger_total": season.garnet_entries.count(),
+        "running": [_match_row(m) for m in matches if m.status != Match.FINISHED],
+        "finished": [_match_row(m) for m in matches if m.status == Match.FINISHED],
+    }
+
+
+def _match_row(match: Match) -> dict[str, Any]:
+    seats = sorted(match.seats.all(), key=lambda s: s.number)
+    names = {s.number: s.name for s in seats}
+    try:
+        game_name = match.game.name
+    except KeyError:
+        game_name = match.game_slug
+    winners = [names.get(int(w), f"seat {w}") for w in match.winners]
+    result = ""
+    if match.status == Match.FINISHED:
+        result = (", ".join(winners) + (" wins" if len(winners) == 1 else " win")) if winners else "no winner"
+        if match.result_reason:
+            result += f" ({match.result_reason})"
+        bout = match.current_bout
+        scores = (bout.result or {}).get("scores") if bout is not None else None
+        if scores:
+            result += " · " + ", ".join(f"{names.get(int(s), s)} {v:g}" for s, v in scores.items())
+    return {
+        "match": match,
+        "game": game_name,
+        "players": [s.name for s in seats],
+        "result": result,
+        "status": {"setup": "not started", "running": "running now", "finished": "finished"}[match.status],
+    }

@@ -1,0 +1,430 @@
+"""Seasons: the only code that changes a season (roster, garnet ledger, Tokens
+of Life, candidates, eliminations, webhook).
+
+Two kinds of callers:
+
+- the season's host (manage page, `season_views`): every action runs in one
+  transaction with the season row locked, is logged as a `SeasonEvent` with
+  its time and reason, and carries a `key` from the form it was posted with:
+  a doubled submit finds its key taken and raises `AlreadyDone` (nothing is
+  applied twice).  Refusals raise `ServiceError` with a plain sentence.
+- match results (`season_results`, called by `matches.engine` inside the
+  match's transaction, match and bout rows already locked).
+
+Lock order everywhere: match, bout, then season (then nothing else), so a
+season action and a match ending never wait on each other in a circle.
+Announcements go through `webhooks.announce` (an outbox row in the same
+transaction, posted after commit by a worker).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, Sum
+from django.utils import timezone
+
+from games.registry import get_game
+
+from . import webhooks
+from .engine import NotAllowed, ServiceError
+from .models import GarnetEntry, Match, Season, SeasonEvent, SeasonPlayer, Seat, TokenOfLife
+
+__all__ = [
+    "AlreadyDone",
+    "NotAllowed",
+    "ServiceError",
+    "add_player",
+    "adjust_garnets",
+    "create_season",
+    "create_season_match",
+    "grant_token",
+    "remove_player",
+    "rename_player",
+    "set_status",
+    "set_webhook",
+    "standings",
+    "test_webhook",
+    "use_token",
+]
+
+MAX_GARNETS = 1000
+ACTIVE, CANDIDATE, ELIMINATED = SeasonPlayer.ACTIVE, SeasonPlayer.CANDIDATE, SeasonPlayer.ELIMINATED
+STATUS_WORDS = {ACTIVE: "active", CANDIDATE: "elimination candidate", ELIMINATED: "eliminated"}
+_KEY = re.compile(r"^[A-Za-z0-9_-]{8,60}$")
+
+
+class AlreadyDone(ServiceError):
+    """A doubled submit: the action posted with this key was already applied."""
+
+
+def clean(text: Any, limit: int) -> str:
+    """Typed text without control characters, stripped and cut to `limit`."""
+    text = "".join(ch for ch in str(text or "") if unicodedata.category(ch) != "Cc")
+    return " ".join(text.split())[:limit]
+
+
+def public_url(season: Season, path: str) -> str:
+    """An absolute public link for announcements (settings.DEATHMATCH_PUBLIC_URL,
+    else the address the season was created from; a bare path without either)."""
+    from django.conf import settings
+
+    base = getattr(settings, "DEATHMATCH_PUBLIC_URL", "") or season.base_url
+    return f"{base.rstrip('/')}{path}" if base else path
+
+
+# -- the season log -----------------------------------------------------------------------
+
+
+def _begin(season: Season, key: str | None) -> Season:
+    """Lock the season row; refuse a key already used (inside a transaction)."""
+    locked = Season.objects.select_for_update().get(pk=season.pk)
+    if key is not None:
+        if not _KEY.match(key):
+            raise ServiceError("reload the page: the form lost its key")
+        done = locked.events.filter(key=f"form:{key}").first()
+        if done is not None:
+            raise AlreadyDone(f"already done: {done.text}")
+    return locked
+
+
+def log_event(
+    season: Season,
+    kind: str,
+    text: str,
+    *,
+    key: str | None = None,
+    reason: str = "",
+    player: SeasonPlayer | None = None,
+    match: Match | None = None,
+    bout: Any = None,
+    data: dict[str, Any] | None = None,
+    now: datetime | None = None,
+    announce: bool = True,
+) -> SeasonEvent:
+    """One line of the season log (and its announcement, if the season has a webhook)."""
+    event = SeasonEvent.objects.create(
+        season=season, kind=kind, text=text[:500], reason=reason[:200], key=key, player=player, match=match,
+        bout=bout, data=data or {}, created=now or timezone.now(),
+    )  # fmt: skip
+    if announce:
+        why = f" ({reason})" if reason else ""
+        webhooks.announce(season, f"**{season.name}**: {text}{why}")
+    return event
+
+
+def _form_key(key: str | None) -> str | None:
+    return None if key is None else f"form:{key}"
+
+
+# -- creating a season ----------------------------------------------------------------------
+
+
+def create_season(name: str, *, webhook_url: str = "", base_url: str = "", key: str | None = None) -> Season:
+    """A new season (its manage token is made here).  A doubled submit (same
+    key) returns the season the first one made."""
+    name = clean(name, 120)
+    if not name:
+        raise ServiceError("give the season a name")
+    url = _webhook(webhook_url)
+    with transaction.atomic():
+        if key is not None:
+            if not _KEY.match(key):
+                raise ServiceError("reload the page: the form lost its key")
+            done = SeasonEvent.objects.filter(kind="season", key=f"form:{key}").select_related("season").first()
+            if done is not None:
+                return done.season
+        if Season.objects.filter(name__iexact=name).exists():
+            raise ServiceError(f"there is already a season called {name}; choose another name")
+        season = Season.objects.create(name=name, webhook_url=url, base_url=clean(base_url, 200))
+        log_event(season, "season", f"season {name} opened", key=_form_key(key))
+        return season
+
+
+def _webhook(url: str) -> str:
+    try:
+        return webhooks.check_url(str(url or ""))
+    except webhooks.WebhookError as error:
+        raise ServiceError(str(error)) from None
+
+
+def set_webhook(season: Season, url: str, *, key: str | None = None) -> SeasonEvent:
+    url = _webhook(url)
+    with transaction.atomic():
+        season = _begin(season, key)
+        season.webhook_url = url
+        season.webhook_error = ""
+        season.webhook_error_at = None
+        season.save(update_fields=["webhook_url", "webhook_error", "webhook_error_at"])
+        text = "announcements turned on" if url else "announcements turned off"
+        return log_event(season, "webhook", text, key=_form_key(key), announce=bool(url))
+
+
+def test_webhook(season: Season, *, key: str | None = None) -> SeasonEvent:
+    with transaction.atomic():
+        season = _begin(season, key)
+        if not season.webhook_url:
+            raise ServiceError("set a webhook URL first")
+        return log_event(season, "webhook", "test announcement: this channel will hear about the season",
+                         key=_form_key(key))
+
+
+# -- the roster -------------------------------------------------------------------------------
+
+
+def _player(season: Season, player: SeasonPlayer | int | str) -> SeasonPlayer:
+    pk = player.pk if isinstance(player, SeasonPlayer) else player
+    try:
+        found = season.players.filter(pk=int(pk), removed=False).first()
+    except (TypeError, ValueError):
+        found = None
+    if found is None:
+        raise ServiceError("choose a player from the roster")
+    return found
+
+
+def _name(season: Season, name: str, *, exclude: int | None = None) -> str:
+    name = clean(name, 80)
+    if not name:
+        raise ServiceError("type the player's name")
+    clash = season.players.filter(name__iexact=name, removed=False).exclude(pk=exclude).first()
+    if clash is not None:
+        raise ServiceError(f"{clash.name} is already on the roster")
+    return name
+
+
+def add_player(season: Season, name: str, *, key: str | None = None) -> SeasonPlayer:
+    with transaction.atomic():
+        season = _begin(season, key)
+        name = _name(season, name)
+        player = season.players.filter(name__iexact=name).first()  # a removed player comes back
+        if player is None:
+            player = SeasonPlayer.objects.create(season=season, name=name)
+        else:
+            player.removed = False
+            player.name = name
+            player.save(update_fields=["removed", "name"])
+        log_event(season, "roster", f"{name} joins the roster", key=_form_key(key), player=player)
+        return player
+
+
+def rename_player(season: Season, player: SeasonPlayer | int, name: str, *, key: str | None = None) -> SeasonPlayer:
+    with transaction.atomic():
+        season = _begin(season, key)
+        found = _player(season, player)
+        new = _name(season, name, exclude=found.pk)
+        if season.players.filter(name__iexact=new).exclude(pk=found.pk).exists():
+            raise ServiceError(f"a removed player was called {new}; add them back instead")
+        old, found.name = found.name, new
+        found.save(update_fields=["name"])
+        # seats of matches not yet started carry the new name too (played matches keep theirs)
+        Seat.objects.filter(season_player=found, match__status=Match.SETUP).update(name=new)
+        log_event(season, "roster", f"{old} is now called {new}", key=_form_key(key), player=found)
+        return found
+
+
+def remove_player(season: Season, player: SeasonPlayer | int, *, key: str | None = None) -> SeasonPlayer:
+    """Take a player off the roster (kept in the ledger and in past matches)."""
+    with transaction.atomic():
+        season = _begin(season, key)
+        found = _player(season, player)
+        playing = Match.objects.filter(seats__season_player=found, status__in=[Match.SETUP, Match.RUNNING]).first()
+        if playing is not None:
+            raise ServiceError(f"{found.name} has a seat in match #{playing.pk}, which is not over; "
+                               "remove them once it ends")
+        found.removed = True
+        found.save(update_fields=["removed"])
+        log_event(season, "roster", f"{found.name} leaves the roster", key=_form_key(key), player=found)
+        return found
+
+
+# -- garnets, tokens and statuses -------------------------------------------------------------
+
+
+def adjust_garnets(
+    season: Season,
+    player: SeasonPlayer | int,
+    amount: int,
+    reason: str,
+    *,
+    allow_negative: bool = False,
+    key: str | None = None,
+) -> GarnetEntry:
+    """Award (or deduct, negative) garnets with a reason.  Deducting below zero
+    is refused unless `allow_negative`."""
+    reason = clean(reason, 200)
+    amount = int(amount)
+    if amount == 0:
+        raise ServiceError("award or deduct at least one garnet")
+    if abs(amount) > MAX_GARNETS:
+        raise ServiceError(f"award or deduct at most {MAX_GARNETS} garnets at a time")
+    if not reason:
+        raise ServiceError("say why: every garnet change is logged with a reason")
+    with transaction.atomic():
+        season = _begin(season, key)
+        found = _player(season, player)
+        balance = found.garnet_balance()
+        if balance + amount < 0 and not allow_negative:
+            raise ServiceError(
+                f"{found.name} has {_garnets(balance)}: deducting {-amount} would leave {balance + amount}; "
+                "tick \"allow negative\" to do it anyway"
+            )
+        verb = f"+{amount}" if amount > 0 else f"-{-amount}"
+        event = log_event(season, "garnets", f"{found.name} {verb} garnet{'s' if abs(amount) != 1 else ''}, "
+                          f"now {balance + amount}", key=_form_key(key), reason=reason, player=found)
+        return GarnetEntry.objects.create(
+            season=season, player=found, amount=amount, reason=reason, kind=GarnetEntry.HOST, event=event,
+            created=event.created,
+        )
+
+
+def _garnets(n: int) -> str:
+    return f"{n} garnet{'' if n == 1 else 's'}"
+
+
+def grant_token(season: Season, player: SeasonPlayer | int, reason: str = "", *, key: str | None = None) -> TokenOfLife:
+    reason = clean(reason, 200) or "granted by the host"
+    with transaction.atomic():
+        season = _begin(season, key)
+        found = _player(season, player)
+        event = log_event(season, "token", f"{found.name} receives a Token of Life", key=_form_key(key),
+                          reason=reason, player=found)
+        return TokenOfLife.objects.create(season=season, player=found, reason=reason, event=event,
+                                          created=event.created)
+
+
+def use_token(season: Season, player: SeasonPlayer | int, reason: str = "", *, key: str | None = None) -> SeasonEvent:
+    """Spend one of the player's Tokens of Life to clear their candidacy, or to
+    save them from an elimination (they are active again)."""
+    reason = clean(reason, 200)
+    with transaction.atomic():
+        season = _begin(season, key)
+        found = _player(season, player)
+        if found.status == ACTIVE:
+            raise ServiceError(f"{found.name} is neither an elimination candidate nor eliminated: "
+                               "a Token of Life has nothing to clear")
+        token = found.tokens_of_life.filter(used__isnull=True, revoked__isnull=True).order_by("created", "id").first()
+        if token is None:
+            raise ServiceError(f"{found.name} holds no Token of Life")
+        what = "candidacy" if found.status == CANDIDATE else "elimination"
+        text = (f"{found.name} uses a Token of Life: no longer an elimination candidate" if what == "candidacy"
+                else f"{found.name} is saved from elimination by a Token of Life")
+        event = log_event(season, "token_used", text, key=_form_key(key), reason=reason, player=found,
+                          data={"cleared": what, "cleared_event": found.status_event_id, "was": found.status})
+        token.used = event.created
+        token.used_event = event
+        token.save(update_fields=["used", "used_event"])
+        found.status, found.status_event = ACTIVE, event
+        found.save(update_fields=["status", "status_event"])
+        return event
+
+
+def set_status(season: Season, player: SeasonPlayer | int, status: str, reason: str = "", *,
+               key: str | None = None) -> SeasonEvent:
+    """Host: mark a player an elimination candidate, eliminated, or active again (reinstated)."""
+    if status not in STATUS_WORDS:
+        raise ServiceError("a player is active, an elimination candidate or eliminated")
+    reason = clean(reason, 200)
+    with transaction.atomic():
+        season = _begin(season, key)
+        found = _player(season, player)
+        if found.status == status:
+            raise ServiceError(f"{found.name} is already {STATUS_WORDS[status]}")
+        text = {
+            ACTIVE: f"{found.name} is reinstated",
+            CANDIDATE: f"{found.name} is an elimination candidate",
+            ELIMINATED: f"{found.name} is eliminated",
+        }[status]
+        event = log_event(season, "status", text, key=_form_key(key), reason=reason, player=found,
+                          data={"was": found.status, "was_event": found.status_event_id})
+        found.status, found.status_event = status, event
+        found.save(update_fields=["status", "status_event"])
+        return event
+
+
+# -- matches in the season -----------------------------------------------------------------------
+
+
+def create_season_match(
+    season: Season,
+    game_slug: str,
+    players: Sequence[SeasonPlayer | int],
+    *,
+    elimination: bool = False,
+    bouts: int | None = None,
+    key: str | None = None,
+) -> Match:
+    """A match in the season, seated with roster players (seat 1 = the first
+    one): their names carry over and their seats are linked to the roster.
+    `elimination` marks a 2-player match as the elimination match."""
+    from . import services
+
+    try:
+        game = get_game(game_slug)
+    except KeyError:
+        raise ServiceError("choose a game from the list") from None
+    with transaction.atomic():
+        season = _begin(season, key)
+        chosen = [_player(season, p) for p in players]
+        if len(chosen) != game.seats:
+            raise ServiceError(f"{game.name} needs {game.seats} players, you picked {len(chosen)}")
+        if len({p.pk for p in chosen}) != len(chosen):
+            raise ServiceError("pick each player once")
+        out = [p.name for p in chosen if p.status == ELIMINATED]
+        if out:
+            raise ServiceError(f"{', '.join(out)} {'is' if len(out) == 1 else 'are'} eliminated; "
+                               "reinstate them first to seat them")
+        if elimination and game.seats != 2:
+            raise ServiceError("only a 2-player match can be the elimination match")
+        match = services.create_match(game_slug, seat_names=[p.name for p in chosen], bouts=bouts, season=season,
+                                      elimination=elimination)
+        for seat, player in zip(match.seats.order_by("number"), chosen, strict=True):
+            if seat.season_player_id != player.pk:
+                seat.season_player = player
+                seat.save(update_fields=["season_player"])
+        if key is not None:
+            SeasonEvent.objects.filter(season=season, match=match, kind="match").update(key=_form_key(key))
+        return match
+
+
+# -- reading ---------------------------------------------------------------------------------------
+
+
+def standings(season: Season) -> list[dict[str, Any]]:
+    """One row per roster player: garnets, tokens held, matches played/won, status.
+    Eliminated players come last; then most garnets, then most wins, then name."""
+    players = list(season.players.filter(removed=False))
+    balance = dict(
+        GarnetEntry.objects.filter(season=season).values("player").annotate(t=Sum("amount")).values_list("player", "t")
+    )
+    tokens = dict(
+        TokenOfLife.objects.filter(season=season, used__isnull=True, revoked__isnull=True)
+        .values("player").annotate(n=Count("id")).values_list("player", "n")
+    )
+    played: dict[int, int] = {}
+    won: dict[int, int] = {}
+    seats = Seat.objects.filter(match__season=season, match__status=Match.FINISHED, season_player__isnull=False)
+    for player_id, number, winners in seats.values_list("season_player_id", "number", "match__winners"):
+        played[player_id] = played.get(player_id, 0) + 1
+        if number in (winners or []):
+            won[player_id] = won.get(player_id, 0) + 1
+    rows = [
+        {
+            "player": p,
+            "name": p.name,
+            "garnets": balance.get(p.pk) or 0,
+            "tokens": tokens.get(p.pk, 0),
+            "played": played.get(p.pk, 0),
+            "won": won.get(p.pk, 0),
+            "status": p.status,
+            "status_label": STATUS_WORDS[p.status],
+        }
+        for p in players
+    ]
+    rows.sort(key=lambda r: (r["status"] == ELIMINATED, -r["garnets"], -r["won"], r["name"].lower()))
+    return rows

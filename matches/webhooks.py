@@ -1,0 +1,251 @@
+"""Season announcements: an outbox drained after commit, never on a request's path.
+
+`announce(season, text)` writes a `WebhookPost` row inside the transaction of
+what it announces (so a refused or rolled-back action announces nothing, and
+a committed one is announced exactly once) and wakes the worker after commit.
+The worker is a daemon thread in each web process (started like the clock
+sweeper, see `maybe_start`) and/or `manage.py run_webhooks`; several of them
+may run: each attempt is claimed by compare-and-swap on `attempts`, like the
+sweeper's time-outs.  A delivery is one httpx POST with a short timeout;
+failures are retried with a growing delay (Discord's 429 `Retry-After` is
+honoured) and the season's last error is kept for its manage page.  Posts of
+one season go out in order: a later one waits while an earlier one is retried.
+
+The payload is Discord's `{"content": ...}`; the same text is also sent as
+Slack's `"text"`, so a Slack-style incoming webhook works with the same URL
+field.  No secret link is ever posted: `announce` refuses text that contains
+any seat, host or manage token of the season.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import threading
+import time
+from datetime import datetime, timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+from django.conf import settings
+from django.db import close_old_connections, transaction
+from django.db.models import F
+from django.db.utils import DatabaseError
+from django.utils import timezone
+
+from .models import Match, Season, Seat, WebhookPost
+
+log = logging.getLogger(__name__)
+
+#: Discord refuses longer messages
+MAX_CONTENT = 2000
+#: attempts before a post is given up ("failed"); delays between them grow
+MAX_ATTEMPTS = 6
+BACKOFF = (2, 10, 30, 120, 600)
+#: how long a claimed attempt may take before another worker may retry it
+LEASE = timedelta(seconds=60)
+
+_wake = threading.Event()
+_started = threading.Event()
+
+
+class WebhookError(ValueError):
+    """A webhook URL the app will not post to; the message is shown to the host."""
+
+
+def check_url(url: str) -> str:
+    """The URL cleaned, or WebhookError with a sentence saying what is wrong."""
+    url = url.strip()
+    if not url:
+        return ""
+    if len(url) > 500:
+        raise WebhookError("the webhook URL is too long (at most 500 characters)")
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise WebhookError("the webhook URL must start with https:// (or http://) and name a host")
+    if not allow_private() and _is_private(parts.hostname):
+        raise WebhookError("the webhook URL points at a private or local address; use the public URL of the channel")
+    return url
+
+
+def allow_private() -> bool:
+    """Local and private addresses are allowed while developing (and in tests),
+    refused in production: a season host must not make the server post into
+    its own network."""
+    return bool(getattr(settings, "DEATHMATCH_WEBHOOK_ALLOW_PRIVATE", settings.DEBUG))
+
+
+def _is_private(host: str) -> bool:
+    if host.lower() in ("localhost", "localhost.localdomain") or host.lower().endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return not address.is_global
+
+
+# -- writing ------------------------------------------------------------------------------
+
+
+def secrets_of(season: Season) -> set[str]:
+    """Every secret token an announcement of `season` must never contain."""
+    tokens = {season.manage_token}
+    matches = Match.objects.filter(season=season)
+    tokens.update(matches.values_list("host_token", flat=True))
+    tokens.update(Seat.objects.filter(match__season=season).values_list("token", flat=True))
+    return {t for t in tokens if t}
+
+
+def announce(season: Season, text: str) -> WebhookPost | None:
+    """Queue `text` for the season's webhook (inside the caller's transaction)."""
+    if not season.webhook_url:
+        return None
+    text = text.strip()
+    if len(text) > MAX_CONTENT:
+        text = text[: MAX_CONTENT - 1] + "…"
+    leaked = [t for t in secrets_of(season) if t in text]
+    if leaked:  # a bug, never a message: keep the secret, drop the post
+        log.error("refused to announce a secret link for season %s", season.pk)
+        return None
+    post = WebhookPost.objects.create(season=season, content=text, next_attempt=timezone.now())
+    transaction.on_commit(_wake.set)
+    return post
+
+
+# -- delivering ----------------------------------------------------------------------------
+
+
+def deliver_due(now: datetime | None = None, *, client: httpx.Client | None = None, limit: int = 50) -> int:
+    """Attempt every post that is due (the oldest pending post of each season);
+    returns how many were delivered."""
+    now = now or timezone.now()
+    due = list(
+        WebhookPost.objects.filter(status=WebhookPost.PENDING, next_attempt__lte=now)
+        .order_by("id")
+        .values_list("id", "season_id")[: limit * 4]
+    )
+    first: dict[int, int] = {}
+    for pk, season_id in due:
+        first.setdefault(season_id, pk)
+    delivered = 0
+    own = client is None
+    client = client or httpx.Client(timeout=timeout(), follow_redirects=False)
+    try:
+        for season_id, pk in list(first.items())[:limit]:
+            earlier = WebhookPost.objects.filter(season_id=season_id, status=WebhookPost.PENDING, id__lt=pk)
+            if earlier.exists():  # keep the season's order: its earlier post is still being retried
+                continue
+            delivered += int(_attempt(pk, now, client))
+    finally:
+        if own:
+            client.close()
+    return delivered
+
+
+def timeout() -> float:
+    return float(getattr(settings, "DEATHMATCH_WEBHOOK_TIMEOUT", 5.0))
+
+
+def _attempt(pk: int, now: datetime, client: httpx.Client) -> bool:
+    post = WebhookPost.objects.select_related("season").filter(pk=pk).first()
+    if post is None or post.status != WebhookPost.PENDING:
+        return False
+    # claim this attempt (another worker that read the same row gets 0 rows)
+    claimed = WebhookPost.objects.filter(pk=pk, status=WebhookPost.PENDING, attempts=post.attempts).update(
+        attempts=F("attempts") + 1, next_attempt=now + LEASE
+    )
+    if not claimed:
+        return False
+    attempts = post.attempts + 1
+    url = post.season.webhook_url
+    if not url:
+        WebhookPost.objects.filter(pk=pk).update(status=WebhookPost.FAILED, last_error="no webhook URL any more")
+        return False
+    error, retry_after = _post(client, url, post.content)
+    finished = timezone.now()
+    if error is None:
+        WebhookPost.objects.filter(pk=pk).update(status=WebhookPost.SENT, sent=finished, last_error="")
+        Season.objects.filter(pk=post.season_id).update(webhook_ok_at=finished)
+        return True
+    give_up = attempts >= MAX_ATTEMPTS
+    delay = retry_after if retry_after is not None else BACKOFF[min(attempts, len(BACKOFF)) - 1]
+    WebhookPost.objects.filter(pk=pk).update(
+        status=WebhookPost.FAILED if give_up else WebhookPost.PENDING,
+        last_error=error,
+        next_attempt=finished + timedelta(seconds=delay),
+    )
+    note = f"{error} (attempt {attempts} of {MAX_ATTEMPTS}{'; given up' if give_up else ''})"
+    Season.objects.filter(pk=post.season_id).update(webhook_error=note[:1000], webhook_error_at=finished)
+    log.warning("webhook of season %s failed: %s", post.season_id, note)
+    return False
+
+
+def _post(client: httpx.Client, url: str, text: str) -> tuple[str | None, float | None]:
+    """(None, None) when delivered, else (a sentence for the host, seconds to wait if the server said)."""
+    payload: dict[str, Any] = {"content": text, "text": text, "allowed_mentions": {"parse": []}}
+    try:
+        response = client.post(url, json=payload)
+    except httpx.TimeoutException:
+        return f"the webhook did not answer within {timeout():g} s", None
+    except httpx.HTTPError as error:
+        return f"could not reach the webhook: {type(error).__name__}: {error}"[:300], None
+    if response.is_success:
+        return None, None
+    retry_after = None
+    if response.status_code == 429:
+        try:
+            retry_after = min(3600.0, max(1.0, float(response.headers.get("retry-after", ""))))
+        except ValueError:
+            retry_after = None
+    body = " ".join(response.text.split())[:200]
+    return f"the webhook answered HTTP {response.status_code}{': ' + body if body else ''}", retry_after
+
+
+# -- the worker ----------------------------------------------------------------------------
+
+
+def maybe_start() -> bool:
+    """Start the in-process worker in a web server process (never in tests or
+    other management commands), unless DEATHMATCH_INPROCESS_WEBHOOKS is off."""
+    from .sweeper import is_web_server
+
+    if not getattr(settings, "DEATHMATCH_INPROCESS_WEBHOOKS", True) or not is_web_server():
+        return False
+    return start()
+
+
+def start(interval: float | None = None) -> bool:
+    if _started.is_set():
+        return False
+    _started.set()
+    every = interval or float(getattr(settings, "DEATHMATCH_WEBHOOK_INTERVAL", 2.0))
+    threading.Thread(target=run, args=(every,), name="deathmatch-webhooks", daemon=True).start()
+    return True
+
+
+def run(interval: float, *, stop: threading.Event | None = None) -> None:
+    """Deliver due posts until `stop` is set: at once when woken after a
+    commit in this process, else every `interval` seconds."""
+    warned = False
+    with httpx.Client(timeout=timeout(), follow_redirects=False) as client:
+        while stop is None or not stop.is_set():
+            _wake.wait(interval)
+            _wake.clear()
+            try:
+                close_old_connections()
+                deliver_due(client=client)
+                warned = False
+            except DatabaseError as error:  # e.g. before `migrate`
+                if not warned:
+                    log.warning("webhooks: database not ready (%s)", error)
+                    warned = True
+            except Exception:
+                log.exception("webhook worker failed; retrying")
+                time.sleep(interval)
+        close_old_connections()
+
+
+def wake() -> None:
+    _wake.set()

@@ -1,0 +1,359 @@
+"""Back to the Wall page shaping (games/back_to_the_wall/page.py) and its templates through the pages.
+
+page.context() sees one audience's game.view(); these tests check what it
+draws (territory, tokens, walls, corners, legend), what the order builder is
+told (walls that are certainly dropped, adjacency, path previews that match
+the engine), the host's pending orders, the final standings against
+Result.scores, and that no page or fragment shows sealed orders before the
+round resolves or a garnet spend before the match ends.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+
+from games.back_to_the_wall import page
+from games.back_to_the_wall.board import BoardOrders, make_board, parse_action
+from games.back_to_the_wall.resolve import resolve_board
+from games.back_to_the_wall.rules import BackToTheWall, make_state
+from games.core import HOST, SPECTATOR
+
+game = BackToTheWall()
+NAMES = {1: "Ann", 2: "Bob", 3: "Cy", 4: "Di"}
+
+
+def ctx(viewer: int, my_turn: bool = True) -> dict[str, Any]:
+    seats = [{"number": n, "name": name, "score": 0} for n, name in NAMES.items()]
+    return {"viewer": viewer, "names": NAMES, "seats": seats, "my_turn": my_turn, "bout_number": 1}
+
+
+def shaped(state, viewer, my_turn=True):
+    return page.context(game.view(state, viewer), ctx(viewer, my_turn))
+
+
+def square(out, board, coord):
+    b = next(x for x in out["bttw"]["boards"] if x["name"] == board)
+    return next(q for row in b["rows"] for q in row if q["coord"] == coord)
+
+
+def dirs(state, seat, text):
+    return "; ".join(f"{b.name} piece {p.number} {text}" for b in state.boards for p in b.pieces_of(seat))
+
+
+def play_round(state, extra=None):
+    for seat in (1, 2, 3, 4):
+        more = (extra or {}).get(seat, "")
+        state = game.play(
+            state, seat, "; ".join(x for x in (more, dirs(state, seat, "right down left")) if x)
+        )
+    return state
+
+
+# -- the boards ---------------------------------------------------------------------------------
+def test_squares_show_territory_walls_corners_and_pieces_apart():
+    state = play_round(game.new())
+    out = shaped(state, SPECTATOR)
+    a1 = square(out, "once", "A1")
+    # round 2: piece 2 spawned on Ann's corner; the territory stays a separate fact from the piece
+    assert a1["corner"] == 1 and a1["owner"] == 1
+    assert {"seat": 1, "number": 2} in a1["pieces"]
+    assert a1["label"].startswith("A1, Ann's territory, Ann's corner, ")
+    assert "Ann's piece 2" in a1["label"]
+    b3 = square(out, "once", "B3")
+    assert b3["wall"] and b3["owner"] == 0 and b3["label"] == "B3, wall"
+    # a piece standing on another seat's territory keeps both facts
+    once = state.boards[0]
+    for p in once.pieces:
+        owner = once.owners[p.square]
+        q = square(out, "once", once.square(p.square))
+        assert q["owner"] == owner
+        assert {"seat": p.seat, "number": p.number} in q["pieces"]
+
+
+def test_the_legend_names_who_sits_where_with_live_counts_per_board():
+    state = play_round(game.new())
+    out = shaped(state, SPECTATOR)
+    twice = next(b for b in out["bttw"]["boards"] if b["name"] == "twice")
+    where = {(x["name"], x["corner"]) for x in twice["legend"]}
+    assert where == {("Ann", "A1"), ("Cy", "G1"), ("Bob", "G7"), ("Di", "A7")}
+    counts = {x["seat"]: x["captured"] for x in twice["legend"]}
+    assert counts == {s: state.boards[1].captured(s) for s in (1, 2, 3, 4)}
+
+
+def test_the_header_shows_points_provisional_then_final():
+    state = game.new()
+    rows = shaped(state, SPECTATOR)["seats"]
+    # everyone holds one square on every board: a four-way tie shares (6+4+2+1)/4 on each
+    assert [r["score"] for r in rows] == ["9.75 pts*"] * 4
+    for _ in range(3):
+        state = play_round(state)
+    result = game.result(state)
+    rows = shaped(state, SPECTATOR)["seats"]
+    assert {r["number"]: r["score"] for r in rows} == {s: f"{result.scores[s]:g} pts" for s in (1, 2, 3, 4)}
+
+
+# -- the order builder ---------------------------------------------------------------------------
+def test_the_builder_is_only_for_a_seat_that_may_act_and_for_the_host():
+    state = game.new()
+    assert shaped(state, 1)["bttw"]["builder"]
+    assert not shaped(state, 1, my_turn=False)["bttw"]["builder"]
+    assert not shaped(state, SPECTATOR)["bttw"]["builder"]
+    host = shaped(state, HOST)["bttw"]
+    assert host["builder"] and [s["seat"] for s in host["builder_seats"]] == [1, 2, 3, 4]
+    assert set(host["script"]["previews"]) == {"1", "2", "3", "4"}
+    assert set(shaped(state, 2)["bttw"]["script"]["previews"]) == {"2"}
+
+
+def test_squares_where_a_wall_is_certainly_dropped_say_why():
+    board = make_board(
+        "once",
+        ["1.....", ".#....", "......", "......", "......", "......"],
+        {(1, 1): "A1", (2, 1): "D4"},
+    )
+    why = page.wall_reasons(board)
+    assert why[0] == "it is a corner"
+    assert why[7] == "it is a wall already"  # B2
+    assert why[3 * 6 + 3] == "a piece stands there"  # D4
+    assert why[2 * 6 + 2] == "it touches the wall at B2"  # C3, diagonal on Once
+    assert 4 * 6 + 4 not in why  # E5: free
+    twice = make_board("twice", [".......", "...#...", "......."] + ["......."] * 4)
+    why = page.wall_reasons(twice)
+    assert why[2 * 7 + 3] == "it is orthogonally next to the wall at D2"  # D3
+    assert 2 * 7 + 4 not in why  # E3 touches D2 diagonally: allowed on Twice
+    thrice = make_board("thrice", ["........", "#......."] + ["........"] * 6)
+    assert page.wall_reasons(thrice)[1] == "it would cut the corner A1 off"  # B1
+    assert page.neighbours(thrice) == {}
+
+
+def test_adjacency_lists_follow_each_board():
+    once = page.neighbours(game.new().boards[0])
+    assert sorted(once[2 * 6 + 2]) == [7, 8, 9, 13, 15, 19, 20, 21]  # C3: the 8 around
+    twice_board = game.new().boards[1]
+    twice = page.neighbours(twice_board)
+    assert [twice_board.square(x) for x in twice[2 * 7 + 2]] == ["C2", "B3", "D3", "C4"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_path_preview_is_what_the_engine_does_with_the_piece_alone(seed):
+    rng = random.Random(seed)
+    state = game.new()
+    while state.round < 3:
+        state = play_round(state, {s: "" for s in (1, 2, 3, 4)}) if seed % 2 else _random_round(state, rng)
+    for board in state.boards:
+        for piece in board.pieces:
+            tree = page.preview(board, piece)
+            assert len(tree) == 4 + 16 + 64
+            for key in ("u", "rd", "dll", "lur"):
+                words = [{"u": "up", "r": "right", "d": "down", "l": "left"}[c] for c in key]
+                alone = type(board)(board.index, board.size, board.walls, board.owners, (piece,))
+                orders = {
+                    piece.seat: BoardOrders((), ((piece.number, (*words, *["up"] * (3 - len(words)))),))
+                }
+                _new, log, _ = resolve_board(alone, orders, None)
+                phase = log.moves[0].phases[len(key) - 1]
+                where = (
+                    phase.path[-1]
+                    if phase.path
+                    else (
+                        log.moves[0].phases[len(key) - 2].path[-1]
+                        if len(key) > 1 and log.moves[0].phases[len(key) - 2].path
+                        else None
+                    )
+                )
+                value = tree[key]
+                assert value[0] == (phase.taken[0] if phase.taken else "x")
+                if where is not None:
+                    assert value[1:] == board.square(where)
+
+
+def _random_round(state, rng):
+    for seat in (1, 2, 3, 4):
+        state = game.apply(state, seat, game.random_action(state, seat, rng))
+    return state
+
+
+def test_garnet_toggles_know_what_is_spent_and_what_is_left():
+    state = game.new({"garnets": {"1": 1, "2": 0}})
+    out = shaped(state, 1)["bttw"]["script"]["garnets"]
+    assert out == {"1": {"left": 1, "spent": []}}
+    assert shaped(state, 2)["bttw"]["script"]["garnets"] == {"2": {"left": 0, "spent": []}}
+    state = play_round(state, {1: "twice garnet"})
+    assert shaped(state, 1)["bttw"]["script"]["garnets"] == {"1": {"left": 0, "spent": ["twice"]}}
+    # without the option, garnets are not counted: only the once-per-board limit
+    assert shaped(play_round(game.new(), {1: "once garnet"}), 1)["bttw"]["script"]["garnets"] == {
+        "1": {"left": None, "spent": ["once"]}
+    }
+
+
+def test_a_resubmission_starts_from_the_seat_s_own_sealed_orders():
+    state = game.new()
+    state = game.play(state, 3, "twice wall B2; " + dirs(state, 3, "up left down") + "; thrice garnet")
+    mine = shaped(state, 3)["bttw"]
+    assert mine["script"]["initial"]["3"]["twice"] == {
+        "walls": ["B2"],
+        "moves": {"1": ["up", "left", "down"]},
+        "garnet": False,
+    }
+    assert mine["script"]["initial"]["3"]["thrice"]["garnet"] is True
+    assert [m["seat"] for m in mine["mine"]] == [3]
+    assert mine["mine"][0]["boards"][1]["text"] == "wall B2 · piece 1 ↑ ← ↓"
+
+
+def test_the_host_sees_every_seat_s_pending_orders_per_board_and_nobody_else_does():
+    start = game.new()
+    state = game.play(start, 2, "once wall C5; " + dirs(start, 2, "left down right"))
+    other = game.play(start, 2, "thrice wall D4; " + dirs(start, 2, "up up up") + "; twice garnet")
+    host = shaped(state, HOST)["bttw"]["mine"]
+    assert [(m["seat"], m["boards"] is not None) for m in host] == [
+        (1, False),
+        (2, True),
+        (3, False),
+        (4, False),
+    ]
+    assert host[1]["boards"][0]["text"] == "wall C5 · piece 1 ← ↓ →"
+    # two different sealed orders of Bob's draw the same page for everyone else
+    for viewer in (1, 3, 4, SPECTATOR):
+        assert json.dumps(shaped(state, viewer)) == json.dumps(shaped(other, viewer)), viewer
+    assert json.dumps(shaped(state, HOST)) != json.dumps(shaped(other, HOST))
+
+
+# -- the replay --------------------------------------------------------------------------------
+def test_the_replay_frames_and_reasons_come_from_the_trace():
+    state = game.new({"boards": {"twice": {"walls": []}}})
+    state = play_round(state, {1: "once wall C5", 2: "once wall D4"})
+    out = shaped(state, SPECTATOR)["bttw"]
+    assert out["replay"]["last"] == 1
+    once = out["replay"]["rounds"][0]["boards"][0]
+    assert [(w["name"], w["placed"]) for w in once["walls"]] == [("Ann", False), ("Bob", False)]
+    assert once["walls"][0]["why"] == "C5 dropped: orthogonally or diagonally adjacent to D4 on Once"
+    frames = out["script"]["replay"]["rounds"][0]
+    assert frames["boards"][0]["dropped"] == ["C5", "D4"] and frames["boards"][0]["placed"] == []
+    assert frames["steps"][0] == [1, 1]
+    trace = game.public_view(state)["last_round"]["boards"][0]
+    assert frames["boards"][0]["ticks"] == [
+        [t["phase"], t["tick"], t["positions"], t["captured"], t["contested"]] for t in trace["ticks"]
+    ]
+
+
+# -- final standings -------------------------------------------------------------------------------
+def test_final_standings_match_the_result_and_name_the_deciding_tie_break():
+    # Once: Ann alone first; Twice: Bob and Cy tie first; Thrice: Di first -- then totals tie-break
+    once = make_board("once", ["111111", "111111", "222...", "33....", "4.....", "......"])
+    twice = make_board("twice", ["2222222", "3333333", "1111...", "4......"] + ["......."] * 3)
+    thrice = make_board(
+        "thrice", ["44444444", "44444444", "1111111.", "222.....", "33......"] + ["........"] * 3
+    )
+    state = make_state([once, twice, thrice], round=3, spends={2: {"once": 2}}, bonus={2: {"once": 1}})
+    state = game.apply(state, HOST, parse_action("resolve"))
+    result = game.result(state)
+    out = shaped(state, SPECTATOR)["bttw"]
+    standings = out["standings"]
+    totals = {t["seat"]: float(t["points"]) for t in standings["totals"]}
+    assert totals == result.scores
+    assert [t["seat"] for t in standings["totals"]] == [
+        s for group in game.public_view(state)["final"]["ranking"] for s in group
+    ]
+    assert standings["token_of_life"] == [NAMES[s] for s in sorted(result.winners)]
+    # every place says what decided it against the next one
+    for row in standings["totals"][:-1]:
+        assert row["decided"].startswith("ahead of ")
+    assert standings["totals"][-1]["decided"].startswith("behind ")
+    # the garnet spend and its bonus appear only now
+    once_rows = {r["seat"]: r for r in standings["boards"][0]["rows"]}
+    assert once_rows[2]["bonus"] == 1
+    bob = next(t for t in standings["totals"] if t["seat"] == 2)
+    assert bob["spends"] == "Once (round 2)"
+    assert standings["boards"][0]["rows"][0]["place"] == "1st"
+
+
+def test_a_tie_on_total_points_names_the_best_single_board():
+    final = {
+        "ranking": [[2], [1], [3], [4]],
+        "points": {"1": 10.0, "2": 10.0, "3": 5.0, "4": 4.0},
+        "boards": [
+            {
+                "name": n,
+                "scores": {"1": 1, "2": 1, "3": 1, "4": 1},
+                "captured": {"1": 1, "2": 1, "3": 1, "4": 1},
+                "garnet_bonus": {"1": 0, "2": 0, "3": 0, "4": 0},
+                "points": pts,
+            }
+            for n, pts in (
+                ("once", {"1": 4, "2": 6, "3": 1, "4": 2}),
+                ("twice", {"1": 4, "2": 2, "3": 2, "4": 1}),
+                ("thrice", {"1": 2, "2": 2, "3": 2, "4": 1}),
+            )
+        ],
+        "garnets_earned": {"1": 0, "2": 1, "3": 0, "4": 0},
+        "garnet_spends": {"1": {}, "2": {}, "3": {}, "4": {}},
+        "token_of_life": [2],
+        "elimination_candidate": [4],
+    }
+    out = page.standings(final, NAMES)
+    assert out["totals"][0]["decided"] == (
+        "ahead of Ann: tied on total points; decided by best single board (6 to 4)"
+    )
+    assert out["totals"][1]["decided"] == "ahead of Cy on total points (10 to 5)"
+    assert out["totals"][0]["place"] == "1st" and out["garnets_earned"] == [{"name": "Bob", "count": 1}]
+
+
+# -- through the pages ---------------------------------------------------------------------------
+def _visible(html: str) -> str:
+    return re.sub(r"\d+:\d\d(:\d\d)?", "", html)
+
+
+def _move(client, token, text, version):
+    response = client.post(f"/p/{token}/move/", {"text": text, "version": version})
+    assert response.status_code == 200
+    return re.search(r'id="move-error"[^>]*>([^<]*)<', response.content.decode()).group(1)
+
+
+@pytest.mark.django_db
+def test_pages_draw_the_game_s_own_board_and_hide_orders_and_spends(client, make_match):
+    from matches import services
+
+    match = make_match("back-to-the-wall", options={"garnets": {"1": 1, "2": 1, "3": 1, "4": 1}})
+    seats = {s.number: s.token for s in match.seats.all()}
+    bout = match.bouts.get()
+    version = bout.version
+    state = services.bout_state(bout)
+    secret = "thrice wall E2; " + dirs(state, 1, "down down down") + "; twice garnet"
+    assert _move(client, seats[1], secret, version) == ""
+    urls = {v: f"/p/{t}/" for v, t in seats.items()} | {
+        SPECTATOR: f"/w/{match.watch_token}/",
+        HOST: f"/h/{match.host_token}/",
+    }
+    for viewer, url in urls.items():
+        html = client.get(url).content.decode()
+        assert 'class="bttw' in html and "board_generic" not in html and 'class="cell' not in html
+        for name in ("once", "twice", "thrice"):
+            assert f'data-board="{name}" data-coord="A1"' in html
+        sees = viewer in (1, HOST)
+        assert ("wall E2" in html) == sees, viewer
+        assert _shows_spend(html) == sees, viewer
+        fragment = client.get(
+            url.replace("/p/", "/f/").replace("/w/", "/f/").replace("/h/", "/f/")
+        ).content.decode()
+        assert ("wall E2" in fragment) == sees
+    for seat in (2, 3, 4):
+        bout.refresh_from_db()
+        assert (
+            _move(client, seats[seat], dirs(services.bout_state(bout), seat, "up up up"), bout.version) == ""
+        )
+    # resolved: the wall and its outcome are public; the garnet spend only to Ann and the host
+    for viewer, url in urls.items():
+        html = client.get(url).content.decode()
+        assert "E2 placed" in html and "bttw-replay-round" in html
+        assert _shows_spend(html) == (viewer in (1, HOST)), viewer
+        assert "spent on" not in html
+
+
+def _shows_spend(html: str) -> bool:
+    """Ann's garnet on Twice, in any of the forms a page could show it."""
+    markers = ("twice garnet", "· garnet", '"spent": ["twice"]', "twice: 1")
+    return any(m in html for m in markers)

@@ -1,0 +1,67 @@
+"""What the match pages say, through Django's test client: the split clock
+and the configured clock before the start, Two Connect's bank to the minute
+for players and exact for the host, the end banner with its reason in words,
+and the label of a replayed stalemate."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from matches import services
+
+pytestmark = pytest.mark.django_db
+
+
+def _clock_texts(html: str) -> list[str]:
+    found = re.findall(r'<span class="clock-time[^"]*"[^>]*>(.*?)</span>\s*</div>', html, re.S)
+    return [re.sub(r"<[^>]+>", "", t).strip() for t in found]
+
+
+def test_configured_clock_shows_before_the_start_then_move_and_reserve_apart(client: Client) -> None:
+    match = services.create_match("lance-assembly", seat_names=["Ann", "Bob"])
+    host = client.get(f"/h/{match.host_token}/").content.decode()
+    assert "no clock" not in host
+    assert _clock_texts(host) == ["1:00 + 5:00", "1:00 + 5:00"]
+    services.start_match(match)
+    ann = client.get(f"/p/{match.seat(1).token}/").content.decode()
+    assert re.search(r'data-move-end="[^"]+"', ann)  # the page counts the move down, then the reserve
+    assert _clock_texts(ann)[1] == "1:00 + 5:00"
+
+
+def test_two_connect_bank_to_the_minute_for_players_exact_for_the_host(client: Client) -> None:
+    match = services.create_match("two-connect", seat_names=["Ann", "Bob"], clock={"bank": 1000.5})
+    services.start_match(match)
+    player = client.get(f"/p/{match.seat(2).token}/").content.decode()
+    host = client.get(f"/h/{match.host_token}/").content.decode()
+    assert _clock_texts(player) == ["16 min", "16 min"]
+    assert _clock_texts(host)[1] == "16:41"
+
+
+def test_end_banner_names_winner_reason_score_and_what_next(client: Client) -> None:
+    match = services.create_match("lance-assembly", seat_names=["Ann", "Bob"], bouts=3)
+    services.start_match(match)
+    services.award_bout(match, 2)
+    bob = client.get(f"/p/{match.seat(2).token}/").content.decode()
+    watch = client.get(f"/w/{match.watch_token}/").content.decode()
+    assert "You win bout 1 — host awarded" in bob
+    assert "Bob wins bout 1 — host awarded" in watch and "Score: Ann 0, Bob 1" in watch
+    assert "Waiting for the host: bout 2 comes next." in watch
+    services.start_next_bout(match)
+    services.forfeit(match, 1, scope="match")
+    watch = client.get(f"/w/{match.watch_token}/").content.decode()
+    assert "Bob wins the match — forfeit" in watch and "The match is over." in watch
+
+
+def test_replayed_stalemate_is_labelled(client: Client) -> None:
+    match = services.create_match("lance-assembly", seat_names=["Ann", "Bob"], bouts=3)
+    services.start_match(match)
+    bout = match.current_bout
+    services.declare_result(match, "stalemate", bout.version)
+    html = client.get(f"/w/{match.watch_token}/").content.decode()
+    assert "Bout 1 is a stalemate" in html and "replays it with the same starting player" in html
+    services.start_next_bout(match)
+    html = client.get(f"/w/{match.watch_token}/").content.decode()
+    assert "Bout 2 · replay of a stalemate" in html and "best of 3" not in html
