@@ -140,8 +140,7 @@ def _bout_lines(match: Match, bout: Bout, viewer: int, names: dict[int, str]) ->
         lines.append(f"Result: {_bout_result(bout, names)}")
         lines.append(f"Result-JSON: {json.dumps(bout.result, sort_keys=True)}")
     else:
-        lines.append("Result: still being played" + (f" (this record stops {len(replay.rows) - len(rows)} "
-                                                       "log entries before the live board)" if cut else ""))
+        lines.append("Result: still being played" + (" (this record stops behind the live board)" if cut else ""))
     entries = rendering._log_entries(match, rows, viewer, names)  # the live log's masking of sealed orders
     body: list[str] = []
     for row, shown in zip(rows, entries, strict=True):
