@@ -22,7 +22,7 @@ from config import logredact
 from config.channel_layer import LayerUnavailable
 from games.core import HOST, SPECTATOR, RuleError
 
-from . import presence, render
+from . import live, presence, render
 
 log = logging.getLogger(__name__)
 #: what a channel-layer call raises while Redis is away
@@ -53,6 +53,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.match_id, self.viewer = found
         logredact.remember(token, f"match {self.match_id} {render.viewer_label(self.viewer)}")
         self.group = render.group_name(self.match_id, self.viewer)
+        live.attach()  # broadcasts of this process run on this (the server's) event loop
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
         except LAYER_ERRORS as error:  # Redis away: the layer re-adds the group when it is back

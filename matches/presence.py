@@ -47,6 +47,19 @@ def key(match_id: int, audience: str) -> str:
     return f"deathmatch:presence:{int(match_id)}:{audience}"
 
 
+presence_key = key  # the name live.py knows
+
+
+def known_key(match_id: int) -> str:
+    """Refreshed with the members: while it exists an empty set really means "nobody";
+    when it is missing (Redis restarted empty) presence is unknown until the heartbeat."""
+    return f"deathmatch:presence:{int(match_id)}:known"
+
+
+def _match_of(name: str) -> int:
+    return int(name.split(":")[2])
+
+
 # -- storage: Redis sorted sets, or this process --------------------------------------------
 
 
@@ -92,6 +105,8 @@ class _Redis:
             for name, scores in by_key.items():
                 pipe.zadd(name, scores)
                 pipe.expire(name, int(TTL) + 1)
+            for match_id in {_match_of(name) for name in by_key}:
+                pipe.set(known_key(match_id), 1, ex=int(TTL) + 1)
 
         if by_key:
             self._run(fill)
@@ -108,6 +123,18 @@ class _Redis:
                 pipe.zcard(name)
 
         return [int(n) for n in self._run(fill)[1::2]]
+
+    def known(self, match_id: int, names: list[str]) -> list[int] | None:
+        now = time.time()
+
+        def fill(pipe: Any) -> None:
+            pipe.exists(known_key(match_id))
+            for name in names:
+                pipe.zremrangebyscore(name, "-inf", now)
+                pipe.zcard(name)
+
+        result = self._run(fill)
+        return [int(n) for n in result[2::2]] if result[0] else None
 
 
 class _Local:
@@ -138,6 +165,9 @@ class _Local:
                 result.append(len(members))
             return result
 
+    def known(self, match_id: int, names: list[str]) -> list[int] | None:
+        return self.counts(names)
+
 
 def _make_store() -> _Redis | _Local:
     backend = settings.CACHES.get("default", {}).get("BACKEND", "")
@@ -156,9 +186,9 @@ _pending: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, set[int]] = weakr
 # -- the host dashboard ----------------------------------------------------------------------
 
 
-def rows(match: Any) -> list[dict[str, Any]]:
+def rows(match: Any, seats: list[Any] | None = None) -> list[dict[str, Any]]:
     """Open connections per audience; `count` is None when Redis does not answer."""
-    names = {s.number: s.name for s in match.seats.all()}
+    names = {s.number: s.name for s in (seats if seats is not None else match.seats.all())}
     audiences = [("host", "Host"), ("watch", "Spectators")]
     audiences += [(f"seat-{n}", f"{names[n]} (seat {n})") for n in sorted(names)]
     try:
@@ -166,6 +196,21 @@ def rows(match: Any) -> list[dict[str, Any]]:
     except _Unavailable:
         counts = [None] * len(audiences)
     return [{"audience": a, "label": label, "count": c} for (a, label), c in zip(audiences, counts, strict=True)]
+
+
+presence = rows  # the name render.py knows
+
+
+def open_audiences(match_id: int, labels: list[str]) -> set[str] | None:
+    """The audiences (of `labels`) with a socket open; None when unknown (Redis away
+    or restarted empty): then live renders every audience (one too many is harmless)."""
+    try:
+        counts = store.known(match_id, [key(match_id, label) for label in labels])
+    except _Unavailable:
+        return None
+    if counts is None:
+        return None
+    return {label for label, count in zip(labels, counts, strict=True) if count > 0}
 
 
 # -- connections (async: called by the consumer) ------------------------------------------

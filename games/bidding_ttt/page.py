@@ -95,9 +95,13 @@ def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         out["status"] = status
     banner = ctx.get("banner")
     if result and isinstance(banner, dict) and _rules_ended(view, ctx):
-        # the end banner names the line of boards or the tie-break in words
-        out["banner"] = dict(banner, why=_WHY.get(str(result.get("reason", "")), banner.get("why", "")),
-                             detail=bt["result"])
+        # the end banner names the line of boards or the tie-break in words; a match of
+        # several bouts keeps its own "won 2 bouts" and gets the last bout's story
+        if getattr(ctx.get("match"), "result_reason", "") == "bouts":
+            out["banner"] = dict(banner, detail=f"Bout {ctx.get('bout_number') or 1}: {bt['result']}")
+        else:
+            out["banner"] = dict(banner, why=_WHY.get(str(result.get("reason", "")), banner.get("why", "")),
+                                 detail=bt["result"])
     return out
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
+from html import escape
 from typing import Any
 
 from games.core import IllegalAction, RuleError
@@ -133,10 +134,6 @@ def _n(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
-def _texts(rows: Sequence[Sequence[Any]]) -> list[list[str]]:
-    return [[_n(v) if isinstance(v, float) else str(v) for v in row] for row in rows]
-
-
 # -- the context ------------------------------------------------------------------
 
 
@@ -237,6 +234,7 @@ class _Shaper:
         else:
             self._grid(out, bv, last, set(win), prefix)
         out["win_line"] = self._win_line(out["points"], win)
+        out["svg"] = _svg_body(out, interactive=self.me != 0)
         return out
 
     # -- per board -------------------------------------------------------------
@@ -275,8 +273,7 @@ class _Shaper:
         cells = tuple(int(v) for row in rows for v in row)
         board = GridBoard(cells=cells)
         out.update(kind="square" if squares else "cross", width=_n(layout["width"]), height=_n(layout["height"]),
-                   labels=_texts(layout["labels"]), path=layout["path"], hit=_n(step / 2), hit2=_n(step),
-                   stone=_n(step * (0.34 if squares else 0.43)), font=_n(step * (0.36 if squares else 0.46)))
+                   stone=_n(step * (0.34 if squares else 0.43)))
         points = []
         for index in range(rules.size * rules.size):
             name = rules.name(index)
@@ -309,8 +306,7 @@ class _Shaper:
                                   " ".join(markers["2"]), markers_left=int(bv.get("markers_left", 0)))
         placing = self.me in (1, 2) and board.rings[self.me - 1] < 5
         out.update(kind="hex", width=_n(layout["width"]), height=_n(layout["height"]),
-                   labels=_texts(layout["labels"]), lines=_texts(layout["lines"]), hit=_n(HEX * 0.46),
-                   ring=_n(HEX * 0.36), marker=_n(HEX * 0.3), font=_n(HEX * 0.3))
+                   ring=_n(HEX * 0.36), marker=_n(HEX * 0.3))
         out["phase"] = "place" if placing else "move"
         in_hand = {s: int((bv.get("rings_in_hand") or {}).get(str(s), 0)) for s in (1, 2)}
         out["facts"] = ([("rings to place", f"{self.names[1]} {in_hand[1]} · {self.names[2]} {in_hand[2]}")]
@@ -385,6 +381,69 @@ class _Shaper:
             if abs((x2 - x1) * (y - y1) - (y2 - y1) * (x - x1)) > 1.0:
                 return None
         return [_n(x1), _n(y1), _n(x2), _n(y2)]
+
+
+# -- SVG markup -------------------------------------------------------------------
+# The points are written here rather than in a template loop: about 300 points per
+# page, rendered for every audience on every move, cost tens of milliseconds in the
+# Django template engine and well under one here.  Every text that can hold a
+# player's name goes through html.escape.
+
+
+def _svg_body(b: Mapping[str, Any], interactive: bool) -> str:
+    """The inside of one board's <svg>: hit shape, lines, labels, the deciding row and
+    the points (a <g> per point carrying data-board and data-coord)."""
+    word = b["word"]
+    parts = [_static_layer(word)]
+    if b.get("win_line"):
+        x1, y1, x2, y2 = b["win_line"]
+        parts.append(f'<line class="tc-winline reason-{escape(b["reason"])}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>')
+    radius = {"ring": b["ring"], "marker": b["marker"]} if word == "yinsh" else {"stone": b["stone"]}
+    hit = f'<use class="hit" href="#tc-hit-{word}"/>'
+    for p in b["points"]:
+        cls = "pt"
+        if p["v"]:
+            cls += f" {p['v']}"
+        if p["last"]:
+            cls += " last"
+        if p["win"]:
+            cls += " win"
+        attrs = f'class="{cls}" transform="translate({p["x"]} {p["y"]})" data-board="{word}" data-coord="{p["coord"]}"'
+        if p["v"]:
+            attrs += f' data-v="{p["v"]}"'
+        if p["no"]:
+            attrs += f' data-no="{escape(p["no"])}"'
+        if interactive:
+            attrs += f' role="button" tabindex="0" aria-label="{escape(p["label"])}"'
+        piece = ""
+        if p["seat"]:
+            shape = p.get("piece") or "stone"
+            piece = (f'<circle class="{shape}" r="{radius[shape]}"/>'
+                     f'<text class="mk" dy=".35em">{escape(p["mark"])}</text>')
+        parts.append(f"<g {attrs}>{hit}{piece}</g>")
+    return "".join(parts)
+
+
+@cache
+def _static_layer(word: str) -> str:
+    """What never changes on a board: the hit shape, the lines and the labels."""
+    if word == "yinsh":
+        layout = yinsh_layout()
+        hit = f'<circle id="tc-hit-yinsh" r="{_n(HEX * 0.46)}"/>'
+        lines = "".join(
+            f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" class="d{k}"/>'
+            for x1, y1, x2, y2, k in layout["lines"]
+        )
+        drawn = f'<g class="tc-lines">{lines}</g>'
+    else:
+        squares = word == "squava"
+        step = SQUAVA_STEP if squares else GOMOKU_STEP
+        layout = grid_layout(5 if squares else 14, step, squares)
+        half = _n(step / 2)
+        hit = f'<rect id="tc-hit-{word}" x="-{half}" y="-{half}" width="{_n(step)}" height="{_n(step)}"/>'
+        drawn = f'<path class="tc-lines" d="{layout["path"]}"/>'
+    labels = "".join(f'<text x="{_n(x)}" y="{_n(y)}">{t}</text>' for x, y, t in layout["labels"])
+    return f'<defs>{hit}</defs>{drawn}<g class="tc-labels" aria-hidden="true">{labels}</g>'
 
 
 # -- helpers ----------------------------------------------------------------------

@@ -111,7 +111,9 @@ def test_a_bidding_match_played_by_clicks_keeps_each_sides_bids_secret(server: S
     host.wait_for_selector("#bt-host-h", timeout=TIMEOUT)
     assert "E1 1" in host.inner_text(".bt-host")
 
-    # Ann changes her mind: the builder starts from her sealed bid; she resubmits
+    # Bob starts composing; Ann changes her mind: the builder starts from her sealed bid, she resubmits
+    bob.click(tile("A1"))
+    bob_version = bob.get_attribute("#live-meta", "data-version")
     assert ann.input_value("#move-text") == "E1 1; E2 1"
     ann.click('#bt-list li[data-tile="E1"] button.rm')
     ann.click('#bt-list li[data-tile="E2"] button.rm')
@@ -128,8 +130,10 @@ def test_a_bidding_match_played_by_clicks_keeps_each_sides_bids_secret(server: S
     host.wait_for_selector(".bt-host >> text=A1 37", timeout=TIMEOUT)
     assert "E1 1" not in host.inner_text(".bt-host")  # replaced, not added
 
-    # Bob on the phone: A1 at 5 (stepper), C1 at 1
-    bob.click(tile("A1"))
+    # Bob's page took Ann's resubmission live and kept his unsent draft: A1 at 5 (stepper), C1 at 1
+    bob.wait_for_function(f"document.querySelector('#live-meta').dataset.version !== {bob_version!r}",
+                          timeout=TIMEOUT)
+    assert bob.input_value("#move-text") == "A1 1"
     for _ in range(4):
         bob.click('#bt-list li[data-tile="A1"] button.step[data-step="1"]')
     bob.click(tile("C1"))
@@ -184,9 +188,8 @@ def test_a_bidding_match_played_by_clicks_keeps_each_sides_bids_secret(server: S
     for page in everyone:
         page.wait_for_selector("#bt-result >> text=A, D, G (a column)", timeout=TIMEOUT)
         page.wait_for_selector("#banner >> text=three boards in a line", timeout=TIMEOUT)
-        page.wait_for_selector("#status >> text=Match over", timeout=TIMEOUT)
     assert "You win: you control A, D, G (a column)." in ann.inner_text("#bt-result")
-    assert "Ann (Red) wins" in bob.inner_text("#status")
+    assert "Ann (Red) wins: controls A, D, G (a column)." in bob.inner_text("#banner")
     assert ann.is_hidden("#move-card") and ann.input_value("#move-text") == ""  # nothing left to bid on
     # the host saw both sides' bids, round by round
     table = host.inner_text(".bt-host")

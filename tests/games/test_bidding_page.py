@@ -369,6 +369,13 @@ def test_the_end_banner_names_the_line_or_the_tie_break_in_words():
     assert out["banner"]["why"] == "three boards in a line"
     assert out["banner"]["detail"] == "Ann (Red) wins: controls A, D, G (a column)."
     assert out["banner"]["headline"] == "Ann wins the match"
+    # a best-of-3 match decided by bouts keeps its reason and gets this bout's story
+    bouts = SimpleNamespace(status="finished", winners=[1], result_reason="bouts")
+    won = dict(banner, why="won 2 bouts of a best of 3")
+    out = page.context(view, {"viewer": 2, "names": NAMES, "my_turn": False, "match": bouts, "banner": won,
+                              "bout_number": 2})
+    assert out["banner"]["why"] == "won 2 bouts of a best of 3"
+    assert out["banner"]["detail"] == "Bout 2: Ann (Red) wins: controls A, D, G (a column)."
     # the host ended the match otherwise (awarded it to Blue): the platform's banner stands
     awarded = SimpleNamespace(status="finished", winners=[2])
     out = page.context(view, {"viewer": 2, "names": NAMES, "my_turn": False, "match": awarded, "banner": banner})

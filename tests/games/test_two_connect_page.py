@@ -234,6 +234,16 @@ def test_won_board_is_outlined_announced_and_noted_in_the_log() -> None:
     assert out["log"][1]["note"] == "Gomoku won by Uli"
 
 
+def test_player_names_are_escaped_in_the_drawn_points() -> None:
+    state = played(GAME, OPENING[:3])
+    view = GAME.view(state, 2)
+    ctx = {"viewer": 2, "names": {1: '<b onmouseover="x">Uli', 2: "Vic & co"}, "my_turn": True, "status": ""}
+    tc = page.context(view, ctx)["tc"]
+    svg = board(tc, "yinsh")["svg"]
+    assert "<b " not in svg and "&lt;b onmouseover=&quot;x&quot;&gt;Uli&#x27;s ring" in svg
+    assert 'aria-label="E2, &lt;b' in svg
+
+
 def test_marks_tell_the_seats_apart_without_colour() -> None:
     assert page._marks({1: "Uli", 2: "Vic"}) == {1: "U", 2: "V"}
     assert page._marks({1: "Ann", 2: "Al"}) == {1: "1", 2: "2"}
