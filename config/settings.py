@@ -229,21 +229,23 @@ if HTTPS:
 # (no inline script; htmx's own indicator style is turned off in base.html);
 # style attributes stay allowed (boards size their grids with style="--cols").
 # connect-src 'self' covers the page's own websocket (ws:/wss: on the same host).
-CONTENT_SECURITY_POLICY = {
-    "DIRECTIVES": {
-        "default-src": ["'self'"],
-        "script-src": ["'self'"],
-        "style-src": ["'self'"],
-        "style-src-attr": ["'unsafe-inline'"],
-        "img-src": ["'self'", "data:"],
-        "connect-src": ["'self'"],
-        "font-src": ["'self'"],
-        "object-src": ["'none'"],
-        "base-uri": ["'self'"],
-        "form-action": ["'self'"],
-        "frame-ancestors": ["'none'"],
-    },
+# On by default with debug off; DEATHMATCH_CSP=1/0 forces it.  (Off while
+# debugging by default: test drivers such as Playwright's wait_for_function
+# evaluate strings in the page, which the policy rightly refuses.)
+CSP_DIRECTIVES = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "style-src-attr": ["'unsafe-inline'"],
+    "img-src": ["'self'", "data:"],
+    "connect-src": ["'self'"],
+    "font-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
 }
+CONTENT_SECURITY_POLICY = {"DIRECTIVES": CSP_DIRECTIVES} if _env_bool("DEATHMATCH_CSP", not DEBUG) else None
 
 LOGGING = {
     "version": 1,

@@ -78,6 +78,13 @@ class _Redis:
 
         return cache._cache.get_client(write=True)  # type: ignore[attr-defined]
 
+    @staticmethod
+    def _k(name: str) -> str:
+        """The cache's own key (KEY_PREFIX, version): processes that share a Redis keep apart."""
+        from django.core.cache import cache
+
+        return cache.make_key(name)
+
     def _run(self, fill: Any) -> list[Any]:
         from redis.exceptions import RedisError
 
@@ -103,24 +110,24 @@ class _Redis:
 
         def fill(pipe: Any) -> None:
             for name, scores in by_key.items():
-                pipe.zadd(name, scores)
-                pipe.expire(name, int(TTL) + 1)
+                pipe.zadd(self._k(name), scores)
+                pipe.expire(self._k(name), int(TTL) + 1)
             for match_id in {_match_of(name) for name in by_key}:
-                pipe.set(known_key(match_id), 1, ex=int(TTL) + 1)
+                pipe.set(self._k(known_key(match_id)), 1, ex=int(TTL) + 1)
 
         if by_key:
             self._run(fill)
 
     def remove(self, name: str, conn: str) -> None:
-        self._run(lambda pipe: pipe.zrem(name, conn))
+        self._run(lambda pipe: pipe.zrem(self._k(name), conn))
 
     def counts(self, names: list[str]) -> list[int]:
         now = time.time()
 
         def fill(pipe: Any) -> None:
             for name in names:
-                pipe.zremrangebyscore(name, "-inf", now)
-                pipe.zcard(name)
+                pipe.zremrangebyscore(self._k(name), "-inf", now)
+                pipe.zcard(self._k(name))
 
         return [int(n) for n in self._run(fill)[1::2]]
 
@@ -128,10 +135,10 @@ class _Redis:
         now = time.time()
 
         def fill(pipe: Any) -> None:
-            pipe.exists(known_key(match_id))
+            pipe.exists(self._k(known_key(match_id)))
             for name in names:
-                pipe.zremrangebyscore(name, "-inf", now)
-                pipe.zcard(name)
+                pipe.zremrangebyscore(self._k(name), "-inf", now)
+                pipe.zcard(self._k(name))
 
         result = self._run(fill)
         return [int(n) for n in result[2::2]] if result[0] else None

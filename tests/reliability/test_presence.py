@@ -24,6 +24,16 @@ ORIGIN = [(b"origin", b"http://testserver")]
 SOCKETS = 20
 
 
+@pytest.fixture(autouse=True)
+def own_cache(settings: Any) -> None:
+    """Presence in a cache namespace of this test only (Redis is shared by other test runs)."""
+    import uuid
+
+    caches = {name: dict(conf) for name, conf in settings.CACHES.items()}
+    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = caches
+
+
 async def _rows(match: Any) -> dict[str, int | None]:
     rows = await database_sync_to_async(presence.rows)(match)
     return {r["audience"]: r["count"] for r in rows}

@@ -137,7 +137,8 @@ def test_empty_database_url_counts_as_unset() -> None:
 
 
 @pytest.mark.django_db
-def test_pages_carry_a_content_security_policy(client: Client, roles: Any) -> None:
+def test_pages_carry_a_content_security_policy(client: Client, roles: Any, settings: Any) -> None:
+    settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": settings.CSP_DIRECTIVES}  # on by default with debug off
     for url in ("/", f"/h/{roles.host}/", f"/p/{roles.player1.token}/", f"/w/{roles.spectator}/"):
         policy = client.get(url)["Content-Security-Policy"]
         assert "script-src 'self'" in policy and "default-src 'self'" in policy
