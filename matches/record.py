@@ -348,7 +348,7 @@ def import_record(text: str, *, quiet: bool = False) -> Match:
     every audience after each of hundreds of moves is most of an import's
     time.  It swaps `engine.notify` for the whole process, so only a
     one-shot process (the command) may ask for it."""
-    from . import clocks, services
+    from . import services, sweeper
 
     if quiet:
         real = engine.notify
@@ -403,7 +403,7 @@ def import_record(text: str, *, quiet: bool = False) -> Match:
                                   f"the record says seat {bout_record.starting_seat}")
             for event in bout_record.events:
                 try:
-                    _play(match, event, clocks, services)
+                    _play(match, event, sweeper, services)
                 except (services.ServiceError, ValueError) as error:
                     raise RecordError(f"line {event.line}: {error}") from None
             _check(match, bout_record, game)
