@@ -168,6 +168,7 @@ def context(view: Mapping[str, Any], ctx: Mapping[str, Any]) -> dict[str, Any]:
         "yinsh_moves": next((b["ring_moves"] for b in boards if b.get("ring_moves")), {}),
         "header": None if solo else _header(public, names, me),
         "hint": _hint(public, solo, me, acting, need, names, to_act),
+        "passed": _passed(public, names, me),
     }
     out: dict[str, Any] = {"tc": tc}
     if not solo:
@@ -524,6 +525,15 @@ def _hint(public: Mapping[str, Any], solo: bool, me: int, acting: bool, need: in
     seat = to_act[0]
     who = "You" if seat == me else names.get(seat, f"Seat {seat}")
     return f"{who} {'play' if seat == me else 'plays'} {'two boards' if need == 2 else 'one board'} this turn."
+
+
+def _passed(public: Mapping[str, Any], names: Mapping[int, str], me: int) -> str:
+    """The rules passed a turn automatically: say whose, and why."""
+    seat = int(public.get("passed") or 0)
+    if not seat:
+        return ""
+    who = "You" if seat == me else names.get(seat, f"Seat {seat}")
+    return f"{who} could not play on any board, so the turn passed."
 
 
 def _decided_last_turn(public: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -242,6 +243,14 @@ def test_player_names_are_escaped_in_the_drawn_points() -> None:
     svg = board(tc, "yinsh")["svg"]
     assert "<b " not in svg and "&lt;b onmouseover=&quot;x&quot;&gt;Uli&#x27;s ring" in svg
     assert 'aria-label="E2, &lt;b' in svg
+
+
+def test_an_automatic_pass_is_said() -> None:
+    state = GAME.new()
+    passed = replace(state, passed=2, to_move=1, turns=3)
+    assert shape(GAME, passed, 1)["tc"]["passed"] == "Vic could not play on any board, so the turn passed."
+    assert shape(GAME, passed, 2)["tc"]["passed"].startswith("You could not play")
+    assert shape(GAME, state, 1)["tc"]["passed"] == ""
 
 
 def test_marks_tell_the_seats_apart_without_colour() -> None:
