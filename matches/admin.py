@@ -1,8 +1,23 @@
 """Every matches model in the admin, with the columns a host looks for."""
 
 from django.contrib import admin
+from django.db import models
+from django.urls import reverse
+from django.utils.html import format_html
 
-from .models import Bout, Clock, GarnetEntry, Match, Season, SeasonPlayer, Seat, TokenOfLife, TurnLog
+from .models import (
+    Bout,
+    Clock,
+    GarnetEntry,
+    Match,
+    Season,
+    SeasonEvent,
+    SeasonPlayer,
+    Seat,
+    TokenOfLife,
+    TurnLog,
+    WebhookPost,
+)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -23,33 +38,80 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class SeasonPlayerInline(admin.TabularInline):
     model = SeasonPlayer
     extra = 0
+    fields = ("name", "status", "removed", "garnet_balance", "tokens_held")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
 
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
-    list_display = ("name", "created")
-    search_fields = ("name",)
+    """Staff manage a season on its manage page (the link below): every change
+    there goes through matches/seasons.py (one transaction, logged, applied
+    once, announced).  Here: its name, webhook and links."""
+
+    list_display = ("name", "slug", "manage", "webhook_set", "webhook_error_at", "created")
+    search_fields = ("name", "slug")
+    fields = ("name", "slug", "manage", "public", "webhook_url", "webhook_error", "webhook_error_at",
+              "webhook_ok_at", "base_url", "created")
+    readonly_fields = ("slug", "manage", "public", "webhook_error", "webhook_error_at", "webhook_ok_at", "created")
     inlines = [SeasonPlayerInline]
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
+
+    @admin.display(description="manage page")
+    def manage(self, obj):  # type: ignore[no-untyped-def]
+        if not obj.pk:
+            return "-"
+        return format_html('<a href="{}">manage this season</a>', reverse("season_manage", args=[obj.manage_token]))
+
+    @admin.display(description="public page")
+    def public(self, obj):  # type: ignore[no-untyped-def]
+        return format_html('<a href="{0}">{0}</a>', reverse("season_page", args=[obj.slug])) if obj.pk else "-"
+
+    @admin.display(boolean=True, description="webhook")
+    def webhook_set(self, obj):  # type: ignore[no-untyped-def]
+        return bool(obj.webhook_url)
+
+
+class SeasonRowAdmin(ReadOnlyAdmin):
+    """Roster, ledger, tokens and the season log change only through the
+    season's manage page (matches/seasons.py): the ledger is append-only and
+    every change is logged and announced; an edit here would skip all that."""
 
 
 @admin.register(SeasonPlayer)
-class SeasonPlayerAdmin(admin.ModelAdmin):
-    list_display = ("name", "season", "garnet_balance")
-    list_filter = ("season",)
+class SeasonPlayerAdmin(SeasonRowAdmin):
+    list_display = ("name", "season", "status", "removed", "garnet_balance", "tokens_held")
+    list_filter = ("season", "status", "removed")
     search_fields = ("name",)
 
 
 @admin.register(GarnetEntry)
-class GarnetEntryAdmin(admin.ModelAdmin):
-    list_display = ("created", "season", "player", "amount", "reason", "match")
-    list_filter = ("season",)
+class GarnetEntryAdmin(SeasonRowAdmin):
+    list_display = ("created", "season", "player", "amount", "kind", "reason", "match")
+    list_filter = ("season", "kind")
     search_fields = ("player__name", "reason")
 
 
 @admin.register(TokenOfLife)
-class TokenOfLifeAdmin(admin.ModelAdmin):
-    list_display = ("created", "season", "player", "match", "reason")
+class TokenOfLifeAdmin(SeasonRowAdmin):
+    list_display = ("created", "season", "player", "match", "reason", "used", "revoked")
     list_filter = ("season",)
+
+
+@admin.register(SeasonEvent)
+class SeasonEventAdmin(SeasonRowAdmin):
+    list_display = ("created", "season", "kind", "text", "reason", "reversed")
+    list_filter = ("season", "kind")
+    search_fields = ("text", "reason")
+
+
+@admin.register(WebhookPost)
+class WebhookPostAdmin(SeasonRowAdmin):
+    list_display = ("created", "season", "status", "attempts", "next_attempt", "sent", "last_error", "content")
+    list_filter = ("season", "status")
 
 
 class SeatInline(admin.TabularInline):

@@ -110,7 +110,13 @@ def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
             "replay": frames,
         },
     }
-    return {"bttw": bttw, "seats": _header(ctx.get("seats") or [], bttw["points"], final is not None)}
+    out: dict[str, Any] = {
+        "bttw": bttw,
+        "seats": _header(ctx.get("seats") or [], bttw["points"], final is not None),
+    }
+    if final and isinstance(ctx.get("banner"), dict):
+        out["banner"] = _banner(ctx["banner"], bttw["standings"])
+    return out
 
 
 # -- boards ----------------------------------------------------------------------------
@@ -499,6 +505,18 @@ def _header(
     return out
 
 
+def _banner(banner: Mapping[str, Any], standings: Mapping[str, Any]) -> dict[str, Any]:
+    """The end-of-match banner with points (not bouts won) and who earned what, by name."""
+    earned = ", ".join(f"{g['name']} {g['count']}" for g in standings["garnets_earned"]) or "none"
+    detail = (
+        f"Token of Life: {' and '.join(standings['token_of_life'])}. "
+        f"Elimination Candidate: {' and '.join(standings['elimination_candidate'])}. "
+        f"Garnets earned: {earned}."
+    )
+    score = ", ".join(f"{t['name']} {t['points']} pts" for t in standings["totals"])
+    return {**banner, "detail": detail, "score": score}
+
+
 def _place_label(place: int, tied: bool) -> str:
     suffix = {1: "st", 2: "nd", 3: "rd"}.get(place, "th")
     return f"{'=' if tied else ''}{place}{suffix}"
@@ -557,8 +575,17 @@ def standings(final: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, A
             )
         place += len(group)
     assert len(order) == len(SEATS)
+    by_seat = [
+        {
+            "seat": s,
+            "name": names[s],
+            "cells": [{"board": b["name"], **next(r for r in b["rows"] if r["seat"] == s)} for b in boards],
+        }
+        for s in order
+    ]
     return {
         "boards": boards,
+        "by_seat": by_seat,
         "totals": totals,
         "token_of_life": [names[s] for s in final["token_of_life"]],
         "elimination_candidate": [names[s] for s in final["elimination_candidate"]],

@@ -251,8 +251,23 @@ def test_final_standings_match_the_result_and_name_the_deciding_tie_break():
     state = make_state([once, twice, thrice], round=3, spends={2: {"once": 2}}, bonus={2: {"once": 1}})
     state = game.apply(state, HOST, parse_action("resolve"))
     result = game.result(state)
-    out = shaped(state, SPECTATOR)["bttw"]
+    context = ctx(SPECTATOR)
+    context["banner"] = {
+        "kind": "match",
+        "headline": "Ann wins the match",
+        "score": "Ann 1, Bob 0",
+        "detail": "seat 1",
+    }
+    shaped_all = page.context(game.view(state, SPECTATOR), context)
+    out = shaped_all["bttw"]
     standings = out["standings"]
+    # the end banner counts points, not bouts won, and names who earned what
+    banner = shaped_all["banner"]
+    assert banner["headline"] == "Ann wins the match"
+    assert banner["score"] == ", ".join(f"{t['name']} {t['points']} pts" for t in standings["totals"])
+    assert banner["detail"].startswith(
+        f"Token of Life: {standings['token_of_life'][0]}. Elimination Candidate: "
+    )
     totals = {t["seat"]: float(t["points"]) for t in standings["totals"]}
     assert totals == result.scores
     assert [t["seat"] for t in standings["totals"]] == [

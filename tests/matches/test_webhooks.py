@@ -11,7 +11,6 @@ import random
 import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -19,54 +18,10 @@ from django.utils import timezone
 
 from matches import seasons, services, webhooks
 from matches.models import Seat, WebhookPost
+from tests.hookserver import Hook
 from tests.matches.test_seasons import NAMES, orders, plan, play_rounds
 
 pytestmark = pytest.mark.django_db
-
-
-class Hook:
-    """A webhook endpoint: records JSON posts; answers from `replies` (status
-    codes, or "hang" to stay silent for 2 s), then 204."""
-
-    def __init__(self) -> None:
-        self.posts: list[dict[str, Any]] = []
-        self.requests = 0
-        self.replies: list[Any] = []
-        self.headers: dict[str, str] = {}
-        hook = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                hook.requests += 1
-                reply = hook.replies.pop(0) if hook.replies else 204
-                if reply == "hang":
-                    time.sleep(2)
-                    reply = 204
-                if reply < 300:
-                    hook.posts.append(json.loads(body))
-                self.send_response(reply)
-                for name, value in hook.headers.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/api/webhooks/1/abc"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    @property
-    def texts(self) -> list[str]:
-        return [p["content"] for p in self.posts]
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @pytest.fixture

@@ -26,6 +26,7 @@
   var replay = { on: false, round: null, step: 0, timer: null, saved: {} };
   var hostSeat = null;   // the seat the host is entering orders for (kept across live swaps)
   var typed = null;      // text typed into the box by hand (kept until the builder is clicked again)
+  var opened = {};       // board -> true when its "how the round resolved" details are open
   var D = null;          // the page's data (json_script #bttw-data), re-read after every swap
 
   function $(sel, el) { return (el || document).querySelector(sel); }
@@ -90,6 +91,16 @@
     var r = root();
     if (!r || !D) { return; }
     showTab(tab);
+    $$(".bttw-why").forEach(function (d) { if (opened[d.dataset.for]) { d.open = true; } });
+    var submit = document.getElementById("move-submit");
+    if (submit) {
+      submit.dataset.label = submit.dataset.label || submit.textContent;
+      submit.textContent = r.classList.contains("building") ? "Submit sealed orders" : submit.dataset.label;
+    }
+    if (!r.classList.contains("building")) {
+      var review = document.getElementById("bttw-review");
+      if (review) { review.innerHTML = ""; }
+    }
     if (!r.classList.contains("building")) { return; }
     var who = seat();
     if (!who) { return; }
@@ -420,6 +431,7 @@
       var close = document.getElementById("bttw-replay-close");
       if (close) { close.hidden = false; }
       showTab(tab);
+      $$(".bttw-why").forEach(function (d) { if (opened[d.dataset.for]) { d.open = true; } });
       draw();
     } else {
       render();
@@ -467,6 +479,10 @@
       if (replay.on) { draw(); } else { go(0, 0); }
     }
   });
+  document.addEventListener("toggle", function (e) {
+    var d = e.target;
+    if (d.classList && d.classList.contains("bttw-why")) { opened[d.dataset.for] = d.open; }
+  }, true);
   document.addEventListener("keydown", function (e) {
     // arrow keys move between tabs (the ARIA tabs pattern)
     var t = e.target;
