@@ -177,7 +177,7 @@ def context(view: Mapping[str, Any], ctx: Mapping[str, Any]) -> dict[str, Any]:
             out["status"] = f"{' '.join(decided)} {ctx.get('status', '')}".strip()
         log = ctx.get("log")
         if isinstance(log, list):
-            out["log"] = _log_with_notes(log, public, names, ctx)
+            out["log"] = log_notes(view, log, ctx)
     return out
 
 
@@ -554,10 +554,16 @@ def _decided_text(bv: Mapping[str, Any], names: Mapping[int, str]) -> str:
     return f"{title} drawn."
 
 
-def _log_with_notes(log: list[Any], public: Mapping[str, Any], names: Mapping[int, str],
-                    ctx: Mapping[str, Any]) -> list[Any]:
-    """The log with "Gomoku won by Uli" noted on the turn that decided each board: the
-    last active move of this bout that played the board's final move."""
+def log_notes(view: Mapping[str, Any], log: list[Any], ctx: Mapping[str, Any]) -> list[Any]:
+    """Log entries with "Gomoku won by Uli" noted on the turn that decided each board: the
+    last active move of this bout that played the board's final move.  Used for the whole
+    log here and by matches/render.log_rows for the rows a live update appends."""
+    public = view.get("public") or {}
+    if view.get("game") != "two-connect" or not isinstance(public, Mapping):
+        return log
+    names = {int(k): str(v) for k, v in (ctx.get("names") or {}).items()}
+    for seat in (1, 2):
+        names.setdefault(seat, f"Seat {seat}")
     bout = ctx.get("bout_number") or getattr(ctx.get("bout"), "number", 0)
     notes: dict[int, list[str]] = {}
     for bv in public.get("boards") or []:

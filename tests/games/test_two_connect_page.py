@@ -228,6 +228,10 @@ def test_won_board_is_outlined_announced_and_noted_in_the_log() -> None:
     assert out["status"] == "Gomoku won by Uli. Vic to move."
     assert [e.get("note") for e in out["log"]] == [None, "Gomoku won by Uli"]
     assert out["tc"]["header"]["won"][0]["count"] == 1
+    # a live update appends only the new rows: they are noted alike
+    view = GAME.view(state, SPECTATOR)
+    rows = page.log_notes(view, log[1:], {"names": NAMES_BY_SEAT, "bout_number": 1})
+    assert rows[0]["note"] == "Gomoku won by Uli" and "note" not in log[1]
     # the next turn no longer announces it in the status line, the log keeps the note
     later = played(GAME, [*OPENING, "squava A2; gomoku H7", "squava E5"])
     out = shape(GAME, later, SPECTATOR, log=log, status="Uli to move.")
