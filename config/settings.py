@@ -127,31 +127,45 @@ REDIS_CONNECT_TIMEOUT = _env_float("DEATHMATCH_REDIS_CONNECT_TIMEOUT", 1.0)
 # connections per web process (the channel layer's pool; commands wait for a free one past this)
 REDIS_POOL_SIZE = int(os.environ.get("DEATHMATCH_REDIS_POOL_SIZE", "") or 500)
 REDIS_CACHE_TIMEOUT = _env_float("DEATHMATCH_REDIS_CACHE_TIMEOUT", 0.25)
+#: Channel and cache key prefix in Redis (benchmarks and tests sharing one Redis set their own).
+REDIS_PREFIX = os.environ.get("DEATHMATCH_REDIS_PREFIX", "").strip()
+#: "core": the resilient RedisChannelLayer below (one list push per socket); "pubsub": channels_redis's
+#: RedisPubSubChannelLayer (one PUBLISH per group message, each web process fans it out to its own
+#: sockets).  bench/fanout.py measures both (bench/README.md).
+CHANNEL_LAYER_KIND = os.environ.get("DEATHMATCH_CHANNEL_LAYER", "core").strip() or "core"
 if REDIS_URL:
+    _REDIS_HOST = {
+        "address": REDIS_URL,
+        "socket_timeout": REDIS_SOCKET_TIMEOUT,
+        "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+        "socket_keepalive": True,
+        "health_check_interval": 30,
+    }
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "config.channel_layer.ResilientRedisChannelLayer",
             "CONFIG": {
-                "hosts": [{
-                    "address": REDIS_URL,
-                    "socket_timeout": REDIS_SOCKET_TIMEOUT,
-                    "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
-                    "socket_keepalive": True,
-                    "health_check_interval": 30,
-                }],
+                "hosts": [_REDIS_HOST],
                 "blocking_read": REDIS_BLOCKING_READ,
                 "pool_size": REDIS_POOL_SIZE,
                 "pool_timeout": 10.0,
                 # a group_add/group_send that takes longer is abandoned (and the broadcast skipped, logged)
                 "op_timeout": 0.5,
+                **({"prefix": REDIS_PREFIX} if REDIS_PREFIX else {}),
             },
         }
     }
+    if CHANNEL_LAYER_KIND == "pubsub":
+        CHANNEL_LAYERS["default"] = {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [_REDIS_HOST], **({"prefix": REDIS_PREFIX} if REDIS_PREFIX else {})},
+        }
     # shared cache: presence ("who is connected") across web processes
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
+            "KEY_PREFIX": REDIS_PREFIX,
             "OPTIONS": {
                 "socket_timeout": REDIS_CACHE_TIMEOUT,
                 "socket_connect_timeout": REDIS_CACHE_TIMEOUT,

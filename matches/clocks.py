@@ -8,21 +8,19 @@ Sealed games: one deadline for the whole round (`Bout.round_deadline`); at
 the deadline the round is resolved as if the host applied "resolve".
 
 `Bout.deadline` is the earliest of these, indexed, so the sweeper finds
-expired bouts with one query.  `sweep_clocks` claims each with a
+expired bouts with one query.  The sweeper (sweeper.py) claims each with a
 compare-and-swap on `Bout.version` (healthchecks' sendalerts pattern), so a
 time-out is applied exactly once however many sweepers run and however a
-move races it.  These helpers run inside the services' transactions and
-never save the bout (the caller does); they save clocks.
+move races it.  This module never imports the engine.  These helpers run
+inside the services' transactions and never save the bout (the caller does); they save clocks.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-
-from django.db import transaction
-from django.utils import timezone
 
 from . import formats
 from .models import Bout, Clock, Match
@@ -177,40 +175,8 @@ def round_expired(bout: Bout, now: datetime) -> bool:
     return bout.round_deadline is not None and bout.round_deadline <= now
 
 
-# -- the sweeper -------------------------------------------------------------
+# -- waking the sweeper ----------------------------------------------------------
 
-
-def sweep_clocks(now: datetime | None = None) -> int:
-    """Apply every expired deadline exactly once; the number applied."""
-    now = now or timezone.now()
-    due = list(
-        Bout.objects.filter(
-            deadline__lte=now, finished__isnull=True, match__status=Match.RUNNING, match__paused=False
-        ).values_list("id", "version", "match_id")
-    )
-    applied = 0
-    for bout_id, version, match_id in due:
-        try:
-            if claim_and_expire(match_id, bout_id, version, now):
-                applied += 1
-        except Exception:  # one broken bout must not stop the others' clocks
-            log.exception("clock sweep failed for bout %s", bout_id)
-    return applied
-
-
-def claim_and_expire(match_id: int, bout_id: int, version: int, now: datetime) -> bool:
-    """Claim bout `bout_id` at `version` and apply its time-out.
-
-    False when another process (a sweeper, or a move) changed the bout since
-    `version` was read: the compare-and-swap updated 0 rows.
-    """
-    from . import engine
-
-    with transaction.atomic():
-        # the match row first: every service locks match then bout (no deadlock)
-        match = Match.objects.select_for_update().get(pk=match_id)
-        claimed = Bout.objects.filter(id=bout_id, version=version, deadline__lte=now).update(version=version + 1)
-        if not claimed:
-            return False
-        bout = Bout.objects.select_for_update().get(pk=bout_id)
-        return engine.expire(match, bout, now, bumped=True)
+#: Set after a change commits (engine.notify): a deadline may have moved, so the
+#: in-process sweeper recomputes when to wake (see sweeper.py).
+deadlines_changed = threading.Event()

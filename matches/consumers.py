@@ -19,7 +19,7 @@ from django.utils.html import escape
 
 from games.core import HOST, SPECTATOR, RuleError
 
-from . import live, render
+from . import live, presence, render
 
 CLOSE_BAD_TOKEN = 4404
 CLOSE_BAD_MESSAGE = 4400
@@ -45,15 +45,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         self.match_id, self.viewer = found
         self.group = render.group_name(self.match_id, self.viewer)
+        live.attach()  # broadcasts of this process run on this (the server's) event loop
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await live.arrive(self.match_id, render.viewer_label(self.viewer))
+        await presence.arrive(self.match_id, render.viewer_label(self.viewer))
         # a (re)connecting page may have missed updates: send the current state
         await self.send(text_data=await self._fragments())
 
     async def disconnect(self, code: int) -> None:
         if self.match_id is not None and self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await live.leave(self.match_id, render.viewer_label(self.viewer))
+            await presence.leave(self.match_id, render.viewer_label(self.viewer))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         data = _validate(text_data)

@@ -38,7 +38,10 @@ DESCRIPTIONS: dict[str, str] = {
 }
 
 #: options shown as one number field per seat instead of a {seat: n} dict
-PER_SEAT = {("bidding-ttt", "garnets")}
+PER_SEAT = {
+    ("bidding-ttt", "garnets"): "whole numbers; empty = 0 (a season match uses the ledger)",
+    ("back-to-the-wall", "garnets"): "garnets each may spend; all empty = not counted (the host keeps the books)",
+}
 #: options shown as a board editor (size select and clickable walls per board)
 BOARDS = {("back-to-the-wall", "boards")}
 
@@ -97,6 +100,7 @@ def _option(slug: str, key: str, value: Any) -> dict[str, Any]:
     }
     if kind == "per_seat":
         out["seats"] = [{"n": n, "name": f"opt-{slug}-{key}-{n}"} for n in range(1, get_game(slug).seats + 1)]
+        out["hint"] = PER_SEAT[(slug, key)]
     if kind == "boards":
         out["boards"] = board_specs(slug, value)
     return out
@@ -196,12 +200,12 @@ def parse_create(data: Any) -> dict[str, Any]:
 
 
 def _per_seat(data: Any, field: str, key: str, seats: int) -> dict[str, int]:
-    """One whole-number field per seat (`<field>-<seat>`; empty = 0) -> {"1": n, ...}."""
+    """One whole-number field per seat (`<field>-<seat>`) -> {"1": n, ...}; empty fields are left out."""
     out: dict[str, int] = {}
     for seat in range(1, seats + 1):
         name = f"{field}-{seat}"
         value = _int(data.get(name), f"{key} of seat {seat}", minimum=0, maximum=1000, field=name)
-        if value:
+        if value is not None:
             out[str(seat)] = value
     return out
 

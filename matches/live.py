@@ -1,114 +1,274 @@
-"""Live updates: render once per audience, fan out through the channel layer.
+"""Live updates: services hand over a match id; this renders and fans out.
 
-`notify(match_id)` is called by services after commit.  It renders the
-fragments of each audience (host, each seat, spectators) ONCE and sends them
-to that audience's group; every connection of the group gets the same text.
+    services (decide, commit) --match id--> live.notify --> render --> channel layer
 
-Presence ("who is connected") lives in Django's cache as one counter per
-audience and match (`cache.incr` is atomic in Redis and in the local-memory
-cache).  With several web processes the cache must be shared: settings use
-Redis for the cache whenever REDIS_URL is set.
+`notify(match_id)` is called after commit and returns at once when the
+process runs an event loop (daphne): the match is queued and the loop's
+broadcaster renders it in a worker thread, then `group_send`s, so the
+mover's reply never waits for other audiences' rendering.  Outside a server
+(management commands, tests without sockets) it renders and sends in line.
+Notifications for a match that arrive while it waits are coalesced.
+
+What is sent (`prepare`):
+
+- only to audiences that may have a socket open (presence counters);
+- one rendering per audience, and the board once for every audience with
+  the same view (spectators and seats share the public board);
+- a delta when this process sent the previous version of the same bout:
+  `#live-meta` with `data-base` (the version it applies to), the fragments
+  that changed (only the changed cells / facts of a board, see
+  `render.split_parts`), and the new log rows appended with
+  `hx-swap-oob="beforeend:#log-list"`.  Otherwise (first update of this
+  process, a new bout, a rewritten log) the full fragments.  A page whose
+  version is not the delta's base refetches everything (static/js/live.js).
+
+A failed broadcast is logged and skipped: it never undoes or blocks a
+committed move.  Presence ("who is connected") lives in presence.py.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
-from django.core.cache import cache
+from django.db import close_old_connections
+from django.db.models import Count, Max, Q
 
 from games.core import HOST
 
-from . import render
+from . import presence, render
+from .audiences import audiences, group_name, viewer_label
 
 log = logging.getLogger(__name__)
 
-PRESENCE_TTL = 24 * 3600
 UPDATE_TYPE = "match.update"
+#: matches whose last sent parts are kept in memory (per process) for deltas
+CACHE_MATCHES = 1000
+
+# kept for callers of the old names
+arrive, leave, presence_key = presence.arrive, presence.leave, presence.presence_key
 
 
-def presence_key(match_id: int, audience: str) -> str:
-    return f"deathmatch:presence:{int(match_id)}:{audience}"
+# -- the hand-off -----------------------------------------------------------------------
+
+_lock = threading.Lock()
+_pending: dict[int, None] = {}  # ordered set of match ids waiting for a broadcast
+_scheduled = False
+_loop: asyncio.AbstractEventLoop | None = None
 
 
-def message(match: Any, viewer: int, snapshot: dict[str, Any]) -> dict[str, Any]:
-    bout = snapshot["bout"]
-    return {
-        "type": UPDATE_TYPE,
-        "bout": bout.number if bout is not None else 0,
-        "version": bout.version if bout is not None else 0,
-        "html": render.fragments(match, viewer, snapshot),
-    }
+def attach(loop: asyncio.AbstractEventLoop | None = None) -> None:
+    """Broadcast from this event loop (the server's); consumers call it on connect."""
+    global _loop
+    _loop = loop or asyncio.get_running_loop()
 
 
 def notify(match_id: int) -> None:
     """Push the current state of a match to every audience (sync; after commit)."""
-    from .models import Match
-
-    layer = get_channel_layer()
-    if layer is None:
+    global _scheduled
+    loop = _loop
+    if loop is None or loop.is_closed() or not loop.is_running():
+        _send_now(match_id)
         return
+    with _lock:
+        _pending[int(match_id)] = None
+        if _scheduled:
+            return
+        _scheduled = True
     try:
-        match = Match.objects.get(pk=match_id)
-    except Match.DoesNotExist:
-        return
-    snapshot = render.shared(match)  # read the database once for every audience
-    for viewer in render.audiences(match):
+        loop.call_soon_threadsafe(lambda: loop.create_task(_drain()))
+    except RuntimeError:  # the loop closed meanwhile
+        with _lock:
+            _scheduled = False
+            _pending.pop(int(match_id), None)
+        _send_now(match_id)
+
+
+async def _drain() -> None:
+    global _scheduled
+    while True:
+        with _lock:
+            if not _pending:
+                _scheduled = False
+                return
+            match_id = next(iter(_pending))
+            del _pending[match_id]
         try:
-            async_to_sync(layer.group_send)(render.group_name(match.id, viewer), message(match, viewer, snapshot))
-        except Exception:  # a broken broadcast must never undo a committed move
-            log.exception("live update of match %s for %s failed", match_id, viewer)
+            messages = await sync_to_async(_prepare_and_close, thread_sensitive=False)(match_id)
+            await _send(messages)
+        except Exception:  # a broken broadcast must never stop the others
+            log.exception("live update of match %s failed", match_id)
 
 
-def presence(match: Any) -> list[dict[str, Any]]:
-    """Open connections per audience, for the host dashboard."""
-    names = {s.number: s.name for s in match.seats.all()}
-    rows = [("host", "Host"), ("watch", "Spectators")]
-    rows += [(f"seat-{n}", f"{names[n]} (seat {n})") for n in sorted(names)]
-    counts = cache.get_many([presence_key(match.id, a) for a, _ in rows])
-    return [{"audience": a, "label": label, "count": max(0, int(counts.get(presence_key(match.id, a), 0)))}
-            for a, label in rows]
-
-
-async def arrive(match_id: int, audience: str) -> None:
-    key = presence_key(match_id, audience)
-    await cache.aadd(key, 0, PRESENCE_TTL)
+def _prepare_and_close(match_id: int) -> list[tuple[str, dict[str, Any]]]:
     try:
-        await cache.aincr(key)
-    except ValueError:  # expired between add and incr
-        await cache.aset(key, 1, PRESENCE_TTL)
-    await _push_presence(match_id)
+        return prepare(match_id)
+    finally:
+        close_old_connections()
 
 
-async def leave(match_id: int, audience: str) -> None:
-    key = presence_key(match_id, audience)
+def _send_now(match_id: int) -> None:
     try:
-        if await cache.adecr(key) < 0:
-            await cache.aset(key, 0, PRESENCE_TTL)
-    except ValueError:
-        pass
-    await _push_presence(match_id)
+        messages = prepare(match_id)
+        if messages:
+            async_to_sync(_send)(messages)
+    except Exception:
+        log.exception("live update of match %s failed", match_id)
 
 
-async def _push_presence(match_id: int) -> None:
-    from asgiref.sync import sync_to_async
-
+async def _send(messages: list[tuple[str, dict[str, Any]]]) -> None:
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
-    html = await sync_to_async(_presence_html)(match_id)
-    if html:
-        await layer.group_send(render.group_name(match_id, HOST), {"type": "presence.update", "html": html})
+    results = await asyncio.gather(*(layer.group_send(group, message) for group, message in messages),
+                                   return_exceptions=True)
+    for (group, _), result in zip(messages, results, strict=True):
+        if isinstance(result, BaseException):
+            log.error("live update to %s failed: %r", group, result)
 
 
-def _presence_html(match_id: int) -> str:
-    from django.template.loader import render_to_string
+# -- what to send ---------------------------------------------------------------------------
 
-    from .models import Match
+
+@dataclass
+class _Sent:
+    """What this process last sent for a match (the base of the next delta)."""
+
+    bout: int
+    version: int
+    finished: bool
+    log_max_id: int
+    log_flagged: int
+    parts: dict[int, dict[str, str]] = field(default_factory=dict)
+
+
+_sent: OrderedDict[int, _Sent] = OrderedDict()
+_sent_lock = threading.Lock()
+
+
+def forget(match_id: int | None = None) -> None:
+    """Drop what was sent (all matches when None): the next update is a full one."""
+    with _sent_lock:
+        if match_id is None:
+            _sent.clear()
+        else:
+            _sent.pop(int(match_id), None)
+
+
+def message(bout: Any, html: str) -> dict[str, Any]:
+    return {
+        "type": UPDATE_TYPE,
+        "bout": bout.number if bout is not None else 0,
+        "version": bout.version if bout is not None else 0,
+        "html": html,
+    }
+
+
+def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
+    """Render the update of every audience with an open socket: [(group, message)]."""
+    from .models import Match, TurnLog
 
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
-        return ""
-    return render_to_string("matches/partials/presence.html", {"presence": presence(match), "oob": True})
+        forget(match_id)
+        return []
+    viewers = audiences(match)
+    open_ = presence.open_audiences(match.id, [viewer_label(v) for v in viewers])
+    if open_ is not None:
+        viewers = [v for v in viewers if viewer_label(v) in open_]
+    if not viewers:
+        forget(match.id)
+        return []
+    snap = render.shared(match, turns=False)
+    snap["presence"] = False  # the host's presence list has messages of its own
+    bout = snap["bout"]
+    bout_no, version = (bout.number, bout.version) if bout is not None else (0, 0)
+    state = TurnLog.objects.filter(match_id=match.id).aggregate(
+        top=Max("id"), flagged=Count("id", filter=Q(undone=True) | Q(corrected=True)))
+    log_max, flagged = state["top"] or 0, state["flagged"]
+    with _sent_lock:
+        before = _sent.get(match.id)
+    finished = bout is not None and bout.finished is not None
+    # a bout that ended or reopened changes the log's frame (replay links): a full update then
+    delta = (before is not None and bout is not None and before.bout == bout_no and before.version < version
+             and before.finished == finished and before.log_flagged == flagged and before.log_max_id <= log_max)
+    rows: list[Any] = []
+    if delta and before is not None:
+        rows = list(TurnLog.objects.filter(match_id=match.id, id__gt=before.log_max_id)
+                    .select_related("bout").order_by("sequence", "id"))
+        delta = all(r.bout_id == bout.id for r in rows)
+    snap["last_move"] = _last_move(bout)
+    full_snap: dict[str, Any] | None = None
+    now = _Sent(bout_no, version, finished, log_max, flagged)
+    boards: dict[Any, str] = {}
+    diffs: dict[tuple[str, str], list[str]] = {}
+    row_html: dict[Any, str] = {}
+    out = []
+    for viewer in viewers:
+        old = before.parts.get(viewer) if delta and before is not None else None
+        if old is None or before is None:
+            if full_snap is None:
+                full_snap = {**snap, "turns": list(match.turns.select_related("bout").order_by("sequence", "id")),
+                             "presence": True, "last_move": None}
+            ctx = render.context(match, viewer, full_snap)
+            parts = now.parts[viewer] = render.parts(ctx, boards)
+            html = render.assemble(ctx, parts)
+        else:
+            ctx = render.context(match, viewer, snap)
+            parts = now.parts[viewer] = render.parts(ctx, boards)
+            pieces = [render.meta(ctx, before.version)]
+            for element, part in parts.items():
+                pieces += _changed(old.get(element), part, diffs)
+            if rows:
+                # the same rows look the same to every audience but the host (correction forms)
+                # and, in sealed games, to each seat (its own orders)
+                key = (viewer == HOST, viewer if match.game.sealed else None)
+                if key not in row_html:
+                    row_html[key] = render.log_rows(match, ctx, rows)
+                pieces.append(f'<ol hx-swap-oob="beforeend:#log-list">{row_html[key]}</ol>')
+            html = "".join(pieces)
+        out.append((group_name(match.id, viewer), message(bout, html)))
+    with _sent_lock:
+        _sent[match.id] = now
+        _sent.move_to_end(match.id)
+        while len(_sent) > CACHE_MATCHES:
+            _sent.popitem(last=False)
+    return out
+
+
+def _last_move(bout: Any) -> tuple[int, str]:
+    """(actor, text) of the bout's last active move; render masks it per viewer in sealed games."""
+    from .models import TurnLog
+
+    if bout is None:
+        return (0, "")
+    found = (TurnLog.objects.filter(bout_id=bout.id, kind=TurnLog.MOVE, undone=False, corrected=False)
+             .order_by("-sequence", "-id").values_list("actor", "text").first())
+    return (found[0], found[1]) if found else (0, "")
+
+
+def _changed(old: str | None, new: str, memo: dict[tuple[str, str], list[str]]) -> list[str]:
+    """The out-of-band elements that turn `old` into `new`: nothing, changed parts, or all of `new`."""
+    if old == new:
+        return []
+    if old is None:
+        return [new]
+    key = (old, new)
+    if key not in memo:
+        memo[key] = [new]
+        a, b = render.split_parts(old), render.split_parts(new)
+        if a is not None and b is not None and a[0] == b[0] and a[1].keys() == b[1].keys():
+            memo[key] = [_out_of_band(html) for ident, html in b[1].items() if a[1][ident] != html]
+    return memo[key]
+
+
+def _out_of_band(element: str) -> str:
+    end = element.index(">")
+    cut = end - 1 if element[end - 1] == "/" else end
+    return element[:cut] + ' hx-swap-oob="true"' + element[cut:]

@@ -348,7 +348,7 @@ def import_record(text: str, *, quiet: bool = False) -> Match:
     every audience after each of hundreds of moves is most of an import's
     time.  It swaps `engine.notify` for the whole process, so only a
     one-shot process (the command) may ask for it."""
-    from . import clocks, services
+    from . import services, sweeper
 
     if quiet:
         real = engine.notify
@@ -403,7 +403,7 @@ def import_record(text: str, *, quiet: bool = False) -> Match:
                                   f"the record says seat {bout_record.starting_seat}")
             for event in bout_record.events:
                 try:
-                    _play(match, event, clocks, services)
+                    _play(match, event, sweeper, services)
                 except (services.ServiceError, ValueError) as error:
                     raise RecordError(f"line {event.line}: {error}") from None
             _check(match, bout_record, game)
@@ -413,7 +413,7 @@ def import_record(text: str, *, quiet: bool = False) -> Match:
     return match
 
 
-def _play(match: Match, event: Event, clocks: Any, services: Any) -> None:
+def _play(match: Match, event: Event, sweeper: Any, services: Any) -> None:
     match.refresh_from_db()
     bout = match.current_bout
     version = bout.version if bout is not None else 0
@@ -437,7 +437,7 @@ def _play(match: Match, event: Event, clocks: Any, services: Any) -> None:
         clock = bout.clocks.filter(seat=event.seats[0]).first() if bout is not None else None
         if bout is None or clock is None or clock.deadline is None:
             raise RecordError(f"seat {event.seats[0]} has no running clock whose time could run out")
-        if not clocks.claim_and_expire(match.pk, bout.pk, bout.version, clock.deadline):
+        if not sweeper.claim_and_expire(match.pk, bout.pk, bout.version, clock.deadline):
             raise RecordError(f"seat {event.seats[0]}'s time-out could not be reproduced")
 
 

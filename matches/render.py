@@ -11,24 +11,26 @@ orders, so nothing secret is ever rendered into another audience's HTML.
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from datetime import timedelta
 from functools import cache
 from typing import Any
 
-from django.template.loader import render_to_string, select_template
+from django.template.loader import get_template, select_template
 from django.urls import reverse
 from django.utils import timezone
 
-from games.core import HOST, SPECTATOR
+from games.core import HOST
 
-from . import outcome
+from . import endings, outcome, presence
+from .audiences import AUDIENCE_HOST, AUDIENCE_WATCH, audiences, group_name, viewer_label
+
+__all__ = ["AUDIENCE_HOST", "AUDIENCE_WATCH", "audiences", "context", "fragments", "group_name", "shared",
+           "step_context", "viewer_label"]
 
 #: games whose bank players see to the minute ("17 min"), seconds only in the last minute
 MINUTE_CLOCKS = frozenset({"two-connect"})
-
-AUDIENCE_HOST = "host"
-AUDIENCE_WATCH = "watch"
 
 _COORD = re.compile(r"\b([A-Za-z])(\d{1,2})\b")
 _SLIDE = re.compile(r"slide\s+([A-Z]\d+)(?:-([A-Z]\d+))?\s+(up|down|left|right)\s+(\d+)", re.I)
@@ -51,40 +53,27 @@ _CELL_LABEL = {
 }
 
 
-def viewer_label(viewer: int) -> str:
-    if viewer == HOST:
-        return AUDIENCE_HOST
-    if viewer == SPECTATOR:
-        return AUDIENCE_WATCH
-    return f"seat-{viewer}"
-
-
-def group_name(match_id: int, viewer: int) -> str:
-    """Channel-layer group of one audience (built from ids only, never user input)."""
-    return f"match-{int(match_id)}-{viewer_label(viewer)}"
-
-
-def audiences(match: Any) -> list[int]:
-    return [HOST, SPECTATOR, *range(1, match.game.seats + 1)]
-
-
 # -- context -------------------------------------------------------------------
 
 
-def shared(match: Any) -> dict[str, Any]:
+def shared(match: Any, *, turns: bool = True) -> dict[str, Any]:
     """What every audience's rendering reads from the database: fetched once
-    per update (live.notify renders all audiences from one snapshot)."""
-    from matches import services
+    per update (live renders all audiences from one snapshot).
 
+    The dict (bout, state, seats, score, clocks, turns, board_template) is
+    also the way to draw a board for any (match, viewer, bout, state): build
+    it with another bout/state and pass it to `context()` (see
+    matches/CONTRACT.md).  `turns=False` leaves the log out (live updates
+    append only the new rows; see `log_rows`)."""
     bout = match.current_bout
     seats = list(match.seats.order_by("number"))
     return {
         "bout": bout,
-        "state": services.bout_state(bout) if bout is not None else None,
+        "state": match.game.load(bout.state) if bout is not None else None,
         "seats": seats,
         "score": _score(match),
         "clocks": _clocks(bout),
-        "turns": list(match.turns.select_related("bout").order_by("sequence", "id")),
+        "turns": list(match.turns.select_related("bout").order_by("sequence", "id")) if turns else None,
         "board_template": _board_template(match.game_slug),
         "bout_label": outcome.bout_label(match, bout, _previous_bout(match, bout)),
     }
@@ -101,8 +90,14 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
     if bout is not None:
         view = game.view(snap["state"], viewer)
     score = snap["score"]
-    log = _log_entries(match, snap["turns"], viewer, names)
-    last_text = next((e["text"] for e in reversed(log) if e["kind"] == "move" and not e["undone"]
+    log = _log_entries(match, snap["turns"] or [], viewer, names)
+    last_move = snap.get("last_move")  # (actor, text) of the bout's last active move, when the log is left out
+    if last_move is not None:
+        actor, last_text = last_move
+        if game.sealed and viewer != HOST and actor >= 1 and actor != viewer:
+            last_text = "submitted sealed orders"  # as the log shows it to this viewer
+    else:
+        last_text = next((e["text"] for e in reversed(log) if e["kind"] == "move" and not e["undone"]
                           and not e["corrected"] and bout is not None and e["bout"] == bout.number), "")
     to_act = set(view["to_act"]) if view else set()
     pending = set(view["pending"]) if view else set()
@@ -153,19 +148,20 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "clock_minutes": match.game_slug in MINUTE_CLOCKS and viewer != HOST,
         "viewer_cls": f"p{viewer}" if viewer >= 1 else "",
     }
-    if viewer == HOST:
-        from . import engine, live
-
-        ctx["presence"] = live.presence(match)
+    if viewer == HOST and snap.get("presence", True):
+        ctx["presence"] = presence.presence(match, seats)
         # the Reopen button: only when the host or a clock (not the rules) ended the bout or match
-        ctx["can_reopen"] = bout is not None and match.status != "setup" and not engine.reopen_refusal(match, bout)
+        ctx["can_reopen"] = bout is not None and match.status != "setup" and not endings.reopen_refusal(match, bout)
     if view is not None and viewer == HOST:
         ctx["hidden_rows"] = [(names.get(int(k), f"seat {k}"), _items(v)) for k, v in view.get("hidden", {}).items()]
     if view is not None and viewer >= 1:
         ctx["private_rows"] = _items(view.get("private", {}))
     hook = page_hook(match.game_slug)
+    extra: dict[str, Any] = {}
     if hook is not None and view is not None:
-        ctx.update(hook(view, ctx))
+        extra = hook(view, ctx)
+        ctx.update(extra)
+    ctx["board_key"] = _board_key(snap["board_template"], view, extra, ctx["last_cells"], ctx["win_cells"])
     return ctx
 
 
@@ -189,8 +185,160 @@ def step_context(match: Any, viewer: int, bout: Any, state: Any, turns: list[Any
 
 
 def fragments(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> str:
-    """The out-of-band fragments of one audience (one websocket message)."""
-    return render_to_string("matches/partials/fragments.html", context(match, viewer, snapshot))
+    """Every out-of-band fragment of one audience (the full update: on connect, on a refetch)."""
+    ctx = context(match, viewer, snapshot)
+    return assemble(ctx, parts(ctx))
+
+
+def assemble(ctx: dict[str, Any], rendered: dict[str, str]) -> str:
+    """The full update from an audience's parts: meta, status, score, board, clocks, the whole log,
+    then the host's panel and presence or a seat's private panel."""
+    oob = {**ctx, "oob": True}
+    pieces = [meta(ctx, None), *(rendered[element] for element, _ in PARTS),
+              get_template("matches/partials/log.html").render(oob)]
+    if ctx["is_host"]:
+        pieces += [rendered["host-panel"], get_template("matches/partials/presence.html").render(oob)]
+    if ctx["is_seat"]:
+        pieces.append(rendered["private"])
+    return "\n".join(pieces)
+
+
+# -- live updates: the page as parts ------------------------------------------------
+
+#: The fragments a live update may swap (element id -> partial), each rendered out of band.
+PARTS = (
+    ("status", "matches/partials/status.html"),
+    ("banner", "matches/partials/banner.html"),
+    ("score", "matches/partials/score.html"),
+    ("board", "matches/partials/board_wrap.html"),
+    ("clocks", "matches/partials/clocks.html"),
+)
+HOST_PARTS = (("host-panel", "matches/partials/host_panel.html"),)
+SEAT_PARTS = (("private", "matches/partials/private.html"),)
+
+
+def parts(ctx: dict[str, Any], boards: dict[Any, str] | None = None) -> dict[str, str]:
+    """The out-of-band fragments of one audience (not the log, not the meta), by element id.
+
+    `boards` shares board renderings between audiences within one update:
+    audiences whose `board_key` is equal (same view, same page-hook output,
+    a board template that reads nothing viewer-specific) get the same HTML,
+    rendered once."""
+    ctx = {**ctx, "oob": True}
+    wanted = PARTS + (HOST_PARTS if ctx["is_host"] else ()) + (SEAT_PARTS if ctx["is_seat"] else ())
+    out: dict[str, str] = {}
+    for element, name in wanted:
+        key = ctx.get("board_key") if element == "board" else None
+        if key is not None and boards is not None and key in boards:
+            out[element] = boards[key]
+            continue
+        out[element] = compact(get_template(name).render(ctx))
+        if key is not None and boards is not None:
+            boards[key] = out[element]
+    return out
+
+
+def meta(ctx: dict[str, Any], base: int | None) -> str:
+    """`#live-meta`: bout and version; `base` = the version a delta applies to (None: a full update)."""
+    return compact(get_template("matches/partials/meta.html").render({**ctx, "oob": True, "base": base}))
+
+
+def log_rows(match: Any, ctx: dict[str, Any], rows: list[Any]) -> str:
+    """New log rows (`<li>`) for one audience, to append to `#log-list`."""
+    entries = _log_entries(match, rows, ctx["viewer"], ctx["names"])
+    row = get_template("matches/partials/log_row.html")
+    return compact("".join(row.render({**ctx, "e": e}) for e in entries))
+
+
+_BETWEEN_TAGS = re.compile(r">\s+<")
+
+
+def compact(html: str) -> str:
+    """Whitespace between tags as one space: renders the same (no fragment uses `white-space: pre`)
+    and live updates get about a third smaller."""
+    return _BETWEEN_TAGS.sub("> <", html).strip()
+
+
+_PART_START = re.compile(r"<([a-zA-Z][\w-]*)\b[^>]*\bdata-live\b[^>]*>")
+_PART_ID = re.compile(r'\bid="([^"]+)"')
+
+
+def split_parts(html: str) -> tuple[str, dict[str, str]] | None:
+    """A fragment cut into its live parts: (frame, {id: element}).
+
+    A live part is an element with an `id` and a `data-live` attribute
+    (board cells, the facts under a board): when only parts changed, an
+    update swaps just those elements.  None when the markup cannot be cut
+    safely (a part without id, a repeated id, an unclosed element): the
+    caller then swaps the whole fragment."""
+    found: dict[str, str] = {}
+    frame: list[str] = []
+    pos = 0
+    for start in _PART_START.finditer(html):
+        if start.start() < pos:
+            continue  # inside a part already taken
+        ident = _PART_ID.search(start.group(0))
+        end = _closing(html, start.end(), start.group(1))
+        if ident is None or end < 0 or ident.group(1) in found:
+            return None
+        found[ident.group(1)] = html[start.start():end]
+        frame += [html[pos:start.start()], "\x00", ident.group(1), "\x00"]
+        pos = end
+    frame.append(html[pos:])
+    return "".join(frame), found
+
+
+@cache
+def _tag_pattern(tag: str) -> re.Pattern[str]:
+    return re.compile(rf"<(/?){re.escape(tag)}\b[^>]*>", re.I)
+
+
+def _closing(html: str, start: int, tag: str) -> int:
+    depth = 1
+    for found in _tag_pattern(tag).finditer(html, start):
+        if found.group(1):
+            depth -= 1
+            if depth == 0:
+                return found.end()
+        elif not found.group(0).endswith("/>"):
+            depth += 1
+    return -1
+
+
+#: context names that differ between audiences: a board template reading none of them
+#: draws the same HTML for every audience with the same view
+_VIEWER_NAMES = re.compile(
+    r"\b(viewer|audience|is_host|is_seat|my_turn|me|private|private_rows|hidden_rows|host_act_url|presence"
+    r"|can_reopen|status|server_now|log|banner|viewer_cls|clock_minutes)\b"
+)
+_TEMPLATE_CODE = re.compile(r"\{[{%](.*?)[}%]\}", re.S)
+_INCLUDE = re.compile(r"""\{%\s*include\s+["']([^"']+)["']""")
+
+
+@cache
+def _viewer_free(name: str, depth: int = 0) -> bool:
+    """True when template `name` (and what it includes by name) reads no viewer-specific context."""
+    try:
+        template = get_template(name)
+        source = template.template.source
+    except Exception:
+        return False
+    if any(_VIEWER_NAMES.search(code) for code in _TEMPLATE_CODE.findall(source)):
+        return False
+    if re.search(r"\{%\s*include\s+[^\"'\s]", source):
+        return False  # includes a template chosen at run time: cannot tell
+    return depth < 5 and all(_viewer_free(inner, depth + 1) for inner in _INCLUDE.findall(source))
+
+
+def _board_key(board_template: str, view: dict[str, Any] | None, extra: dict[str, Any], *marks: Any) -> Any:
+    """What a board rendering depends on when it can be shared between audiences; None if it cannot."""
+    if view is None or not _viewer_free(board_template):
+        return None
+    try:
+        return json.dumps([board_template, {k: v for k, v in view.items() if k != "viewer"}, extra, marks],
+                          sort_keys=True, default=repr)
+    except (TypeError, ValueError):
+        return None
 
 
 # -- helpers -------------------------------------------------------------------

@@ -25,7 +25,7 @@ from django.utils import timezone
 from games.core import HOST, RuleError
 from games.registry import get_game
 
-from . import clocks, engine, formats, season_results
+from . import clocks, engine, formats, season_results, sweeper
 from .engine import NotAllowed, ServiceError, StaleVersion, bout_state, replay_bout
 from .models import Bout, GarnetEntry, Match, Season, SeasonPlayer, Seat, TurnLog
 
@@ -56,7 +56,7 @@ __all__ = [
     "undo",
 ]
 
-sweep_clocks = clocks.sweep_clocks
+sweep_clocks = sweeper.sweep_clocks
 
 #: Bounds on host adjustments: beyond them timedelta and the integer columns overflow.
 MAX_ADJUST_SECONDS = 24 * 3600

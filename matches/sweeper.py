@@ -1,12 +1,21 @@
-"""The clock sweeper inside the web process, so the single run command
-(`manage.py runserver`, or `daphne config.asgi:application`) keeps clocks
-honest with nothing else running.
+"""The clock sweeper: applies expired deadlines, waking at the next one.
 
-It starts only when the process is a web server (runserver's serving child,
-or daphne) and `settings.DEATHMATCH_INPROCESS_CLOCKS` is on: never in tests,
-migrations or other management commands.  It is a daemon thread calling the
-same `sweep_clocks` as `manage.py run_clocks`; running both (or several web
-processes) is safe because each time-out is claimed by compare-and-swap.
+`sweep_clocks()` applies every expired deadline once: each bout is claimed
+with a compare-and-swap on its version (healthchecks' sendalerts pattern),
+so any number of sweepers (web processes, `manage.py run_clocks`) and a
+move racing them apply a time-out exactly once.
+
+`run()` is the loop: sweep, then sleep until the earliest running deadline
+(`Bout.deadline` is indexed: one query) or until a change in this process
+may have moved one (`clocks.deadlines_changed`, set after every commit by
+the engine), but never longer than `max_idle` seconds, so deadlines set by
+other processes are seen within that time.  No fixed poll: a time-out is
+applied a few milliseconds after its deadline.
+
+The loop runs inside the web process when it is a web server (runserver's
+serving child, or daphne) and `settings.DEATHMATCH_INPROCESS_CLOCKS` is on:
+never in tests, migrations or other management commands; and in
+`manage.py run_clocks`.
 """
 
 from __future__ import annotations
@@ -15,15 +24,100 @@ import logging
 import os
 import sys
 import threading
-import time
+from datetime import datetime
 
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
+from django.db.models import Min, QuerySet
 from django.db.utils import DatabaseError
+from django.utils import timezone
+
+from . import clocks, engine
+from .models import Bout, Match
 
 log = logging.getLogger(__name__)
 
 _started = threading.Event()
+#: a due bout that another sweeper holds: look again this soon (seconds)
+RETRY = 0.005
+
+
+# -- applying deadlines ----------------------------------------------------------------
+
+
+def _due(now: datetime) -> QuerySet[Bout]:
+    return Bout.objects.filter(deadline__lte=now, finished__isnull=True, match__status=Match.RUNNING,
+                               match__paused=False)
+
+
+def sweep_clocks(now: datetime | None = None) -> int:
+    """Apply every expired deadline exactly once; the number applied.
+
+    `now` fixes the time (tests); by default each bout is judged at the
+    moment it is claimed, so its time-out is stamped when it is applied."""
+    due = list(_due(now or timezone.now()).order_by("deadline").values_list("id", "version", "match_id"))
+    applied = 0
+    for bout_id, version, match_id in due:
+        try:
+            if claim_and_expire(match_id, bout_id, version, now or timezone.now()):
+                applied += 1
+        except Exception:  # one broken bout must not stop the others' clocks
+            log.exception("clock sweep failed for bout %s", bout_id)
+    return applied
+
+
+def claim_and_expire(match_id: int, bout_id: int, version: int, now: datetime) -> bool:
+    """Claim bout `bout_id` at `version` and apply its time-out.
+
+    False when another process (a sweeper, or a move) changed the bout since
+    `version` was read: the compare-and-swap updated 0 rows.
+    """
+    with transaction.atomic():
+        # the match row first: every service locks match then bout (no deadlock)
+        match = Match.objects.select_for_update().get(pk=match_id)
+        claimed = Bout.objects.filter(id=bout_id, version=version, deadline__lte=now).update(version=version + 1)
+        if not claimed:
+            return False
+        bout = Bout.objects.select_for_update().get(pk=bout_id)
+        return engine.expire(match, bout, now, bumped=True)
+
+
+def next_deadline() -> datetime | None:
+    """The earliest deadline of a running, unpaused bout (one indexed query)."""
+    found: datetime | None = Bout.objects.filter(
+        deadline__isnull=False, finished__isnull=True, match__status=Match.RUNNING, match__paused=False
+    ).aggregate(at=Min("deadline"))["at"]
+    return found
+
+
+# -- the loop --------------------------------------------------------------------------
+
+
+def run(max_idle: float = 1.0, stop: threading.Event | None = None, on_applied: object = None) -> None:
+    """Sweep, sleep until the next deadline (or a change, or `max_idle`), repeat."""
+    warned = False
+    while stop is None or not stop.is_set():
+        wait = max_idle
+        try:
+            close_old_connections()
+            clocks.deadlines_changed.clear()
+            applied = sweep_clocks()
+            if applied and callable(on_applied):
+                on_applied(applied)
+            upcoming = next_deadline()
+            if upcoming is not None:
+                wait = min(max_idle, max(RETRY, (upcoming - timezone.now()).total_seconds()))
+            warned = False
+        except DatabaseError as error:  # e.g. before `migrate`: keep trying quietly
+            if not warned:
+                log.warning("clock sweeper: database not ready (%s)", error)
+                warned = True
+        except Exception:
+            log.exception("clock sweeper failed; retrying")
+        clocks.deadlines_changed.wait(wait)
+
+
+# -- inside the web process --------------------------------------------------------------
 
 
 def is_web_server(argv: list[str] | None = None, environ: dict[str, str] | None = None) -> bool:
@@ -46,28 +140,10 @@ def maybe_start() -> bool:
     return start()
 
 
-def start(interval: float | None = None) -> bool:
+def start(max_idle: float | None = None) -> bool:
     if _started.is_set():
         return False
     _started.set()
-    every = interval or float(getattr(settings, "DEATHMATCH_CLOCK_INTERVAL", 0.5))
-    threading.Thread(target=_loop, args=(every,), name="deathmatch-clocks", daemon=True).start()
+    idle = max_idle or float(getattr(settings, "DEATHMATCH_CLOCK_MAX_IDLE", 1.0))
+    threading.Thread(target=run, args=(idle,), name="deathmatch-clocks", daemon=True).start()
     return True
-
-
-def _loop(interval: float) -> None:
-    from .clocks import sweep_clocks
-
-    warned = False
-    while True:
-        time.sleep(interval)
-        try:
-            close_old_connections()
-            sweep_clocks()
-            warned = False
-        except DatabaseError as error:  # e.g. before `migrate`: keep trying quietly
-            if not warned:
-                log.warning("clock sweeper: database not ready (%s)", error)
-                warned = True
-        except Exception:
-            log.exception("clock sweeper failed; retrying")

@@ -8,8 +8,11 @@
   function liveRoot() { return document.getElementById("live"); }
 
   function parseMeta(html) {
-    var m = /id="live-meta"[^>]*data-bout="(\d+)"[^>]*data-version="(\d+)"/.exec(html || "");
-    return m ? { bout: +m[1], version: +m[2] } : null;
+    var tag = /<div id="live-meta"[^>]*>/.exec(html || "");
+    if (!tag) { return null; }
+    var attr = function (name) { var m = new RegExp(" data-" + name + '="(\\d*)"').exec(tag[0]); return m ? m[1] : null; };
+    var base = attr("base");
+    return { bout: +attr("bout"), version: +attr("version"), base: base === null || base === "" ? null : +base };
   }
 
   function refetch() {
@@ -27,8 +30,9 @@
     var now = { bout: +meta.dataset.bout, version: +meta.dataset.version };
     var base = document.title.replace(/^● /, "");
     document.title = meta.dataset.myTurn === "1" ? "● " + base : base;
-    var input = document.getElementById("move-version");
-    if (input) { input.value = now.version; }
+    // every form acts on the version the page shows (a delta leaves older forms' inputs behind)
+    var inputs = document.querySelectorAll('#live input[name="version"]');
+    for (var i = 0; i < inputs.length; i++) { inputs[i].value = now.version; }
     if (!last || last.bout !== now.bout || last.version !== now.version) {
       var changed = last !== null;
       last = now;
@@ -40,9 +44,16 @@
 
   document.addEventListener("htmx:wsBeforeMessage", function (e) {
     var got = parseMeta(e.detail.message);
-    // a message that skips a version means we missed one: refetch everything after this swap
-    if (got && last && got.bout === last.bout && got.version > last.version + 1) {
-      setTimeout(refetch, 0);
+    if (!got || !last) { return; }
+    var older = got.bout < last.bout || (got.bout === last.bout && got.version < last.version);
+    if (got.base === null) {
+      if (older) { e.preventDefault(); }  // a full update older than the page: keep the page
+      return;
+    }
+    // a delta applies only to the version it was made from; otherwise fetch everything
+    if (got.bout !== last.bout || got.base !== last.version) {
+      e.preventDefault();
+      if (!older && !(got.bout === last.bout && got.version === last.version)) { setTimeout(refetch, 0); }
     }
   });
   document.addEventListener("htmx:wsAfterMessage", readMeta);

@@ -111,6 +111,7 @@ def test_split_clock_preview_title_and_banner(server: Server, browser: Any) -> N
     ann.goto(host.input_value("#seat-link-1"))
     bob.goto(host.input_value("#seat-link-2"))
     wait_connected(host, ann, bob)
+    ann.evaluate("window.__alerts = []; document.addEventListener('dm:clock-alert', e => __alerts.push(e.detail.kind))")
     host.click("#host-start")
     ann.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
     assert ann.title().startswith("● ")
@@ -121,6 +122,8 @@ def test_split_clock_preview_title_and_banner(server: Server, browser: Any) -> N
     move, reserve = ann.inner_text("#clocks .me .clock-move"), ann.inner_text("#clocks .me .clock-reserve")
     assert move == "0:00" and reserve.startswith("9:5"), (move, reserve)
     assert ann.evaluate("getComputedStyle(document.querySelector('#clocks .me .clock-reserve')).color") == "rgb(180, 83, 9)"
+    # the alerts: 10 s left on the move, then the reserve starts (the clock flashes by default)
+    ann.wait_for_function("window.__alerts.includes('move10') && window.__alerts.includes('reserve')", timeout=TIMEOUT)
     ann.screenshot(path=str(ARTIFACTS / "clock-reserve-spent.png"))
 
     # Ann: place C3; Bob previews place D3 + slide C3-D3 right 2, sees the ghost and the arrow

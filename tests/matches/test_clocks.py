@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from matches import clocks, services, sweeper
+from matches import services, sweeper
 from matches.models import Match, TurnLog
 from tests.conftest import POSTGRES
 
@@ -162,14 +162,14 @@ def test_a_move_beats_a_sweeper_that_read_the_old_version(frozen, roles, play):
     bout = current(match)
     read = (match.pk, bout.id, bout.version)  # the sweeper's candidate query ran here
     play(match, 1, "place C3")
-    assert clocks.claim_and_expire(*read, T0 + dt.timedelta(seconds=400)) is False
+    assert sweeper.claim_and_expire(*read, T0 + dt.timedelta(seconds=400)) is False
     assert clock_notes(match) == [] and current(match).finished is None
 
 
 def test_a_sweeper_that_claimed_first_makes_the_move_stale(frozen, roles):
     match = roles.match
     bout = current(match)
-    assert clocks.claim_and_expire(match.pk, bout.id, bout.version, T0 + dt.timedelta(seconds=400))
+    assert sweeper.claim_and_expire(match.pk, bout.id, bout.version, T0 + dt.timedelta(seconds=400))
     with pytest.raises(services.ServiceError):
         services.submit(match, 1, "place C3", bout.version)
     assert current(match).active_moves().count() == 0
@@ -180,8 +180,8 @@ def test_two_sweepers_with_the_same_reading_apply_it_once(frozen, roles):
     match = roles.match
     bout = current(match)
     later = T0 + dt.timedelta(seconds=400)
-    assert clocks.claim_and_expire(match.pk, bout.id, bout.version, later) is True
-    assert clocks.claim_and_expire(match.pk, bout.id, bout.version, later) is False
+    assert sweeper.claim_and_expire(match.pk, bout.id, bout.version, later) is True
+    assert sweeper.claim_and_expire(match.pk, bout.id, bout.version, later) is False
     assert len(clock_notes(match)) == 1
 
 
@@ -252,7 +252,7 @@ def test_a_move_racing_a_time_out_is_one_or_the_other(make_match, attempt):
     claimed = []
     errors = _threads(
         lambda: services.submit(match, 1, "place C3", read[2]),
-        lambda: claimed.append(clocks.claim_and_expire(*read, later)),
+        lambda: claimed.append(sweeper.claim_and_expire(*read, later)),
     )
     moved = current(match).active_moves().count()
     assert all(isinstance(e, services.ServiceError) for e in errors)

@@ -14,7 +14,6 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from games.core import HOST
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -219,7 +218,8 @@ async def test_sealed_bids_never_reach_the_opponent_or_spectators(make_match: An
         await comm.disconnect()
 
 
-async def test_notify_renders_once_per_audience_not_per_connection(make_match: Any, monkeypatch: Any) -> None:
+async def test_notify_renders_once_per_audience_with_a_socket_not_per_connection(
+        make_match: Any, monkeypatch: Any) -> None:
     from matches import live, render
 
     match = await database_sync_to_async(make_match)("lance-assembly")
@@ -227,23 +227,24 @@ async def test_notify_renders_once_per_audience_not_per_connection(make_match: A
     tabs = [await _open(token) for _ in range(3)] + [await _open(match.watch_token) for _ in range(2)]
     for comm in tabs:
         await _drain(comm)
-    calls: list[int] = []
+    contexts: list[int] = []
     snapshots: list[int] = []
-    real_fragments, real_shared = render.fragments, render.shared
+    real_context, real_shared = render.context, render.shared
 
-    def counting(m: Any, viewer: int, snapshot: Any = None) -> str:
-        calls.append(viewer)
-        return real_fragments(m, viewer, snapshot)
+    def counting(m: Any, viewer: int, snapshot: Any = None) -> Any:
+        contexts.append(viewer)
+        return real_context(m, viewer, snapshot)
 
-    def counting_shared(m: Any) -> Any:
+    def counting_shared(m: Any, **kwargs: Any) -> Any:
         snapshots.append(1)
-        return real_shared(m)
+        return real_shared(m, **kwargs)
 
-    monkeypatch.setattr(render, "fragments", counting)
+    monkeypatch.setattr(render, "context", counting)
     monkeypatch.setattr(render, "shared", counting_shared)
     await database_sync_to_async(live.notify)(match.id)
-    assert sorted(calls) == sorted([HOST, -1, 1, 2]) and snapshots == [1]
     got = [await _update(comm) for comm in tabs]
+    # seat 1 and the spectators have sockets open; the host and seat 2 have none: nothing rendered for them
+    assert sorted(contexts) == [-1, 1] and snapshots == [1]
     assert got[0] == got[1] == got[2] and got[3] == got[4]  # one rendering fanned out per group
     for comm in tabs:
         await comm.disconnect()

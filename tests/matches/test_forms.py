@@ -106,3 +106,13 @@ def test_sliding_tic_tac_toe_is_titled_by_its_variant(client: Client) -> None:
     host = client.get(response["Location"]).content.decode()
     assert "<h1>Sliding Tic-Tac-Toe</h1>" in host and "<title>Sliding Tic-Tac-Toe" in host
     assert "<h1>Lance Assembly</h1>" not in host
+
+
+def test_back_to_the_wall_garnets_per_seat_empty_means_not_counted(client: Client) -> None:
+    html = client.get("/").content.decode()
+    assert all(f'name="opt-back-to-the-wall-garnets-{n}"' in html for n in range(1, 5))
+    assert client.post("/", BTTW).status_code == 302
+    assert Match.objects.get().options.get("garnets", {}) == {}
+    response = client.post("/", {**BTTW, "opt-back-to-the-wall-garnets-1": "2", "opt-back-to-the-wall-garnets-3": "0"})
+    assert response.status_code == 302
+    assert Match.objects.order_by("-id").first().options["garnets"] == {"1": 2, "3": 0}

@@ -1,36 +1,32 @@
 """`python manage.py run_clocks`: the clock sweeper (safe to run in several
-processes: each time-out is claimed with a compare-and-swap)."""
+processes: each time-out is claimed with a compare-and-swap).  It sleeps
+until the next deadline, looking again at least every `--max-idle` seconds
+for deadlines set by other processes (matches/sweeper.py)."""
 
 from __future__ import annotations
 
-import time
+import contextlib
 from typing import Any
 
 from django.core.management.base import BaseCommand
-from django.db import close_old_connections
 
-from matches.clocks import sweep_clocks
+from matches.sweeper import run, sweep_clocks
 
 
 class Command(BaseCommand):
-    help = "Apply expired clock and round deadlines, once (--once) or in a loop."
+    help = "Apply expired clock and round deadlines, once (--once) or as they fall due."
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--once", action="store_true", help="sweep once and exit")
-        parser.add_argument("--interval", type=float, default=0.5, help="seconds between sweeps (default 0.5)")
+        parser.add_argument("--max-idle", "--interval", dest="max_idle", type=float, default=1.0,
+                            help="longest sleep between looks at the next deadline (default 1 s)")
 
-    def handle(self, *args: Any, once: bool = False, interval: float = 0.5, **options: Any) -> None:
+    def handle(self, *args: Any, once: bool = False, max_idle: float = 1.0, **options: Any) -> None:
         if once:
             applied = sweep_clocks()
             self.stdout.write(f"applied {applied} time-out(s)")
             return
-        self.stdout.write(f"sweeping clocks every {interval:g} s (Ctrl-C stops)")
-        try:
-            while True:
-                close_old_connections()
-                applied = sweep_clocks()
-                if applied:
-                    self.stdout.write(f"applied {applied} time-out(s)")
-                time.sleep(interval)
-        except KeyboardInterrupt:
-            pass
+        self.stdout.write(f"applying deadlines as they fall due (looking again at least every {max_idle:g} s; "
+                          "Ctrl-C stops)")
+        with contextlib.suppress(KeyboardInterrupt):
+            run(max_idle, on_applied=lambda n: self.stdout.write(f"applied {n} time-out(s)"))

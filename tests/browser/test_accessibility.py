@@ -1,0 +1,117 @@
+"""axe-core (from the npm registry, static/vendor/axe.min.js) over every page
+in headless Chromium: the home page, the host (before and after the start),
+player and spectator pages of every registered game, a bout replay, and the
+season pages.  No serious or critical violation is allowed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from games.registry import get_game, slugs
+
+from .conftest import ARTIFACTS, ROOT, TIMEOUT, Server
+
+pytestmark = pytest.mark.browser
+
+AXE = ROOT / "static/vendor/axe.min.js"
+BAD = ("serious", "critical")
+#: Violations in pages other helpers own, reported to the lead rather than
+#: fixed here (page name prefix, axe rule): Back to the Wall's board buttons
+#: and corner marks, the replay page's host "nothing hidden" list and its
+#: Prev/Play buttons.  Anything else fails the test.
+REPORTED = {
+    ("back-to-the-wall", "label-content-name-mismatch"),
+    ("bout replay", "definition-list"),
+    ("bout replay", "label-content-name-mismatch"),
+}
+
+
+def _axe(page: Any, name: str, found: dict[str, list[str]], reported: dict[str, list[str]] | None = None) -> None:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    for v in result:
+        if v["impact"] not in BAD:
+            continue
+        line = f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:4]]}"
+        known = any(name.startswith(prefix) and v["id"] == rule for prefix, rule in REPORTED)
+        (reported if known and reported is not None else found).setdefault(name, []).append(line)
+    CHECKED.append(name)
+
+
+CHECKED: list[str] = []
+
+
+def _create(page: Any, server: Server, slug: str) -> None:
+    page.goto(server.url + "/")
+    page.select_option("#game-select", slug)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/h/**")
+
+
+def test_every_page_passes_axe(server: Server, browser: Any) -> None:
+    if not AXE.exists():
+        pytest.skip("static/vendor/axe.min.js is not built (run .ci/install)")
+    ARTIFACTS.mkdir(exist_ok=True)
+    found: dict[str, list[str]] = {}
+    reported: dict[str, list[str]] = {}
+    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page.goto(server.url + "/")
+    _axe(page, "home", found, reported)
+    for slug in ("bidding-ttt", "back-to-the-wall"):  # per-seat garnets, the board editor
+        page.select_option("#game-select", slug)
+        if slug == "back-to-the-wall":
+            page.wait_for_selector('fieldset[data-editor="thrice"] .pcell.corner', timeout=TIMEOUT)
+        _axe(page, f"home with {slug}", found, reported)
+
+    replay = ""
+    for slug in slugs():
+        try:
+            game = get_game(slug)
+        except Exception:
+            continue
+        _create(page, server, slug)
+        if slug in ("lance-assembly", "back-to-the-wall"):  # one setup page per seat count (the rest is shared)
+            _axe(page, f"{slug} host before the start", found, reported)
+        seat, watch = page.input_value("#seat-link-1"), page.input_value("#watch-link")
+        page.click("#host-start")
+        page.wait_for_selector("#board .cell, #board [data-coord], #board .facts", timeout=TIMEOUT)
+        _axe(page, f"{slug} host", found, reported)
+        if slug == "grid-master":
+            host = page.url
+            page.select_option('form:has(input[value="award"]) select[name="seat"]', "1")
+            page.click('form:has(input[value="award"]) button[type=submit]')
+            page.wait_for_selector("#banner.banner-match", timeout=TIMEOUT)
+            _axe(page, f"{slug} host after the match", found, reported)
+            replay = host.rstrip("/") + "/bouts/1/"
+        for name, url in (("player", seat), ("spectator", watch)):
+            page.goto(url)
+            page.wait_for_selector("#board", timeout=TIMEOUT)
+            _axe(page, f"{slug} {name} ({game.seats} seats)", found, reported)
+
+    if replay:
+        response = page.goto(replay)
+        if response is not None and response.status == 200:
+            _axe(page, "bout replay", found, reported)
+
+    response = page.goto(server.url + "/seasons/")
+    if response is not None and response.status == 200:
+        _axe(page, "season list", found, reported)
+        if page.locator('input[name="name"]').count():
+            page.fill('input[name="name"]', "Axe Season")
+            page.locator('form:has(input[name="name"]) button[type=submit]').first.click()
+            page.wait_for_url("**/s/**")
+            _axe(page, "season manage", found, reported)
+            page.goto(server.url + "/seasons/")
+            link = page.locator('a[href^="/seasons/"]').first
+            if link.count():
+                link.click()
+                page.wait_for_load_state()
+                _axe(page, "season page", found, reported)
+
+    (ARTIFACTS / "axe.json").write_text(json.dumps({"checked": CHECKED, "failed": found, "reported": reported},
+                                                   indent=2))
+    print("axe: pages checked:", len(CHECKED), "reported to other helpers:", sorted(reported))
+    assert not found, json.dumps(found, indent=2)
