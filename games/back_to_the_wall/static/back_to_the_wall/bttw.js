@@ -335,11 +335,14 @@
         if (f.cap.indexOf(c) >= 0) { cls.push("cap"); }
         if (f.con.indexOf(c) >= 0) { cls.push("contest"); }
         sq.className = cls.join(" ");
-        var html = corner ? '<span class="cflag" aria-hidden="true">' + corner + "</span>" : "";
-        if (owner && !wall) { html += '<span class="omark" aria-hidden="true">' + owner + "</span>"; }
-        html += '<span class="toks" aria-hidden="true">' + (at[c] || []).map(function (p) {
-          return '<span class="tok s' + p[0] + '">' + p[0] + "<sub>" + p[1] + "</sub></span>";
-        }).join("") + "</span>";
+        // the marks are drawn by CSS from data-n/data-p: the square's name is its aria-label
+        var html = corner ? '<span class="cflag" data-n="' + corner + '" aria-hidden="true"></span>' : "";
+        if (owner && !wall) { html += '<span class="omark" data-n="' + owner + '" aria-hidden="true"></span>'; }
+        if ((at[c] || []).length) {
+          html += '<span class="toks" aria-hidden="true">' + at[c].map(function (p) {
+            return '<span class="tok s' + p[0] + '" data-n="' + p[0] + '" data-p="' + p[1] + '"></span>';
+          }).join("") + "</span>";
+        }
         sq.innerHTML = html;
         var label = [c, wall ? "wall" : owner ? name(owner) + "'s territory" : "owned by no one"];
         if (corner) { label.push(name(corner) + "'s corner"); }
