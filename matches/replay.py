@@ -61,10 +61,6 @@ class Replay:
     def sealed(self) -> bool:
         return bool(self.match.game.sealed)
 
-    @property
-    def last(self) -> int:
-        return self.visible
-
     def step(self, index: int) -> Step:
         """Step `index`, clamped to what the viewer may see."""
         return self.steps[max(0, min(int(index), self.visible))]
