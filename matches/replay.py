@@ -163,7 +163,7 @@ def caption(replay: Replay, step: Step, names: dict[int, str], view: dict[str, A
     if step.index == 0:
         text = f"Start of bout {bout.number}."
     elif replay.sealed:
-        text = f"Round {step.index} resolved."
+        text = "The round resolved."
     else:
         last = step.last
         assert last is not None
