@@ -372,3 +372,22 @@ def _shows_spend(html: str) -> bool:
     """Ann's garnet on Twice, in any of the forms a page could show it."""
     markers = ("twice garnet", "· garnet", '"spent": ["twice"]', "twice: 1")
     return any(m in html for m in markers)
+
+
+@pytest.mark.django_db
+def test_the_host_resolves_early_and_the_replay_shows_who_had_no_orders(client, make_match):
+    from matches import services
+
+    match = make_match("back-to-the-wall")
+    seats = {s.number: s.token for s in match.seats.all()}
+    bout = match.bouts.get()
+    assert _move(client, seats[2], dirs(services.bout_state(bout), 2, "left left left"), bout.version) == ""
+    bout.refresh_from_db()
+    host = client.get(f"/h/{match.host_token}/").content.decode()
+    assert 'id="bttw-host-form"' in host and "piece 1 ← ← ←" in host  # pending orders per board
+    response = client.post(f"/h/{match.host_token}/act/", {"action": "resolve", "version": bout.version})
+    assert "round resolved" in response.content.decode()
+    watch = client.get(f"/w/{match.watch_token}/").content.decode()
+    assert "Round <b>2</b> of 3" in watch
+    assert watch.count("Ann 1: no orders: stays all round") == 3  # once, twice, thrice
+    assert "Bob 1: ← to A1" in watch  # Once: from his corner F1 along row 1
