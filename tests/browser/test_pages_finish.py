@@ -105,7 +105,10 @@ def test_split_clock_preview_title_and_banner(server: Server, browser: Any) -> N
     assert host.inner_text("h1") == "Sliding Tic-Tac-Toe" and host.title().startswith("Sliding Tic-Tac-Toe")
     # before the start: the configured clock, not "no clock"
     assert host.locator(".clock-time.none").count() == 0
-    assert host.inner_text("#clocks .seat-1 .clock-time") == "0:02 + 10:00"
+    shown = host.eval_on_selector("#clocks .seat-1 .clock-time", "el => [...el.children].filter("
+                                  "c => !c.classList.contains('visually-hidden')).map(c => c.textContent).join('')")
+    assert shown == "0:02 + 10:00"
+    assert host.text_content("#clocks .seat-1 .clock-time") == "0:02 for the move + 10:00 reserve"
     ann = _errors(browser.new_context(viewport=DESKTOP).new_page(), errors)
     bob = _errors(browser.new_context(**PHONE).new_page(), errors)
     ann.goto(host.input_value("#seat-link-1"))
