@@ -170,7 +170,7 @@ def _board(
             row.append(
                 {
                     "coord": coord,
-                    "owner": 0 if wall else owner,
+                    "owner": owner,  # a wall raised on a captured square still counts for its owner
                     "wall": wall,
                     "corner": corner_of.get(i, 0),
                     "pieces": [{"seat": p.seat, "number": p.number} for p in here],
@@ -225,9 +225,9 @@ def square_label(
     parts = [coord]
     if wall:
         parts.append("wall")
-    elif owner:
+    if owner:
         parts.append(f"{names[owner]}'s territory")
-    else:
+    elif not wall:
         parts.append("owned by no one")
     if corner:
         parts.append(f"{names[corner]}'s corner")
