@@ -17,7 +17,8 @@ pytestmark = pytest.mark.django_db
 
 def _clock_texts(html: str) -> list[str]:
     found = re.findall(r'<span class="clock-time[^"]*"[^>]*>(.*?)</span>\s*</div>', html, re.S)
-    return [re.sub(r"<[^>]+>", "", t).strip() for t in found]
+    # what is shown (the words for screen readers are visually hidden)
+    return [re.sub(r"<[^>]+>", "", re.sub(r'<span class="visually-hidden">[^<]*</span>', "", t)).strip() for t in found]
 
 
 def test_configured_clock_shows_before_the_start_then_move_and_reserve_apart(client: Client) -> None:
