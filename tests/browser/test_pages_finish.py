@@ -171,6 +171,7 @@ def test_split_clock_preview_title_and_banner(server: Server, browser: Any) -> N
         page.wait_for_selector("#banner.banner-match", timeout=TIMEOUT)
         assert text in page.inner_text("#banner")
         assert "Score: Ann 0, Bob 1" in page.inner_text("#banner")
+    assert _in_view(bob, "#banner .banner-head")  # scrolled into view on the phone
     ann.wait_for_function("document.getElementById('announce').textContent.includes('wins the match')", timeout=TIMEOUT)
     host.wait_for_selector("#banner.banner-match", timeout=TIMEOUT)
     host.wait_for_selector("#host-flash", state="hidden", timeout=TIMEOUT)  # no stale "awarded" notice
