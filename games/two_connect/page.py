@@ -518,7 +518,7 @@ def _hint(public: Mapping[str, Any], solo: bool, me: int, acting: bool, need: in
         if solo:
             return "Your turn: click a point to play."
         if need == 2:
-            return "Your turn: one move on each of two different boards."
+            return "Your turn: one move on each of two boards."
         return "Your turn: one move on one board."
     if solo or not to_act:
         return ""
