@@ -40,6 +40,7 @@ from channels.layers import get_channel_layer
 from django.db import close_old_connections
 from django.db.models import Count, Max, Q
 
+from config.channel_layer import LayerUnavailable
 from games.core import HOST
 
 from . import presence, render
@@ -129,7 +130,9 @@ async def _send(messages: list[tuple[str, dict[str, Any]]]) -> None:
     results = await asyncio.gather(*(layer.group_send(group, message) for group, message in messages),
                                    return_exceptions=True)
     for (group, _), result in zip(messages, results, strict=True):
-        if isinstance(result, BaseException):
+        if isinstance(result, LayerUnavailable):  # Redis down or frozen: pages resync when it is back
+            log.warning("live update to %s skipped: %s", group, result)
+        elif isinstance(result, BaseException):
             log.error("live update to %s failed: %r", group, result)
 
 
