@@ -28,7 +28,8 @@ from .models import Match, Seat
 
 audit = logging.getLogger("deathmatch.audit")
 
-EXAMPLES = {"lance-assembly": "place C3; slide B2-B3 down 1", "grid-master": "place B2; move A1 right 2"}
+EXAMPLES = {"lance-assembly": "place C3; slide B2-B3 down 1", "grid-master": "place B2; move A1 right 2",
+            "two-connect": "squava C3; gomoku H7", "yinsh": "ring E5 or E5-E8"}
 
 
 CLOCK_FIELDS = [
