@@ -130,6 +130,8 @@ REDIS_CONNECT_TIMEOUT = _env_float("DEATHMATCH_REDIS_CONNECT_TIMEOUT", 1.0)
 # connections per web process (the channel layer's pool; commands wait for a free one past this)
 REDIS_POOL_SIZE = int(os.environ.get("DEATHMATCH_REDIS_POOL_SIZE", "") or 500)
 REDIS_CACHE_TIMEOUT = _env_float("DEATHMATCH_REDIS_CACHE_TIMEOUT", 0.25)
+# presence (matches/presence.py): a connection not refreshed for this long no longer counts
+DEATHMATCH_PRESENCE_TTL = _env_float("DEATHMATCH_PRESENCE_TTL", 60.0)
 #: Channel and cache key prefix in Redis (benchmarks and tests sharing one Redis set their own).
 REDIS_PREFIX = os.environ.get("DEATHMATCH_REDIS_PREFIX", "").strip()
 #: "core": the resilient RedisChannelLayer below (one list push per socket); "pubsub": channels_redis's

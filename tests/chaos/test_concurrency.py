@@ -8,7 +8,7 @@ posted by the two seats (mostly stale or out of turn: refused in words) and
 PostgreSQL refused the excess ("too many clients": HTTP 500).  Required: no
 500 (a request that finds no free connection in time may get 503 with
 Retry-After), and the doubled host action applied exactly once.
-`bench/concurrency.py` sends more.
+`bench/chaos_heavy.sh` sends more (DEATHMATCH_CHAOS_REQUESTS).
 """
 
 from __future__ import annotations

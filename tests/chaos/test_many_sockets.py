@@ -5,7 +5,7 @@ at once gave 893 MaxConnectionsError, dead channels in groups and presence
 counters that never went down.  Here 2,000 sockets open on ONE daphne
 process (its own Redis), each gets the current state, the dashboard counts
 2,000, then all leave: 0 errors, the group is empty and presence counts 0.
-`bench/many_sockets.py` holds more sockets for longer.
+`bench/chaos_heavy.sh` opens more (DEATHMATCH_CHAOS_SOCKETS).
 """
 
 from __future__ import annotations

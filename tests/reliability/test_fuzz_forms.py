@@ -1,6 +1,6 @@
 """Defect 7: no form post reaches a 500.
 
-Posts built from the real forms (1,000 in CI, 10,000 with bench/fuzz_forms.sh): the field names are read from the
+Posts built from the real forms (1,000 in CI, 10,000 with bench/chaos_heavy.sh): the field names are read from the
 rendered pages (home, host dashboard, season list and season management), and
 each post fills a random subset of them with hostile values ("[" * 5000,
 huge numbers, NUL, long text, unicode digits...), with a seeded random
@@ -21,7 +21,7 @@ from django.test import Client
 
 from tests.hostform import seq
 
-#: CI posts 1,000 (the machine is shared); `bench/fuzz_forms.sh` posts 10,000
+#: CI posts 1,000 (the machine is shared); `bench/chaos_heavy.sh` posts 10,000
 POSTS = int(os.environ.get("DEATHMATCH_FUZZ_POSTS", "1000"))
 SEED = 6
 
