@@ -28,6 +28,10 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
     from django.conf import settings
 
     for db in settings.DATABASES.values():
+        # No connection pool in the test process: async tests leave a connection behind in each
+        # event loop's worker threads, which a pool's cap turns into "couldn't get a connection".
+        # The pool itself is exercised against real daphne processes in tests/chaos.
+        db.get("OPTIONS", {}).pop("pool", None)
         if "postgresql" in db["ENGINE"]:
             test = db.setdefault("TEST", {})
             if not test.get("NAME"):  # Django fills TEST with NAME=None: setdefault would keep it
