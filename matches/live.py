@@ -269,6 +269,7 @@ def _changed(old: str | None, new: str, memo: dict[tuple[str, str], list[str]]) 
 
 
 def _out_of_band(element: str) -> str:
+    """A live part, swapped alone: `hx-swap-oob` on, the server-side `data-live` marker off."""
     end = element.index(">")
     cut = end - 1 if element[end - 1] == "/" else end
-    return element[:cut] + ' hx-swap-oob="true"' + element[cut:]
+    return element[:cut].replace(" data-live", "", 1) + ' hx-swap-oob="true"' + element[cut:]
