@@ -69,6 +69,15 @@ def attach(loop: asyncio.AbstractEventLoop | None = None) -> None:
     _loop = loop or asyncio.get_running_loop()
 
 
+def start_background_loop() -> asyncio.AbstractEventLoop:
+    """For processes without a server loop that change matches in bulk (`run_clocks`): an event
+    loop in a daemon thread broadcasts, so the caller never waits for rendering."""
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, name="deathmatch-live", daemon=True).start()
+    attach(loop)
+    return loop
+
+
 def notify(match_id: int) -> None:
     """Push the current state of a match to every audience (sync; after commit)."""
     global _scheduled

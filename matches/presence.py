@@ -26,9 +26,13 @@ log = logging.getLogger(__name__)
 PRESENCE_TTL = None
 
 
-def known_key(match_id: int) -> str:
-    """Set when any socket of the match arrived: then a missing counter means "nobody"."""
-    return f"deathmatch:presence:{int(match_id)}:known"
+KNOWN_KEY = "deathmatch:presence:known"
+
+
+def known_key(match_id: int | None = None) -> str:
+    """Set when any socket arrived (any match): while it exists the counters are complete and a
+    missing counter means "nobody"; a Redis restart loses it, and presence is unknown again."""
+    return KNOWN_KEY
 
 
 def presence_key(match_id: int, audience: str) -> str:
@@ -49,7 +53,7 @@ def open_audiences(match_id: int, labels: list[str]) -> set[str] | None:
     """The audiences (of `labels`) that may have a socket open; None when unknown.
 
     An audience is left out when its counter is 0 or less, or missing while
-    the match's `known` marker exists (nobody of that audience ever arrived).
+    the `known` marker exists (nobody of that audience ever arrived).
     When the marker is missing too (the cache was emptied: Redis restarted)
     or the cache fails, presence is unknown and every audience is rendered
     (an update too many is harmless, one missing is not)."""
