@@ -67,6 +67,7 @@ def environment(args: argparse.Namespace) -> dict[str, str]:
         "DEATHMATCH_CHANNEL_LAYER": args.layer,
         "DEATHMATCH_REDIS_PREFIX": f"bench{os.getpid()}",
         "DATABASE_CONN_MAX_AGE": "60",
+        "DEATHMATCH_LIVE_OFF": args.off,
     }
     return env
 
@@ -375,6 +376,7 @@ def main() -> None:
                                                              "postgres://postgres@127.0.0.1:5432/bench_fanout"))
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0")
     parser.add_argument("--server-moves", type=int, default=30)
+    parser.add_argument("--off", default="", help="levers to turn off: deltas,offpath,presence,share")
     args = parser.parse_args()
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -386,7 +388,8 @@ def main() -> None:
     st = server_time(args.server_moves)
     page = Path(tempfile.mkstemp(suffix=".html")[1])
     env["BENCH_BARE_PAGE"] = str(page)
-    print(f"layer: {args.layer}; load average before the run: {os.getloadavg()[0]:.2f}")
+    print(f"layer: {args.layer}; levers off: {args.off or 'none'}; load average before the run: "
+          f"{os.getloadavg()[0]:.2f}")
     rows = asyncio.run(run(args, env, page))
     bare_bytes = len(page.read_text().encode())
     page.unlink()

@@ -37,6 +37,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import close_old_connections
 from django.db.models import Count, Max, Q
 
@@ -82,7 +83,7 @@ def notify(match_id: int) -> None:
     """Push the current state of a match to every audience (sync; after commit)."""
     global _scheduled
     loop = _loop
-    if loop is None or loop.is_closed() or not loop.is_running():
+    if loop is None or loop.is_closed() or not loop.is_running() or "offpath" in _off():
         _send_now(match_id)
         return
     with _lock:
@@ -113,6 +114,10 @@ async def _drain() -> None:
             await _send(messages)
         except Exception:  # a broken broadcast must never stop the others
             log.exception("live update of match %s failed", match_id)
+
+
+def _off() -> frozenset[str]:
+    return frozenset(getattr(settings, "DEATHMATCH_LIVE_OFF", frozenset()))
 
 
 def _prepare_and_close(match_id: int) -> list[tuple[str, dict[str, Any]]]:
@@ -188,7 +193,8 @@ def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
         forget(match_id)
         return []
     viewers = audiences(match)
-    open_ = presence.open_audiences(match.id, [viewer_label(v) for v in viewers])
+    off = _off()
+    open_ = None if "presence" in off else presence.open_audiences(match.id, [viewer_label(v) for v in viewers])
     if open_ is not None:
         viewers = [v for v in viewers if viewer_label(v) in open_]
     if not viewers:
@@ -202,7 +208,7 @@ def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
         top=Max("id"), flagged=Count("id", filter=Q(undone=True) | Q(corrected=True)))
     log_max, flagged = state["top"] or 0, state["flagged"]
     with _sent_lock:
-        before = _sent.get(match.id)
+        before = None if "deltas" in off else _sent.get(match.id)
     finished = bout is not None and bout.finished is not None
     # a bout that ended or reopened changes the log's frame (replay links): a full update then
     delta = (before is not None and bout is not None and before.bout == bout_no and before.version < version
@@ -215,7 +221,7 @@ def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
     snap["last_move"] = _last_move(bout)
     full_snap: dict[str, Any] | None = None
     now = _Sent(bout_no, version, finished, log_max, flagged)
-    boards: dict[Any, str] = {}
+    boards: dict[Any, str] | None = None if "share" in off else {}
     diffs: dict[tuple[str, str], list[str]] = {}
     row_html: dict[Any, str] = {}
     out = []
