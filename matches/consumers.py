@@ -77,6 +77,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def presence_update(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])
 
+    async def layer_recovered(self, event: dict[str, Any]) -> None:
+        """Redis came back (config/channel_layer.py): updates may have been lost, send the whole page."""
+        if self.match_id is not None:
+            await self.send(text_data=await self._fragments())
+
     # -- database ----------------------------------------------------------------
     @database_sync_to_async
     def _resolve(self, token: str) -> tuple[int, int] | None:

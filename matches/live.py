@@ -204,8 +204,11 @@ def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
     snap["presence"] = False  # the host's presence list has messages of its own
     bout = snap["bout"]
     bout_no, version = (bout.number, bout.version) if bout is not None else (0, 0)
-    state = TurnLog.objects.filter(match_id=match.id).aggregate(
-        top=Max("id"), flagged=Count("id", filter=Q(undone=True) | Q(corrected=True)))
+    # the log as of the bout version read above (a move committing meanwhile comes with the next update)
+    log_rows = TurnLog.objects.filter(match_id=match.id)
+    if bout is not None:
+        log_rows = log_rows.exclude(bout_id=bout.id, version__gt=version)
+    state = log_rows.aggregate(top=Max("id"), flagged=Count("id", filter=Q(undone=True) | Q(corrected=True)))
     log_max, flagged = state["top"] or 0, state["flagged"]
     with _sent_lock:
         before = None if "deltas" in off else _sent.get(match.id)
@@ -215,7 +218,7 @@ def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
              and before.finished == finished and before.log_flagged == flagged and before.log_max_id <= log_max)
     rows: list[Any] = []
     if delta and before is not None:
-        rows = list(TurnLog.objects.filter(match_id=match.id, id__gt=before.log_max_id)
+        rows = list(log_rows.filter(id__gt=before.log_max_id, id__lte=log_max)
                     .select_related("bout").order_by("sequence", "id"))
         delta = all(r.bout_id == bout.id for r in rows)
     snap["last_move"] = _last_move(bout)
