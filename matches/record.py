@@ -413,7 +413,7 @@ def import_record(text: str, *, quiet: bool = False) -> Match:
     return match
 
 
-def _play(match: Match, event: Event, clocks: Any, services: Any) -> None:
+def _play(match: Match, event: Event, sweeper: Any, services: Any) -> None:
     match.refresh_from_db()
     bout = match.current_bout
     version = bout.version if bout is not None else 0
@@ -437,7 +437,7 @@ def _play(match: Match, event: Event, clocks: Any, services: Any) -> None:
         clock = bout.clocks.filter(seat=event.seats[0]).first() if bout is not None else None
         if bout is None or clock is None or clock.deadline is None:
             raise RecordError(f"seat {event.seats[0]} has no running clock whose time could run out")
-        if not clocks.claim_and_expire(match.pk, bout.pk, bout.version, clock.deadline):
+        if not sweeper.claim_and_expire(match.pk, bout.pk, bout.version, clock.deadline):
             raise RecordError(f"seat {event.seats[0]}'s time-out could not be reproduced")
 
 

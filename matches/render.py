@@ -246,6 +246,9 @@ def meta(ctx: dict[str, Any], base: int | None) -> str:
 def log_rows(match: Any, ctx: dict[str, Any], rows: list[Any]) -> str:
     """New log rows (`<li>`) for one audience, to append to `#log-list`."""
     entries = _log_entries(match, rows, ctx["viewer"], ctx["names"])
+    notes = page_hook(match.game_slug, "log_notes")  # the game's notes on log rows ("Gomoku won by Uli")
+    if notes is not None and ctx.get("view") is not None:
+        entries = notes(ctx["view"], entries, ctx)
     row = get_template("matches/partials/log_row.html")
     return compact("".join(row.render({**ctx, "e": e}) for e in entries))
 
@@ -383,8 +386,9 @@ def app_dir(slug: str) -> str:
 
 
 @cache
-def page_hook(slug: str) -> Any:
-    """The game's optional view shaping, `games.<app>.page.context(view, ctx) -> dict`.
+def page_hook(slug: str, name: str = "context") -> Any:
+    """The game's optional view shaping, `games.<app>.page.context(view, ctx) -> dict`
+    (or another function of that module: `log_notes(view, entries, ctx)` notes log rows).
 
     It receives the viewer's `game.view()` and the generic context built so
     far (viewer, seats, names, bout, match, ...) and returns keys to add to
@@ -398,7 +402,7 @@ def page_hook(slug: str) -> Any:
         if exc.name != f"games.{app_dir(slug)}.page":
             raise
         return None
-    return getattr(module, "context", None)
+    return getattr(module, name, None)
 
 
 def _score(match: Any) -> dict[int, Any]:

@@ -61,10 +61,6 @@ class Replay:
     def sealed(self) -> bool:
         return bool(self.match.game.sealed)
 
-    @property
-    def last(self) -> int:
-        return self.visible
-
     def step(self, index: int) -> Step:
         """Step `index`, clamped to what the viewer may see."""
         return self.steps[max(0, min(int(index), self.visible))]
@@ -167,7 +163,7 @@ def caption(replay: Replay, step: Step, names: dict[int, str], view: dict[str, A
     if step.index == 0:
         text = f"Start of bout {bout.number}."
     elif replay.sealed:
-        text = f"Round {step.index} resolved."
+        text = "The round resolved."
     else:
         last = step.last
         assert last is not None

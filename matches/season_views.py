@@ -10,10 +10,11 @@ so a doubled submit is applied once (the second is told "already done").
 from __future__ import annotations
 
 import csv
+import re
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import cache_control, never_cache
@@ -25,6 +26,7 @@ from . import seasons
 from .models import Match, Season, WebhookPost
 
 LEDGER_ROWS = 500
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
 
 def _secret(view: Any) -> Any:
@@ -33,6 +35,8 @@ def _secret(view: Any) -> Any:
 
 
 def _season_from_manage_token(token: str) -> Season:
+    if not _TOKEN.match(token):  # not one of ours (and nothing a database refuses, like NUL)
+        raise Http404("no such season")
     return get_object_or_404(Season, manage_token=token)
 
 

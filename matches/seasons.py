@@ -180,9 +180,10 @@ def test_webhook(season: Season, *, key: str | None = None) -> SeasonEvent:
 def _player(season: Season, player: SeasonPlayer | int | str) -> SeasonPlayer:
     pk = player.pk if isinstance(player, SeasonPlayer) else player
     try:
-        found = season.players.filter(pk=int(pk), removed=False).first()
+        number = int(pk)
     except (TypeError, ValueError):
-        found = None
+        number = 0
+    found = season.players.filter(pk=number, removed=False).first() if 0 < number < 2**63 else None
     if found is None:
         raise ServiceError("choose a player from the roster")
     return found

@@ -61,6 +61,8 @@ def check_url(url: str) -> str:
         return ""
     if len(url) > 500:
         raise WebhookError("the webhook URL is too long (at most 500 characters)")
+    if any(ch.isspace() or not ch.isprintable() for ch in url):
+        raise WebhookError("the webhook URL cannot contain spaces or control characters")
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise WebhookError("the webhook URL must start with https:// (or http://) and name a host")

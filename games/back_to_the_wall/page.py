@@ -75,9 +75,16 @@ def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         out_boards.append(_board(board, bview, names, builder_seats, pending, secrets))
     final = public.get("final")
     replay, frames = _replay(public, names)
+    caches: list[dict[tuple[int, str], tuple[int, ...]]] = [
+        {},
+        {},
+        {},
+    ]  # rays per board, shared by its pieces
     previews = {
         str(seat): {
-            b.name: {str(p.number): ",".join(preview(b, p).values()) for p in b.pieces_of(seat)}
+            b.name: {
+                str(p.number): ",".join(preview(b, p, caches[b.index]).values()) for p in b.pieces_of(seat)
+            }
             for b in boards
         }
         for seat in builder_seats
@@ -163,7 +170,7 @@ def _board(
             row.append(
                 {
                     "coord": coord,
-                    "owner": 0 if wall else owner,
+                    "owner": owner,  # a wall raised on a captured square still counts for its owner
                     "wall": wall,
                     "corner": corner_of.get(i, 0),
                     "pieces": [{"seat": p.seat, "number": p.number} for p in here],
@@ -218,9 +225,9 @@ def square_label(
     parts = [coord]
     if wall:
         parts.append("wall")
-    elif owner:
+    if owner:
         parts.append(f"{names[owner]}'s territory")
-    else:
+    elif not wall:
         parts.append("owned by no one")
     if corner:
         parts.append(f"{names[corner]}'s corner")
@@ -280,7 +287,9 @@ def neighbours(board: Board) -> dict[int, tuple[int, ...]]:
     return out
 
 
-def preview(board: Board, piece: Piece) -> dict[str, str]:
+def preview(
+    board: Board, piece: Piece, cache: dict[tuple[int, str], tuple[int, ...]] | None = None
+) -> dict[str, str]:
     """Every choice of up to three directions -> where `piece` goes, moving alone on the board as it stands.
 
     Keys are the first letters of the directions chosen so far ("u", "ur",
@@ -292,13 +301,20 @@ def preview(board: Board, piece: Piece) -> dict[str, str]:
     """
     out: dict[str, str] = {}
     corner = board.corner(piece.seat)
+    rays = {} if cache is None else cache  # (square, direction) -> path: one board's walls never change here
+
+    def cached(square: int, direction: str) -> tuple[int, ...]:
+        key = (square, direction)
+        if key not in rays:
+            rays[key] = ray(square, direction, board.size, board.walls)
+        return rays[key]
 
     def walk(square: int, owners: list[int], prefix: str) -> None:
         for direction in DIRECTIONS:
-            path = ray(square, direction, board.size, board.walls)
+            path = cached(square, direction)
             taken: str | None = direction
             if not path:
-                alt = fallback(square, direction, corner, board.size, board.walls, owners)
+                alt = fallback(square, direction, corner, board.size, board.walls, owners, cached)
                 taken, path = alt.taken, alt.path
             key = prefix + direction[0]
             end = path[-1] if path else square

@@ -7,7 +7,7 @@ the blocked-direction fallback, capture with same-tick contests, spawning.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,6 +134,7 @@ def fallback(
     size: int,
     walls: frozenset[int],
     owners: Sequence[int],
+    rays: Callable[[int, str], tuple[int, ...]] | None = None,
 ) -> Fallback:
     """The direction a blocked piece takes instead, its path, and which rule decided.
 
@@ -142,6 +143,7 @@ def fallback(
     (the one that brings it nearer that corner's column or row).  Corners lie
     on the border, so when both perpendiculars are open exactly one of them
     points toward the corner; the final clockwise order is only a guard.
+    `rays(square, direction)` may stand in for `ray` (a caller's cache).
     """
     row, col = divmod(square, size)
     crow, ccol = divmod(corner, size)
@@ -149,7 +151,7 @@ def fallback(
     scored: list[tuple[tuple[int, int, int, int], str, tuple[int, ...]]] = []
     for turn in (1, 3, 2):  # the perpendiculars, then the opposite: the order the options are reported in
         direction = DIRECTIONS[(start + turn) % 4]
-        path = ray(square, direction, size, walls)
+        path = rays(square, direction) if rays is not None else ray(square, direction, size, walls)
         if not path:
             continue
         free = sum(1 for sq in path if owners[sq] == 0)

@@ -168,6 +168,7 @@ def context(view: Mapping[str, Any], ctx: Mapping[str, Any]) -> dict[str, Any]:
         "yinsh_moves": next((b["ring_moves"] for b in boards if b.get("ring_moves")), {}),
         "header": None if solo else _header(public, names, me),
         "hint": _hint(public, solo, me, acting, need, names, to_act),
+        "passed": _passed(public, names, me),
     }
     out: dict[str, Any] = {"tc": tc}
     if not solo:
@@ -176,7 +177,7 @@ def context(view: Mapping[str, Any], ctx: Mapping[str, Any]) -> dict[str, Any]:
             out["status"] = f"{' '.join(decided)} {ctx.get('status', '')}".strip()
         log = ctx.get("log")
         if isinstance(log, list):
-            out["log"] = _log_with_notes(log, public, names, ctx)
+            out["log"] = log_notes(view, log, ctx)
     return out
 
 
@@ -526,6 +527,15 @@ def _hint(public: Mapping[str, Any], solo: bool, me: int, acting: bool, need: in
     return f"{who} {'play' if seat == me else 'plays'} {'two boards' if need == 2 else 'one board'} this turn."
 
 
+def _passed(public: Mapping[str, Any], names: Mapping[int, str], me: int) -> str:
+    """The rules passed a turn automatically: say whose, and why."""
+    seat = int(public.get("passed") or 0)
+    if not seat:
+        return ""
+    who = "You" if seat == me else names.get(seat, f"Seat {seat}")
+    return f"{who} could not play on any board, so the turn passed."
+
+
 def _decided_last_turn(public: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
     """"Gomoku won by Uli." for each board the last turn finished."""
     last = str(public.get("last") or "")
@@ -544,10 +554,16 @@ def _decided_text(bv: Mapping[str, Any], names: Mapping[int, str]) -> str:
     return f"{title} drawn."
 
 
-def _log_with_notes(log: list[Any], public: Mapping[str, Any], names: Mapping[int, str],
-                    ctx: Mapping[str, Any]) -> list[Any]:
-    """The log with "Gomoku won by Uli" noted on the turn that decided each board: the
-    last active move of this bout that played the board's final move."""
+def log_notes(view: Mapping[str, Any], log: list[Any], ctx: Mapping[str, Any]) -> list[Any]:
+    """Log entries with "Gomoku won by Uli" noted on the turn that decided each board: the
+    last active move of this bout that played the board's final move.  Used for the whole
+    log here and by matches/render.log_rows for the rows a live update appends."""
+    public = view.get("public") or {}
+    if view.get("game") != "two-connect" or not isinstance(public, Mapping):
+        return log
+    names = {int(k): str(v) for k, v in (ctx.get("names") or {}).items()}
+    for seat in (1, 2):
+        names.setdefault(seat, f"Seat {seat}")
     bout = ctx.get("bout_number") or getattr(ctx.get("bout"), "number", 0)
     notes: dict[int, list[str]] = {}
     for bv in public.get("boards") or []:

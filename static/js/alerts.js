@@ -66,6 +66,8 @@
     if (bannerText && bannerText !== state.banner) {
       parts.push(bannerText + ".");
       clearStale();
+      // a bout just ended: show the banner even if the page was scrolled down to the board (phones)
+      if (state.banner !== null && banner.getBoundingClientRect().top < 0) { banner.scrollIntoView({ block: "start" }); }
     }
     if (state.myTurn === false && myTurn) {
       parts.push("Your turn.");

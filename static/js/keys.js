@@ -54,9 +54,11 @@
     el.focus({ preventScroll: false });
   }
 
-  document.addEventListener("keydown", function (e) {
+  // on window, so it runs after the games' own keydown handlers on document:
+  // a key a game already handled (preventDefault) is left alone
+  window.addEventListener("keydown", function (e) {
     var el = e.target && e.target.closest ? e.target.closest(SEL) : null;
-    if (!el || e.altKey || e.ctrlKey || e.metaKey) { return; }
+    if (!el || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) { return; }
     var step = KEYS[e.key];
     if (step) {
       e.preventDefault();

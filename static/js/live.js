@@ -2,7 +2,6 @@
 // (the clock countdown is clocks.js).  No per-second messages.
 (function () {
   "use strict";
-  var offset = 0;          // server clock minus browser clock, in ms
   var last = null;         // {bout, version} last applied
 
   function liveRoot() { return document.getElementById("live"); }
@@ -25,8 +24,6 @@
   function readMeta() {
     var meta = document.getElementById("live-meta");
     if (!meta) { return; }
-    var serverNow = Date.parse(meta.dataset.serverNow);
-    if (!isNaN(serverNow)) { offset = serverNow - Date.now(); }
     var now = { bout: +meta.dataset.bout, version: +meta.dataset.version };
     var base = document.title.replace(/^● /, "");
     document.title = meta.dataset.myTurn === "1" ? "● " + base : base;

@@ -72,7 +72,7 @@
   function stop() {
     if (timer) { clearTimeout(timer); timer = null; }
     var b = document.getElementById("replay-play");
-    if (b) { b.setAttribute("aria-pressed", "false"); b.textContent = "▶ Play"; }
+    if (b) { b.setAttribute("aria-pressed", "false"); b.innerHTML = '<span aria-hidden="true">▶</span> Play'; }
   }
 
   function tick() {
@@ -92,7 +92,7 @@
     if (timer) { stop(); return; }
     if (current() >= last()) { go(0); }
     b.setAttribute("aria-pressed", "true");
-    b.textContent = "❚❚ Pause";
+    b.innerHTML = '<span aria-hidden="true">❚❚</span> Pause';
     timer = setTimeout(tick, speed());
   }
 

@@ -141,9 +141,9 @@ def test_four_players_click_three_rounds_watch_each_replay_and_read_the_standing
     host = pages["host"]
     host.goto(server.url + "/")
     host.select_option("#game-select", "back-to-the-wall")
-    host.fill('input[name="opt-back-to-the-wall-garnets"]', '{"1": 1, "2": 1, "3": 1, "4": 1}')
     for n, name in enumerate(NAMES, start=1):
         host.fill(f'input[name="seat{n}"]', name)
+        host.fill(f'input[name="opt-back-to-the-wall-garnets-{n}"]', "1")  # one garnet each to spend
     host.click("button[type=submit]")
     host.wait_for_url("**/h/**")
     links = {str(n): host.input_value(f"#seat-link-{n}") for n in (1, 2, 3, 4)}

@@ -33,7 +33,7 @@ def test_every_game_page_opens_live(server: Server, browser: Any) -> None:
         seat_link = page.input_value("#seat-link-1")
         assert page.locator(".link-list input.link-url").count() == game.seats + 2
         page.click("#host-start")
-        page.wait_for_selector("#board .cell, #board .facts", timeout=TIMEOUT)
+        page.wait_for_selector("#board [data-coord], #board .facts", timeout=TIMEOUT)  # data-coord: the page convention
         page.goto(seat_link)
         wait_connected(page)
         page.wait_for_selector("#board", timeout=TIMEOUT)

@@ -112,3 +112,34 @@ def test_grid_master_won_by_keyboard_alone(server: Server, browser: Any) -> None
     x.screenshot(path=str(ARTIFACTS / "keyboard-win-desktop.png"))
     o.screenshot(path=str(ARTIFACTS / "keyboard-win-phone.png"), full_page=True)
     assert not errors, errors
+
+
+def test_arrow_keys_walk_the_yinsh_lattice_and_enter_composes_once(server: Server, browser: Any) -> None:
+    """keys.js knows no game: on Two Connect's SVG Yinsh points it steps to the
+    drawn neighbour, and Enter (handled by the game's own script there) adds
+    the point to the move once, not twice."""
+    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server.url + "/")
+    page.select_option("#game-select", "two-connect")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/h/**")
+    seat = page.input_value("#seat-link-1")
+    page.click("#host-start")
+    page.goto(seat)
+    wait_connected(page)
+    page.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+    point = '[data-board="yinsh"][data-coord="E5"]'
+    page.focus(point)
+    start = page.eval_on_selector(point, "el => el.getBoundingClientRect().x")
+    page.keyboard.press("ArrowRight")
+    moved = page.evaluate("[document.activeElement.dataset.board, document.activeElement.dataset.coord,"
+                          " document.activeElement.getBoundingClientRect().x]")
+    assert moved[0] == "yinsh" and moved[1] != "E5" and moved[2] > start, moved
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate(_FOCUSED) == "E5"
+    page.keyboard.press("Enter")
+    text = page.input_value("#move-text")
+    assert text.lower().count("e5") == 1, text
+    assert not errors, errors

@@ -105,12 +105,16 @@ def test_split_clock_preview_title_and_banner(server: Server, browser: Any) -> N
     assert host.inner_text("h1") == "Sliding Tic-Tac-Toe" and host.title().startswith("Sliding Tic-Tac-Toe")
     # before the start: the configured clock, not "no clock"
     assert host.locator(".clock-time.none").count() == 0
-    assert host.inner_text("#clocks .seat-1 .clock-time") == "0:02 + 10:00"
+    shown = host.eval_on_selector("#clocks .seat-1 .clock-time", "el => [...el.children].filter("
+                                  "c => !c.classList.contains('visually-hidden')).map(c => c.textContent).join('')")
+    assert shown == "0:02 + 10:00"
+    assert host.text_content("#clocks .seat-1 .clock-time") == "0:02 for the move + 10:00 reserve"
     ann = _errors(browser.new_context(viewport=DESKTOP).new_page(), errors)
     bob = _errors(browser.new_context(**PHONE).new_page(), errors)
     ann.goto(host.input_value("#seat-link-1"))
     bob.goto(host.input_value("#seat-link-2"))
     wait_connected(host, ann, bob)
+    ann.evaluate("window.__alerts = []; document.addEventListener('dm:clock-alert', e => __alerts.push(e.detail.kind))")
     host.click("#host-start")
     ann.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
     assert ann.title().startswith("● ")
@@ -121,7 +125,20 @@ def test_split_clock_preview_title_and_banner(server: Server, browser: Any) -> N
     move, reserve = ann.inner_text("#clocks .me .clock-move"), ann.inner_text("#clocks .me .clock-reserve")
     assert move == "0:00" and reserve.startswith("9:5"), (move, reserve)
     assert ann.evaluate("getComputedStyle(document.querySelector('#clocks .me .clock-reserve')).color") == "rgb(180, 83, 9)"
+    # the alerts: 10 s left on the move, then the reserve starts (the clock flashes by default)
+    ann.wait_for_function("window.__alerts.includes('move10') && window.__alerts.includes('reserve')", timeout=TIMEOUT)
     ann.screenshot(path=str(ARTIFACTS / "clock-reserve-spent.png"))
+
+    # Bob switches on the browser notification (a spy stands in for the browser's; the tab is "hidden")
+    bob.evaluate("""() => { window.__notes = [];
+        class Spy { constructor(title, opts) { window.__notes.push(opts.body); } }
+        Spy.permission = 'granted'; Spy.requestPermission = () => Promise.resolve('granted');
+        window.Notification = Spy;
+        Object.defineProperty(document, 'hidden', {configurable: true, get: () => true}); }""")
+    bob.click("#alerts summary")
+    bob.check('input[data-alert="notify"]')
+    bob.wait_for_function("document.getElementById('notify-state').textContent.includes('Notifications on')")
+    assert bob.evaluate("localStorage.getItem('dm-alert-notify')") == "1"
 
     # Ann: place C3; Bob previews place D3 + slide C3-D3 right 2, sees the ghost and the arrow
     ann.click('#board .cell[data-coord="C3"]')
@@ -129,6 +146,9 @@ def test_split_clock_preview_title_and_banner(server: Server, browser: Any) -> N
     ann.click("#move-submit")
     bob.wait_for_selector('#board .cell[data-coord="C3"][data-value="R"]', timeout=TIMEOUT)
     bob.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+    bob.wait_for_function("window.__notes.length === 1", timeout=TIMEOUT)
+    assert bob.evaluate("window.__notes[0]") == "Your turn: last move place C3"
+    assert bob.title().startswith("● ")
     bob.click('#board .cell[data-coord="D3"]')
     bob.wait_for_selector('#board .cell.ghost.ghost-p2[data-coord="D3"]')
     bob.click('#board .cell[data-coord="C3"]')
@@ -151,6 +171,7 @@ def test_split_clock_preview_title_and_banner(server: Server, browser: Any) -> N
         page.wait_for_selector("#banner.banner-match", timeout=TIMEOUT)
         assert text in page.inner_text("#banner")
         assert "Score: Ann 0, Bob 1" in page.inner_text("#banner")
+    assert _in_view(bob, "#banner .banner-head")  # scrolled into view on the phone
     ann.wait_for_function("document.getElementById('announce').textContent.includes('wins the match')", timeout=TIMEOUT)
     host.wait_for_selector("#banner.banner-match", timeout=TIMEOUT)
     host.wait_for_selector("#host-flash", state="hidden", timeout=TIMEOUT)  # no stale "awarded" notice

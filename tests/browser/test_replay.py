@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, cell, wait_connected
+from .conftest import ARTIFACTS, ROOT, TIMEOUT, Server, cell, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -27,6 +27,17 @@ def _type(player: Any, text: str, everyone: list[Any], coord: str, value: str) -
 def _at(page: Any, step: int) -> None:
     page.wait_for_selector(f'#replay[data-step="{step}"] #replay-stage .replay-step[data-step="{step}"]',
                            timeout=TIMEOUT)
+
+
+def _axe(page: Any) -> list[str]:
+    """axe-core's WCAG 2 A/AA violations on the page (the vendored copy; none when it is not built)."""
+    axe = ROOT / "static/vendor/axe.min.js"
+    if not axe.exists():
+        return []
+    page.add_script_tag(path=str(axe))
+    return list(page.evaluate(
+        """async () => (await axe.run(document, {runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}))
+             .violations.map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))"""))
 
 
 def test_spectator_replays_a_bout_with_an_undo_and_a_correction(server: Server, browser: Any) -> None:
@@ -121,6 +132,7 @@ def test_spectator_replays_a_bout_with_an_undo_and_a_correction(server: Server, 
     spectator.wait_for_selector(cell("A4", ""))
     assert moves.locator('a[aria-current="step"]').get_attribute("data-step") == "6"
     spectator.screenshot(path=str(ARTIFACTS / "replay-desktop.png"), full_page=True)
+    assert _axe(spectator) == []
 
     # autoplay, fast, from step 6 to the end; it stops by itself
     spectator.select_option("#replay-speed", "500")
@@ -148,6 +160,7 @@ def test_spectator_replays_a_bout_with_an_undo_and_a_correction(server: Server, 
     _at(phone, 5)
     phone.wait_for_selector(cell("A3", "R"))
     phone.screenshot(path=str(ARTIFACTS / "replay-phone.png"), full_page=True)
+    assert _axe(phone) == []
     phone.locator("#replay-next").tap()
     _at(phone, 6)
 

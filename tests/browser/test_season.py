@@ -72,6 +72,17 @@ def _act(page: Any, form: str, fields: dict[str, str], button: str) -> str:
     return page.inner_text(".season-messages")
 
 
+def _axe(page: Any) -> list[str]:
+    """axe-core's violations on the page (rule id and the first offending element)."""
+    axe = ARTIFACTS.parent / "static/vendor/axe.min.js"
+    if not axe.exists():
+        return []  # built by .ci/install; the rest of the test does not need it
+    page.add_script_tag(path=str(axe))
+    found = page.evaluate("async () => (await axe.run(document)).violations"
+                          ".map(v => v.id + ': ' + (v.nodes[0] ? v.nodes[0].target.join(' ') : ''))")
+    return list(found)
+
+
 def _row(page: Any, name: str) -> dict[str, str]:
     cells = page.locator(f'#standings tr[data-player="{name}"] td').all_inner_texts()
     return dict(zip(["garnets", "tokens", "played", "won", "status"], [c.strip() for c in cells], strict=True))
@@ -106,6 +117,7 @@ def test_a_season_from_roster_to_elimination(server: Server, browser: Any) -> No
                        "#create-match")
         assert re.search(r"Match #\d+ created", message)
         host.screenshot(path=str(ARTIFACTS / "season-manage.png"), full_page=True)
+        assert _axe(host) == []
 
         # the host dashboard of the new match, from the manage page
         host.click("#matches .host-link >> nth=0")
@@ -184,13 +196,18 @@ def test_a_season_from_roster_to_elimination(server: Server, browser: Any) -> No
         assert _row(public, candidate)["status"] == "eliminated"
         assert "elimination match" in public.inner_text("#matches")
         public.screenshot(path=str(ARTIFACTS / "season-desktop.png"), full_page=True)
+        assert _axe(public) == []
         phone = watch(browser.new_context(**PHONE).new_page())
         phone.goto(public.url)
         phone.screenshot(path=str(ARTIFACTS / "season-phone.png"), full_page=True)
+        assert _axe(phone) == []
         phone.goto(manage)
         phone.screenshot(path=str(ARTIFACTS / "season-manage-phone.png"), full_page=True)
         host.goto(manage)
         host.screenshot(path=str(ARTIFACTS / "season-manage-end.png"), full_page=True)
+        assert _axe(host) == []
+        host.goto(server.url + "/seasons/")
+        assert "Autumn League" in host.inner_text(".season-table") and _axe(host) == []
 
         # the channel heard every step (posted by the server's worker), never a secret link
         deadline = time.monotonic() + 20

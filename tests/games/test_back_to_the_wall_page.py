@@ -372,3 +372,36 @@ def _shows_spend(html: str) -> bool:
     """Ann's garnet on Twice, in any of the forms a page could show it."""
     markers = ("twice garnet", "· garnet", '"spent": ["twice"]', "twice: 1")
     return any(m in html for m in markers)
+
+
+@pytest.mark.django_db
+def test_the_host_resolves_early_and_the_replay_shows_who_had_no_orders(client, make_match):
+    from matches import services
+
+    match = make_match("back-to-the-wall")
+    seats = {s.number: s.token for s in match.seats.all()}
+    bout = match.bouts.get()
+    assert _move(client, seats[2], dirs(services.bout_state(bout), 2, "left left left"), bout.version) == ""
+    bout.refresh_from_db()
+    host = client.get(f"/h/{match.host_token}/").content.decode()
+    assert 'id="bttw-host-form"' in host and "piece 1 ← ← ←" in host  # pending orders per board
+    response = client.post(f"/h/{match.host_token}/act/", {"action": "resolve", "version": bout.version})
+    assert "round resolved" in response.content.decode()
+    watch = client.get(f"/w/{match.watch_token}/").content.decode()
+    assert "Round <b>2</b> of 3" in watch
+    assert watch.count("Ann 1: no orders: stays all round") == 3  # once, twice, thrice
+    assert "Bob 1: ← to A1" in watch  # Once: from his corner F1 along row 1
+
+
+def test_a_wall_raised_on_territory_still_shows_and_counts_its_owner():
+    once = make_board("once", ["......", "...1..", "......", "......", "......", "......"])
+    twice = make_board("twice", ["......."] * 7)
+    thrice = make_board("thrice", ["........"] * 8)
+    state = make_state([once, twice, thrice])
+    state = game.play(state, 2, "once wall D2")
+    state = game.apply(state, HOST, parse_action("resolve"))
+    d2 = square(shaped(state, SPECTATOR), "once", "D2")
+    assert d2["wall"] and d2["owner"] == 1 and d2["label"] == "D2, wall, Ann's territory"
+    legend = next(b for b in shaped(state, SPECTATOR)["bttw"]["boards"] if b["name"] == "once")["legend"]
+    # D2 under the wall, and A1 where piece 2 spawned
+    assert next(x["captured"] for x in legend if x["seat"] == 1) == state.boards[0].captured(1) == 2

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -227,6 +228,10 @@ def test_won_board_is_outlined_announced_and_noted_in_the_log() -> None:
     assert out["status"] == "Gomoku won by Uli. Vic to move."
     assert [e.get("note") for e in out["log"]] == [None, "Gomoku won by Uli"]
     assert out["tc"]["header"]["won"][0]["count"] == 1
+    # a live update appends only the new rows: they are noted alike
+    view = GAME.view(state, SPECTATOR)
+    rows = page.log_notes(view, log[1:], {"names": NAMES_BY_SEAT, "bout_number": 1})
+    assert rows[0]["note"] == "Gomoku won by Uli" and "note" not in log[1]
     # the next turn no longer announces it in the status line, the log keeps the note
     later = played(GAME, [*OPENING, "squava A2; gomoku H7", "squava E5"])
     out = shape(GAME, later, SPECTATOR, log=log, status="Uli to move.")
@@ -242,6 +247,14 @@ def test_player_names_are_escaped_in_the_drawn_points() -> None:
     svg = board(tc, "yinsh")["svg"]
     assert "<b " not in svg and "&lt;b onmouseover=&quot;x&quot;&gt;Uli&#x27;s ring" in svg
     assert 'aria-label="E2, &lt;b' in svg
+
+
+def test_an_automatic_pass_is_said() -> None:
+    state = GAME.new()
+    passed = replace(state, passed=2, to_move=1, turns=3)
+    assert shape(GAME, passed, 1)["tc"]["passed"] == "Vic could not play on any board, so the turn passed."
+    assert shape(GAME, passed, 2)["tc"]["passed"].startswith("You could not play")
+    assert shape(GAME, state, 1)["tc"]["passed"] == ""
 
 
 def test_marks_tell_the_seats_apart_without_colour() -> None:

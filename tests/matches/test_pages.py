@@ -17,7 +17,8 @@ pytestmark = pytest.mark.django_db
 
 def _clock_texts(html: str) -> list[str]:
     found = re.findall(r'<span class="clock-time[^"]*"[^>]*>(.*?)</span>\s*</div>', html, re.S)
-    return [re.sub(r"<[^>]+>", "", t).strip() for t in found]
+    # what is shown (the words for screen readers are visually hidden)
+    return [re.sub(r"<[^>]+>", "", re.sub(r'<span class="visually-hidden">[^<]*</span>', "", t)).strip() for t in found]
 
 
 def test_configured_clock_shows_before_the_start_then_move_and_reserve_apart(client: Client) -> None:
@@ -65,3 +66,19 @@ def test_replayed_stalemate_is_labelled(client: Client) -> None:
     services.start_next_bout(match)
     html = client.get(f"/w/{match.watch_token}/").content.decode()
     assert "Bout 2 · replay of a stalemate" in html and "best of 3" not in html
+
+
+def test_cells_are_buttons_with_spoken_labels(client: Client) -> None:
+    match = services.create_match("lance-assembly", seat_names=["Ann", "Bob"])
+    services.start_match(match)
+    services.submit(match, 1, "place C3", match.current_bout.version)
+    ann = client.get(f"/p/{match.seat(1).token}/").content.decode()
+    bob = client.get(f"/p/{match.seat(2).token}/").content.decode()
+    assert re.search(r'<button type="button"[^>]*data-coord="C3"[^>]*aria-label="C3, your red tile, last move"', ann)
+    assert 'aria-label="C3, red tile, last move"' in bob and 'aria-label="D4, empty"' in bob
+
+
+def test_favicon_is_served(client: Client) -> None:
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"].endswith("favicon.svg")
+    assert 'rel="icon"' in client.get("/").content.decode()

@@ -330,6 +330,10 @@ def test_back_to_the_wall_replays_hide_orders_and_garnet_spends(client: Client, 
     for viewer in (2, SPECTATOR):
         assert _pages(client, one, viewer) == _pages(client, two, viewer), viewer
     assert _pages(client, one, 1) != _pages(client, two, 1)  # seat 1 sees its own spend
+    # each resolved round's tick-by-tick trace plays on the game's own board in the replay too
+    step = client.get(f"/w/{one.watch_token}/bouts/1/?step=2&partial=1").content.decode()
+    assert 'id="bttw-replay-play"' in step and 'id="bttw-data"' in step
+    assert 'id="bttw-replay-play"' not in client.get(f"/w/{one.watch_token}/bouts/1/?step=0&partial=1").content.decode()
     # a round still open is no step, and its orders are nowhere in another audience's replay or record
     rng = random.Random(3)
     state = services.bout_state(_bout(two))

@@ -411,3 +411,26 @@ def test_bidding_starts_with_the_ledger_balances(season: Any) -> None:
     match = seasons.create_season_match(season, "bidding-ttt", [player(season, n).pk for n in ("Ann", "Bob")])
     bout = services.start_match(match)
     assert bout.options["garnets"] == {"1": 0, "2": 4}
+
+
+@pytest.mark.parametrize("action", ["match", "player", "token_use", "status", "webhook"])
+def test_every_manage_action_applies_a_doubled_submit_once(season: Any, action: str) -> None:
+    ann = player(season, "Ann")
+    seasons.grant_token(season, ann)
+    seasons.set_status(season, ann, "candidate")
+    calls = {
+        "match": lambda k: seasons.create_season_match(season, "squava", [ann.pk, player(season, "Bob").pk], key=k),
+        "player": lambda k: seasons.add_player(season, "Eve", key=k),
+        "token_use": lambda k: seasons.use_token(season, ann, key=k),
+        "status": lambda k: seasons.set_status(season, player(season, "Cy"), "eliminated", key=k),
+        "webhook": lambda k: seasons.set_webhook(season, "https://discord.com/api/webhooks/1/x", key=k),
+    }
+    k = key()
+    calls[action](k)
+    before = (Match.objects.count(), season.players.count(), season.events.count(),
+              TokenOfLife.objects.filter(used__isnull=False).count())
+    with pytest.raises(seasons.AlreadyDone):
+        calls[action](k)
+    after = (Match.objects.count(), season.players.count(), season.events.count(),
+             TokenOfLife.objects.filter(used__isnull=False).count())
+    assert after == before

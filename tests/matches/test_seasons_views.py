@@ -205,3 +205,26 @@ def test_staff_find_every_season_model_in_the_admin_and_the_manage_link(admin_cl
     # the ledger is append-only: no one edits or deletes an entry in the admin
     entry = season.garnet_entries.first()
     assert admin_client.post(reverse("admin:matches_garnetentry_delete", args=[entry.pk]), {"post": "yes"}).status_code == 403
+
+
+NASTY = ["", " ", "\x00", "x" * 5000, "1" * 5000, "99999999999999999999999", "-1", "0", "1e3", "nan", "[" * 500,
+         "<script>alert(1)</script>", "☃", "\u202e", "2.5"]
+
+
+@pytest.mark.parametrize("value", NASTY)
+def test_hostile_season_form_posts_get_a_sentence_never_a_500(client: Any, season: Season, value: str) -> None:
+    url = reverse("season_act", args=[season.manage_token])
+    fields = ["action", "key", "name", "player", "amount", "sign", "reason", "status", "do", "game", "seat1", "seat2",
+              "seat3", "seat4", "bouts", "webhook_url", "allow_negative", "elimination"]
+    actions = ["add_player", "rename", "remove", "garnets", "token", "status", "match", "webhook", value]
+    ann = str(season.players.get(name="Ann").pk)
+    for action in actions:
+        for field in fields:
+            data = {"action": action, "player": ann, "amount": "1", "reason": "r", "name": "Zed", "game": "squava",
+                    "seat1": ann, field: value}
+            response = client.post(url, data)
+            assert response.status_code == 302, (action, field)
+    for field in ["name", "webhook_url", "key"]:
+        assert client.post(reverse("season_list"), {"name": "S", field: value}).status_code in (200, 302, 400)
+    assert client.get(f"/s/{value[:100]}x/").status_code in (404, 301)
+    assert all("\x00" not in name for name in Season.objects.values_list("name", flat=True))

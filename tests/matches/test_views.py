@@ -264,7 +264,8 @@ def test_host_page_shows_hidden_information_of_sealed_games(client: Client, make
 
     services.submit(match, 1, "A1 3", match.current_bout.version)
     host = _html(client, f"/h/{match.host_token}/")
-    assert "Hidden information" in host and "A1" in host
+    # the Bidding page shows the host both sides' bids and chips in its own table (not the generic dump)
+    assert "Bids and chips" in host and "A1" in host
     seats = {s.number: s.token for s in match.seats.all()}
     mine = _html(client, f"/p/{seats[1]}/")
     assert "Only you see this" in mine and "A1" in mine

@@ -328,25 +328,37 @@
       $$(".sq", grid).forEach(function (sq) {
         var c = sq.dataset.coord, i = idx(c, b.size), owner = f.owners[i];
         var wall = f.walls.indexOf(c) >= 0, corner = sq.dataset.corner || "";
-        var cls = ["sq", "o" + (wall ? 0 : owner)];
+        var cls = ["sq", "o" + owner];
         if (wall) { cls.push("wall"); }
         if (corner) { cls.push("corner", "c" + corner); }
         if (f.dropped.indexOf(c) >= 0) { cls.push("dropped"); }
         if (f.cap.indexOf(c) >= 0) { cls.push("cap"); }
         if (f.con.indexOf(c) >= 0) { cls.push("contest"); }
         sq.className = cls.join(" ");
-        var html = corner ? '<span class="cflag" aria-hidden="true">' + corner + "</span>" : "";
-        if (owner && !wall) { html += '<span class="omark" aria-hidden="true">' + owner + "</span>"; }
-        html += '<span class="toks" aria-hidden="true">' + (at[c] || []).map(function (p) {
-          return '<span class="tok s' + p[0] + '">' + p[0] + "<sub>" + p[1] + "</sub></span>";
-        }).join("") + "</span>";
+        // the marks are drawn by CSS from data-n/data-p: the square's name is its aria-label
+        var html = corner ? '<span class="cflag" data-n="' + corner + '" aria-hidden="true"></span>' : "";
+        if (owner) { html += '<span class="omark" data-n="' + owner + '" aria-hidden="true"></span>'; }
+        if ((at[c] || []).length) {
+          html += '<span class="toks" aria-hidden="true">' + at[c].map(function (p) {
+            return '<span class="tok s' + p[0] + '" data-n="' + p[0] + '" data-p="' + p[1] + '"></span>';
+          }).join("") + "</span>";
+        }
         sq.innerHTML = html;
-        var label = [c, wall ? "wall" : owner ? name(owner) + "'s territory" : "owned by no one"];
+        var label = [c];
+        if (wall) { label.push("wall"); }
+        label.push(owner ? name(owner) + "'s territory" : wall ? "" : "owned by no one");
+        label = label.filter(Boolean);
         if (corner) { label.push(name(corner) + "'s corner"); }
         (at[c] || []).forEach(function (p) { label.push(name(p[0]) + "'s piece " + p[1]); });
         if (f.con.indexOf(c) >= 0) { label.push("contested this tick"); }
         if (f.dropped.indexOf(c) >= 0) { label.push("submitted wall dropped"); }
         sq.setAttribute("aria-label", label.join(", "));
+      });
+      // the legend counts this frame's squares too (the live counts come back with the board)
+      $$('#bttw-panel-' + b.name + ' .bttw-legend .count').forEach(function (el) {
+        if (el.dataset.live === undefined) { el.dataset.live = el.textContent; }
+        var n = f.owners.filter(function (o) { return o === +el.dataset.seat; }).length;
+        el.textContent = String(n);
       });
     });
     // the reasons of this step, highlighted under each board
@@ -385,6 +397,10 @@
       if (replay.saved[g.dataset.grid] !== undefined) { g.innerHTML = replay.saved[g.dataset.grid]; }
     });
     replay.saved = {};
+    $$("#bttw .bttw-legend .count[data-live]").forEach(function (el) {
+      el.textContent = el.dataset.live;
+      el.removeAttribute("data-live");
+    });
     var r = root();
     if (r) { r.classList.remove("replaying"); }
     var close = document.getElementById("bttw-replay-close");
