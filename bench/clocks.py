@@ -74,11 +74,6 @@ def main() -> None:
     from matches.models import Bout, Match
 
     call_command("migrate", verbosity=0, interactive=False)
-    from django.core.cache import cache
-
-    from matches import presence
-
-    cache.set(presence.known_key(), 1, None)  # as after any socket arrived: nobody watches these matches
     Match.objects.filter(status=Match.RUNNING).update(status=Match.FINISHED)  # earlier runs' leftovers
     engine.notify = lambda match_id: None  # type: ignore[assignment]  (creating matches broadcasts nothing)
 
@@ -99,6 +94,12 @@ def main() -> None:
         Clock.objects.filter(bout_id=bout_id, seat=1).update(deadline=at)
         Bout.objects.filter(pk=bout_id).update(deadline=at)
         deadlines[bout_id] = at
+    from django.core.cache import cache
+
+    from matches import presence
+
+    for bout in Bout.objects.filter(id__in=bouts):  # presence known: nobody watches these matches
+        cache.set(presence.known_key(bout.match_id), 1, 600)
     print(f"{args.matches} matches; deadlines from {args.lead:g} s to {args.lead + args.spread:g} s from now")
 
     command = [sys.executable, "-c", POLL] if args.poll else [sys.executable, "manage.py", "run_clocks"]

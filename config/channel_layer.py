@@ -83,6 +83,8 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         self.failed_at: float | None = None  # last failure; None while Redis answers
         self._recovering: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
             weakref.WeakKeyDictionary())  # one lock per event loop (tests run several)
+        self._watchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
+            weakref.WeakKeyDictionary())
         self._receive_loop: weakref.ref[asyncio.AbstractEventLoop] | None = None
 
     def create_pool(self, index: int) -> Any:
@@ -103,6 +105,16 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
             log.warning("Redis channel layer unavailable (%s: %s); live updates paused",
                         what, type(error).__name__ + (f": {error}" if str(error) else ""))
         self.failed_at = time.monotonic()
+        # try again by itself: an idle process (no message, no broadcast) must notice Redis is back
+        loop = asyncio.get_running_loop()
+        watcher = self._watchers.get(loop)
+        if watcher is None or watcher.done():
+            self._watchers[loop] = loop.create_task(self._watch())
+
+    async def _watch(self) -> None:
+        while self.failed_at is not None:
+            await asyncio.sleep(self.retry_after / 2)
+            await self.recover()
 
     def _skip(self) -> bool:
         """True while a recent failure says not to try yet."""
@@ -197,6 +209,8 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
                 by_index[self.consistent_hash(group)].setdefault(self._group_key(group), {})[channel] = now
         for index in range(self.ring_size):
             connection = self.connection(index)
+            # idle pooled sockets may still point at the Redis that died: drop them first
+            await connection.connection_pool.disconnect(inuse_connections=False)
             await connection.ping()
             pipe = connection.pipeline(transaction=False)
             for key, members in by_index.get(index, {}).items():

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -63,6 +64,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # no free database connection in time: 503 + Retry-After, not a 500
+    "config.middleware.OverloadMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -213,15 +216,53 @@ DEATHMATCH_INPROCESS_WEBHOOKS = _env_bool("DEATHMATCH_INPROCESS_WEBHOOKS", True)
 DEATHMATCH_PUBLIC_URL = os.environ.get("DEATHMATCH_PUBLIC_URL", "").strip()
 DEATHMATCH_WEBHOOK_ALLOW_PRIVATE = _env_bool("DEATHMATCH_WEBHOOK_ALLOW_PRIVATE", DEBUG)
 
+# Behind HTTPS (DJANGO_SECURE_COOKIES=1, the default with debug off): secure
+# cookies, HSTS, redirect to https.  Behind a TLS-terminating proxy that sets
+# X-Forwarded-Proto, that header tells Django the request was https.
+HTTPS = not DEBUG and _env_bool("DJANGO_SECURE_COOKIES", True)
 if not DEBUG:
-    SESSION_COOKIE_SECURE = _env_bool("DJANGO_SECURE_COOKIES", True)
-    CSRF_COOKIE_SECURE = _env_bool("DJANGO_SECURE_COOKIES", True)
+    SESSION_COOKIE_SECURE = HTTPS
+    CSRF_COOKIE_SECURE = HTTPS
+if HTTPS:
+    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "").strip() or 31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = _env_bool("DJANGO_HSTS_PRELOAD", True)
+    SECURE_SSL_REDIRECT = _env_bool("DJANGO_SSL_REDIRECT", True)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Content-Security-Policy (django-csp): scripts and styles only from this site
+# (no inline script; htmx's own indicator style is turned off in base.html);
+# style attributes stay allowed (boards size their grids with style="--cols").
+# connect-src 'self' covers the page's own websocket (ws:/wss: on the same host).
+# On by default with debug off; DEATHMATCH_CSP=1/0 forces it.  (Off while
+# debugging by default: test drivers such as Playwright's wait_for_function
+# evaluate strings in the page, which the policy rightly refuses.)
+CSP_DIRECTIVES = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "style-src-attr": ["'unsafe-inline'"],
+    "img-src": ["'self'", "data:"],
+    "connect-src": ["'self'"],
+    "font-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+CONTENT_SECURITY_POLICY = {"DIRECTIVES": CSP_DIRECTIVES} if _env_bool("DEATHMATCH_CSP", not DEBUG) else None
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # secret links never reach a log line: tokens in paths become the audience (config.logredact)
+    "filters": {"redact_tokens": {"()": "config.logredact.RedactTokensFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_tokens"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
-    # runserver (daphne) gives its access log a handler of its own: don't print each line twice
-    "loggers": {"django.channels.server": {"handlers": ["console"], "level": "INFO", "propagate": False}},
+    "loggers": {
+        # runserver (daphne) gives its access log a handler of its own: don't print each line twice
+        "django.channels.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # Django's default "django" handlers print paths unfiltered: use ours
+        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
 }

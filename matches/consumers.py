@@ -11,15 +11,22 @@ out of band by the htmx ws extension; each carries the bout version in
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.html import escape
 
+from config import logredact
+from config.channel_layer import LayerUnavailable
 from games.core import HOST, SPECTATOR, RuleError
 
 from . import live, presence, render
+
+log = logging.getLogger(__name__)
+#: what a channel-layer call raises while Redis is away
+LAYER_ERRORS = (LayerUnavailable, OSError, TimeoutError)
 
 CLOSE_BAD_TOKEN = 4404
 CLOSE_BAD_MESSAGE = 4400
@@ -44,17 +51,24 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_BAD_TOKEN)
             return
         self.match_id, self.viewer = found
+        logredact.remember(token, f"match {self.match_id} {render.viewer_label(self.viewer)}")
         self.group = render.group_name(self.match_id, self.viewer)
         live.attach()  # broadcasts of this process run on this (the server's) event loop
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await presence.arrive(self.match_id, render.viewer_label(self.viewer))
+        try:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        except LAYER_ERRORS as error:  # Redis away: the layer re-adds the group when it is back
+            log.warning("websocket of match %s joins its group later: %s", self.match_id, error)
+        await presence.arrive(self.match_id, render.viewer_label(self.viewer), self.channel_name)
         # a (re)connecting page may have missed updates: send the current state
         await self.send(text_data=await self._fragments())
 
     async def disconnect(self, code: int) -> None:
         if self.match_id is not None and self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            await presence.leave(self.match_id, render.viewer_label(self.viewer))
+            try:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+            except LAYER_ERRORS as error:  # the stale member expires with the group
+                log.info("websocket of match %s left without its group: %s", self.match_id, error)
+            await presence.leave(self.match_id, render.viewer_label(self.viewer), self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         data = _validate(text_data)
@@ -68,6 +82,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)  # spectators and the host page do not move here
             return
         error = await self._submit(data["text"], data["version"])
+        if not error and not getattr(self.channel_layer, "healthy", True):
+            # the broadcast was skipped (Redis away): at least the mover sees the move
+            await self.send(text_data=await self._fragments())
         await self.send(text_data=_error_fragment(error))
 
     # -- group handlers (one rendering per audience, fanned out) ----------------
@@ -78,8 +95,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=event["html"])
 
     async def layer_recovered(self, event: dict[str, Any]) -> None:
-        """Redis came back (config/channel_layer.py): updates may have been lost, send the whole page."""
+        """Redis is back (config.channel_layer): the group is joined again; resync the page."""
         if self.match_id is not None:
+            await presence.arrive(self.match_id, render.viewer_label(self.viewer), self.channel_name)
             await self.send(text_data=await self._fragments())
 
     # -- database ----------------------------------------------------------------
@@ -125,7 +143,7 @@ def _validate(text_data: str | None) -> dict[str, Any] | None:
         return None
     try:
         data = json.loads(text_data)
-    except ValueError:
+    except (ValueError, RecursionError):  # "[" * 4000 is short enough to arrive
         return None
     if not isinstance(data, dict) or not set(data) <= ALLOWED_KEYS:
         return None

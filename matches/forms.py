@@ -246,10 +246,28 @@ def _coerce(key: str, default: Any, text: str, field: str = "") -> Any:
             raise CreateError(f"option {key} must be a number", field=field) from None
     if isinstance(default, str) or default is None:
         return text if text or default is not None else None
+    if _too_deep(text):  # "[" * 5000 made json (and later deepcopy) raise RecursionError: a 500
+        raise CreateError(f"option {key} is nested too deeply", field=field)
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise CreateError(f"option {key} must be written as JSON, like {json.dumps(default)}", field=field) from None
+
+
+MAX_JSON_DEPTH = 20
+
+
+def _too_deep(text: str) -> bool:
+    """More than MAX_JSON_DEPTH nested brackets (counted even inside strings: an option needs few)."""
+    depth = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
 
 
 def _int(value: Any, label: str, *, minimum: int, maximum: int, field: str = "") -> int | None:

@@ -2,7 +2,15 @@
 
 `perform(match, data)` validates the form fields and calls the service; it
 returns a short confirmation for the host, or raises `BadRequest` (bad form),
-`services.ServiceError` or `RuleError` (the message is shown as is).
+`AlreadyDone`, `services.ServiceError` or `RuleError` (the message is shown as is).
+
+Exactly once: every form of the dashboard carries `host_seq`, the number of
+host actions the match had when the page was drawn (`host_seq(match)`: the
+host's entries in the append-only log; every host action writes at least
+one, moves and clock events do not count).  `perform` locks the match row,
+compares, and only then acts, in one transaction: of a double click, or of a
+retry after an error whose first try went through, one is applied and the
+others are told "already done".  (No new table: the log is the record.)
 """
 
 from __future__ import annotations
@@ -10,11 +18,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.db import transaction
+from django.db.models import Q
+
+from games.core import HOST
+
 from . import services
+from .models import Match, TurnLog
 
 
 class BadRequest(ValueError):
     pass
+
+
+class AlreadyDone(BadRequest):
+    """The form was drawn before another host action: this one was (or may have been) done."""
+
+
+def host_seq(match: Any) -> int:
+    """How many host actions the match has had (each logs at least one entry)."""
+    host_entries = Q(kind=TurnLog.HOST_NOTE) | Q(kind=TurnLog.MOVE, actor=HOST) | Q(by_host=True)
+    return TurnLog.objects.filter(host_entries, match_id=match.pk).count()
 
 
 def _int(data: Any, key: str, label: str) -> int:
@@ -177,4 +201,14 @@ def perform(match: Any, data: Any) -> str:
     action = ACTIONS.get(str(data.get("action", "")))
     if action is None:
         raise BadRequest("unknown host action")
-    return action(match, data)
+    try:
+        seen = int(str(data.get("host_seq", "")).strip())
+    except ValueError:
+        raise BadRequest("reload the page: the form lost its version") from None
+    with transaction.atomic():
+        # the services lock the match row too (match first, then bout): same order, no deadlock
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if host_seq(locked) != seen:
+            raise AlreadyDone("already done: another host action was applied since this page was drawn "
+                              "(a double click or a retry?); check the log before repeating it")
+        return action(locked, data)

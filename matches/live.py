@@ -41,6 +41,7 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.db.models import Count, Max, Q
 
+from config.channel_layer import LayerUnavailable
 from games.core import HOST
 
 from . import presence, render
@@ -52,8 +53,6 @@ UPDATE_TYPE = "match.update"
 #: matches whose last sent parts are kept in memory (per process) for deltas
 CACHE_MATCHES = 1000
 
-# kept for callers of the old names
-arrive, leave, presence_key = presence.arrive, presence.leave, presence.presence_key
 
 
 # -- the hand-off -----------------------------------------------------------------------
@@ -143,7 +142,9 @@ async def _send(messages: list[tuple[str, dict[str, Any]]]) -> None:
     results = await asyncio.gather(*(layer.group_send(group, message) for group, message in messages),
                                    return_exceptions=True)
     for (group, _), result in zip(messages, results, strict=True):
-        if isinstance(result, BaseException):
+        if isinstance(result, LayerUnavailable):  # Redis down or frozen: pages resync when it is back
+            log.warning("live update to %s skipped: %s", group, result)
+        elif isinstance(result, BaseException):
             log.error("live update to %s failed: %r", group, result)
 
 
@@ -154,6 +155,7 @@ async def _send(messages: list[tuple[str, dict[str, Any]]]) -> None:
 class _Sent:
     """What this process last sent for a match (the base of the next delta)."""
 
+    match_token: str  # the match's watch token: a reused id (a test database) is another match
     bout: int
     version: int
     finished: bool
@@ -214,7 +216,8 @@ def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
         before = None if "deltas" in off else _sent.get(match.id)
     finished = bout is not None and bout.finished is not None
     # a bout that ended or reopened changes the log's frame (replay links): a full update then
-    delta = (before is not None and bout is not None and before.bout == bout_no and before.version < version
+    delta = (before is not None and bout is not None and before.match_token == match.watch_token
+             and before.bout == bout_no and before.version < version
              and before.finished == finished and before.log_flagged == flagged and before.log_max_id <= log_max)
     rows: list[Any] = []
     if delta and before is not None:
@@ -223,7 +226,7 @@ def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
         delta = all(r.bout_id == bout.id for r in rows)
     snap["last_move"] = _last_move(bout)
     full_snap: dict[str, Any] | None = None
-    now = _Sent(bout_no, version, finished, log_max, flagged)
+    now = _Sent(match.watch_token, bout_no, version, finished, log_max, flagged)
     boards: dict[Any, str] | None = None if "share" in off else {}
     diffs: dict[tuple[str, str], list[str]] = {}
     row_html: dict[Any, str] = {}

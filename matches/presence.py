@@ -1,106 +1,300 @@
-"""Presence: how many sockets each audience of a match has open.
+"""Presence: who has a page of a match open, per audience, for the host dashboard.
 
-One counter per audience and match in Django's cache (`cache.incr` is atomic
-in Redis and in the local-memory cache).  With several web processes the
-cache must be shared: settings use Redis for the cache whenever REDIS_URL is
-set.  The host dashboard shows the counts; `live` renders updates only for
-audiences that have a socket open (`open_audiences`).
+Each open websocket is one member of a set per (match, audience), scored by
+the time it expires.  A connection adds itself when it opens, removes itself
+when it closes, and every web process refreshes the expiry of its own open
+connections every `HEARTBEAT` seconds.  The count shown is the number of
+members that have not expired, so it is
+
+- exact across web processes (a member per connection, not a counter: no
+  get-then-set race, no drift);
+- self-healing: the connections of a killed process simply expire after
+  `TTL` seconds, and a Redis that restarted empty is refilled by the next
+  heartbeat.
+
+With REDIS_URL the sets are Redis sorted sets, reached through Django's cache
+client (short socket timeouts, see settings); without it (one process) they
+live in this process.  When Redis does not answer, the dashboard shows the
+presence as unknown (`count` None) instead of failing, and Redis is not asked
+again for `RETRY_AFTER` seconds.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import threading
+import time
+import weakref
+from collections.abc import Iterable
 from typing import Any
 
-from channels.layers import get_channel_layer
-from django.core.cache import cache
+from asgiref.sync import sync_to_async
+from django.conf import settings
 
 from games.core import HOST
 
-from .audiences import group_name
-
 log = logging.getLogger(__name__)
 
-#: Counters never expire: a socket may stay open for days, and an audience whose counter is
-#: missing would look empty.  (One small key per audience and match.)
-PRESENCE_TTL = None
+TTL = float(getattr(settings, "DEATHMATCH_PRESENCE_TTL", 60.0))
+HEARTBEAT = TTL / 3
+RETRY_AFTER = 1.0  # seconds without asking Redis after it failed
+PUSH_DELAY = 0.25  # the host's presence box is redrawn at most this often per match
 
 
-KNOWN_KEY = "deathmatch:presence:known"
-
-
-def known_key(match_id: int | None = None) -> str:
-    """Set when any socket arrived (any match): while it exists the counters are complete and a
-    missing counter means "nobody"; a Redis restart loses it, and presence is unknown again."""
-    return KNOWN_KEY
-
-
-def presence_key(match_id: int, audience: str) -> str:
+def key(match_id: int, audience: str) -> str:
     return f"deathmatch:presence:{int(match_id)}:{audience}"
 
 
-def presence(match: Any, seats: list[Any] | None = None) -> list[dict[str, Any]]:
-    """Open connections per audience, for the host dashboard."""
+presence_key = key  # the name live.py knows
+
+
+def known_key(match_id: int) -> str:
+    """Refreshed with the members: while it exists an empty set really means "nobody";
+    when it is missing (Redis restarted empty) presence is unknown until the heartbeat."""
+    return f"deathmatch:presence:{int(match_id)}:known"
+
+
+def _match_of(name: str) -> int:
+    return int(name.split(":")[2])
+
+
+# -- storage: Redis sorted sets, or this process --------------------------------------------
+
+
+class _Unavailable(Exception):
+    pass
+
+
+class _Redis:
+    def __init__(self) -> None:
+        self.failed_at: float | None = None
+
+    def _client(self) -> Any:
+        if self.failed_at is not None and time.monotonic() - self.failed_at < RETRY_AFTER:
+            raise _Unavailable
+        from django.core.cache import cache
+
+        return cache._cache.get_client(write=True)  # type: ignore[attr-defined]
+
+    @staticmethod
+    def _k(name: str) -> str:
+        """The cache's own key (KEY_PREFIX, version): processes that share a Redis keep apart."""
+        from django.core.cache import cache
+
+        return cache.make_key(name)
+
+    def _run(self, fill: Any) -> list[Any]:
+        from redis.exceptions import RedisError
+
+        try:
+            pipe = self._client().pipeline(transaction=False)
+            fill(pipe)
+            result: list[Any] = pipe.execute()
+        except (RedisError, OSError) as error:
+            if self.failed_at is None:
+                log.warning("presence unavailable: Redis did not answer (%s)", type(error).__name__)
+            self.failed_at = time.monotonic()
+            raise _Unavailable from error
+        if self.failed_at is not None:
+            log.warning("presence: Redis answers again")
+            self.failed_at = None
+        return result
+
+    def add(self, members: Iterable[tuple[str, str]]) -> None:
+        expires = time.time() + TTL
+        by_key: dict[str, dict[str, float]] = {}
+        for name, conn in members:
+            by_key.setdefault(name, {})[conn] = expires
+
+        def fill(pipe: Any) -> None:
+            for name, scores in by_key.items():
+                pipe.zadd(self._k(name), scores)
+                pipe.expire(self._k(name), int(TTL) + 1)
+            for match_id in {_match_of(name) for name in by_key}:
+                pipe.set(self._k(known_key(match_id)), 1, ex=int(TTL) + 1)
+
+        if by_key:
+            self._run(fill)
+
+    def remove(self, name: str, conn: str) -> None:
+        self._run(lambda pipe: pipe.zrem(self._k(name), conn))
+
+    def counts(self, names: list[str]) -> list[int]:
+        now = time.time()
+
+        def fill(pipe: Any) -> None:
+            for name in names:
+                pipe.zremrangebyscore(self._k(name), "-inf", now)
+                pipe.zcard(self._k(name))
+
+        return [int(n) for n in self._run(fill)[1::2]]
+
+    def known(self, match_id: int, names: list[str]) -> list[int] | None:
+        now = time.time()
+
+        def fill(pipe: Any) -> None:
+            pipe.exists(self._k(known_key(match_id)))
+            for name in names:
+                pipe.zremrangebyscore(self._k(name), "-inf", now)
+                pipe.zcard(self._k(name))
+
+        result = self._run(fill)
+        return [int(n) for n in result[2::2]] if result[0] else None
+
+
+class _Local:
+    """One process (no REDIS_URL): the same sets in memory."""
+
+    def __init__(self) -> None:
+        self.sets: dict[str, dict[str, float]] = {}
+        self.lock = threading.Lock()
+
+    def add(self, members: Iterable[tuple[str, str]]) -> None:
+        expires = time.time() + TTL
+        with self.lock:
+            for name, conn in members:
+                self.sets.setdefault(name, {})[conn] = expires
+
+    def remove(self, name: str, conn: str) -> None:
+        with self.lock:
+            self.sets.get(name, {}).pop(conn, None)
+
+    def counts(self, names: list[str]) -> list[int]:
+        now = time.time()
+        with self.lock:
+            result = []
+            for name in names:
+                members = self.sets.get(name, {})
+                for conn in [c for c, t in members.items() if t <= now]:
+                    del members[conn]
+                result.append(len(members))
+            return result
+
+    def known(self, match_id: int, names: list[str]) -> list[int] | None:
+        return self.counts(names)
+
+
+def _make_store() -> _Redis | _Local:
+    backend = settings.CACHES.get("default", {}).get("BACKEND", "")
+    return _Redis() if backend.endswith("RedisCache") else _Local()
+
+
+store = _make_store()
+
+#: this process's open connections: connection id -> presence key (refreshed by the heartbeat)
+_open: dict[str, str] = {}
+_heartbeats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = weakref.WeakKeyDictionary()
+_tasks: set[asyncio.Task[None]] = set()
+_pending: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, set[int]] = weakref.WeakKeyDictionary()
+
+
+# -- the host dashboard ----------------------------------------------------------------------
+
+
+def rows(match: Any, seats: list[Any] | None = None) -> list[dict[str, Any]]:
+    """Open connections per audience; `count` is None when Redis does not answer."""
     names = {s.number: s.name for s in (seats if seats is not None else match.seats.all())}
-    rows = [("host", "Host"), ("watch", "Spectators")]
-    rows += [(f"seat-{n}", f"{names[n]} (seat {n})") for n in sorted(names)]
-    counts = cache.get_many([presence_key(match.id, a) for a, _ in rows])
-    return [{"audience": a, "label": label, "count": max(0, int(counts.get(presence_key(match.id, a), 0)))}
-            for a, label in rows]
+    audiences = [("host", "Host"), ("watch", "Spectators")]
+    audiences += [(f"seat-{n}", f"{names[n]} (seat {n})") for n in sorted(names)]
+    try:
+        counts: list[int | None] = list(store.counts([key(match.id, a) for a, _ in audiences]))
+    except _Unavailable:
+        counts = [None] * len(audiences)
+    return [{"audience": a, "label": label, "count": c} for (a, label), c in zip(audiences, counts, strict=True)]
+
+
+presence = rows  # the name render.py knows
 
 
 def open_audiences(match_id: int, labels: list[str]) -> set[str] | None:
-    """The audiences (of `labels`) that may have a socket open; None when unknown.
-
-    An audience is left out when its counter is 0 or less, or missing while
-    the `known` marker exists (nobody of that audience ever arrived).
-    When the marker is missing too (the cache was emptied: Redis restarted)
-    or the cache fails, presence is unknown and every audience is rendered
-    (an update too many is harmless, one missing is not)."""
-    keys = {presence_key(match_id, label): label for label in labels}
+    """The audiences (of `labels`) with a socket open; None when unknown (Redis away
+    or restarted empty): then live renders every audience (one too many is harmless)."""
     try:
-        counts = cache.get_many([*keys, known_key(match_id)])
-    except Exception:
-        log.warning("presence unknown for match %s (cache error); rendering every audience", match_id)
+        counts = store.known(match_id, [key(match_id, label) for label in labels])
+    except _Unavailable:
         return None
-    if known_key(match_id) not in counts:
+    if counts is None:
         return None
-    return {label for key, label in keys.items() if int(counts.get(key, 0)) > 0}
+    return {label for label, count in zip(labels, counts, strict=True) if count > 0}
 
 
-async def arrive(match_id: int, audience: str) -> None:
-    key = presence_key(match_id, audience)
-    await cache.aadd(key, 0, PRESENCE_TTL)
-    await cache.aset(known_key(match_id), 1, PRESENCE_TTL)
+# -- connections (async: called by the consumer) ------------------------------------------
+
+
+async def arrive(match_id: int, audience: str, conn: str) -> None:
+    name = key(match_id, audience)
+    _open[conn] = name
+    _ensure_heartbeat()
+    with contextlib.suppress(_Unavailable):  # if Redis is away, the heartbeat adds it when it is back
+        await sync_to_async(store.add, thread_sensitive=False)([(name, conn)])
+    _schedule_push(match_id)
+
+
+async def leave(match_id: int, audience: str, conn: str) -> None:
+    name = _open.pop(conn, key(match_id, audience))
+    with contextlib.suppress(_Unavailable):  # if Redis is away, it expires by itself
+        await sync_to_async(store.remove, thread_sensitive=False)(name, conn)
+    _schedule_push(match_id)
+
+
+def _ensure_heartbeat() -> None:
+    loop = asyncio.get_running_loop()
+    task = _heartbeats.get(loop)
+    if task is None or task.done():
+        _heartbeats[loop] = loop.create_task(_heartbeat())
+
+
+async def _heartbeat() -> None:
+    while _open:
+        await asyncio.sleep(HEARTBEAT)
+        members = [(name, conn) for conn, name in list(_open.items())]
+        try:
+            await sync_to_async(store.add, thread_sensitive=False)(members)
+        except _Unavailable:
+            pass
+        except Exception:  # never let the heartbeat die
+            log.exception("presence heartbeat failed")
+
+
+# -- pushing the host's presence box ------------------------------------------------------
+
+
+def _schedule_push(match_id: int) -> None:
+    """Redraw the host's presence box once for a burst of arrivals/departures."""
+    loop = asyncio.get_running_loop()
+    pending = _pending.setdefault(loop, set())
+    if match_id in pending:
+        return
+    pending.add(match_id)
+    _tasks.add(task := loop.create_task(_push_later(match_id, pending)))
+    task.add_done_callback(_tasks.discard)
+
+
+async def _push_later(match_id: int, pending: set[int]) -> None:
+    await asyncio.sleep(PUSH_DELAY)
+    pending.discard(match_id)
     try:
-        await cache.aincr(key)
-    except ValueError:  # expired between add and incr
-        await cache.aset(key, 1, PRESENCE_TTL)
-    await _push_presence(match_id)
+        await push(match_id)
+    except Exception as error:  # a broken broadcast only delays the box: it is redrawn with every update
+        log.warning("presence update of match %s skipped: %s", match_id, error)
 
 
-async def leave(match_id: int, audience: str) -> None:
-    key = presence_key(match_id, audience)
-    try:
-        if await cache.adecr(key) < 0:
-            await cache.aset(key, 0, PRESENCE_TTL)
-    except ValueError:
-        pass
-    await _push_presence(match_id)
+async def push(match_id: int) -> None:
+    from channels.layers import get_channel_layer
 
-
-async def _push_presence(match_id: int) -> None:
-    from asgiref.sync import sync_to_async
+    from .audiences import group_name  # not render: render reads presence, never the other way
 
     layer = get_channel_layer()
     if layer is None:
         return
-    html = await sync_to_async(_presence_html)(match_id)
+    html = await sync_to_async(_html)(match_id)
     if html:
         await layer.group_send(group_name(match_id, HOST), {"type": "presence.update", "html": html})
 
 
-def _presence_html(match_id: int) -> str:
+def _html(match_id: int) -> str:
     from django.template.loader import render_to_string
 
     from .models import Match
@@ -108,4 +302,4 @@ def _presence_html(match_id: int) -> str:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return ""
-    return render_to_string("matches/partials/presence.html", {"presence": presence(match), "oob": True})
+    return render_to_string("matches/partials/presence.html", {"presence": rows(match), "oob": True})

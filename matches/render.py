@@ -129,15 +129,17 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "names": names,
         "log": log,
         "status": _status(match, bout, view, names, viewer),
-        "my_turn": viewer >= 1 and viewer in to_act and match.status == "running",
+        # a replay step is never the viewer's turn (set before the game's page hook runs)
+        "replay": bool(snap.get("replay")),
+        "my_turn": viewer >= 1 and viewer in to_act and match.status == "running" and not snap.get("replay"),
         "server_now": timezone.now().isoformat(),
         "grids": _all_grids(view["public"]) if view else [],
         "public_rows": _public_rows(view["public"]) if view else [],
         "last_cells": _public_list(view, "last_squares", sorted(_last_cells(last_text))),
         "win_cells": _public_list(view, "lance", []) + _public_list(view, "winning_line", []),
         "host_act_url": reverse("host_act", args=[match.host_token]) if viewer == HOST else "",
-        "round_deadline": _round_deadline(bout, match),
-        "round_left": bout.round_left if bout is not None else None,
+        "round_deadline": "" if snap.get("replay") else _round_deadline(bout, match),
+        "round_left": bout.round_left if bout is not None and not snap.get("replay") else None,
         "last_text": last_text,
         "board_template": snap["board_template"],
         "head_template": head_template(match.game_slug),
@@ -178,10 +180,9 @@ def step_context(match: Any, viewer: int, bout: Any, state: Any, turns: list[Any
         "clocks": {},
         "turns": turns,
         "board_template": _board_template(match.game_slug),
+        "replay": True,
     }
-    ctx = context(match, viewer, snapshot)
-    ctx.update(my_turn=False, round_deadline="", round_left=None)
-    return ctx
+    return context(match, viewer, snapshot)
 
 
 def fragments(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> str:

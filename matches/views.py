@@ -8,8 +8,10 @@ spectator has nothing to post to.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -24,7 +26,10 @@ from . import forms, host_actions, services
 from . import render as rendering
 from .models import Match, Seat
 
-EXAMPLES = {"lance-assembly": "place C3; slide B2-B3 down 1", "grid-master": "place B2; move A1 right 2"}
+audit = logging.getLogger("deathmatch.audit")
+
+EXAMPLES = {"lance-assembly": "place C3; slide B2-B3 down 1", "grid-master": "place B2; move A1 right 2",
+            "two-connect": "squava C3; gomoku H7", "yinsh": "ring E5 or E5-E8"}
 
 
 CLOCK_FIELDS = [
@@ -52,11 +57,22 @@ def _watch_from_token(token: str) -> Match:
     return get_object_or_404(Match, watch_token=token)
 
 
+@never_cache
 def staff_host(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Staff (a Django admin login) may open any match's host dashboard without its link."""
-    if not (request.user.is_authenticated and request.user.is_staff):
+    """Staff (a Django admin login) with the permission `matches.moderate_match`
+    may open any match's host dashboard without its link.  The dashboard shows
+    hidden information (sealed bids, orders), so being staff is not enough, and
+    every opening (and refusal) is logged."""
+    user = request.user
+    if not (user.is_authenticated and user.is_staff):
         return redirect(f"{reverse('admin:login')}?next={request.path}")
-    return redirect("host_page", token=get_object_or_404(Match, pk=match_id).host_token)
+    if not user.has_perm("matches.moderate_match"):
+        audit.warning("staff %r refused the host dashboard of match %s (no matches.moderate_match)",
+                      user.get_username(), match_id)
+        raise PermissionDenied("you need the permission to moderate matches")
+    match = get_object_or_404(Match, pk=match_id)
+    audit.info("staff %r opened the host dashboard of match %s", user.get_username(), match.pk)
+    return redirect("host_page", token=match.host_token)
 
 
 def home(request: HttpRequest) -> HttpResponse:

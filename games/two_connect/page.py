@@ -222,9 +222,12 @@ class _Shaper:
         refusal = "" if self.solo else str((bv.get("refusal") or {}).get(str(self.me), "")) if self.me else ""
         out["refusal"] = refusal if self.acting else ""
         out["plays_text"] = self._plays_text(status, open_to)
-        out["tab_text"] = out["result_text"] or (
-            ("open" if out["open_to_me"] else "closed") if self.me else ("open" if self.to_move in open_to else "closed")
-        )
+        if out["result_text"] or not self.to_move:  # decided, or left unfinished when the match ended
+            out["tab_text"] = out["result_text"] or "unfinished"
+        elif self.me:
+            out["tab_text"] = "open" if out["open_to_me"] else "closed"
+        else:
+            out["tab_text"] = "open" if self.to_move in open_to else "closed"
         out["meters"] = [] if self.solo else self._meters(bv)
         lit = word in self.last_boards if not self.solo else True
         last = set(bv.get("last_squares") or []) if lit else set()
@@ -518,7 +521,7 @@ def _hint(public: Mapping[str, Any], solo: bool, me: int, acting: bool, need: in
         if solo:
             return "Your turn: click a point to play."
         if need == 2:
-            return "Your turn: one move on each of two different boards."
+            return "Your turn: one move on each of two boards."
         return "Your turn: one move on one board."
     if solo or not to_act:
         return ""

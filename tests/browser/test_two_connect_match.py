@@ -250,6 +250,11 @@ def test_two_connect_match_played_by_clicks_on_desktop_and_phone(server: Server,
     uli.wait_for_selector(pt("yinsh", "F2") + ".dest")
     uli.locator("#board").screenshot(path=str(ARTIFACTS / "tc-desktop-ring-chosen.png"))
     click(uli, "yinsh", "F2")
+    assert uli.input_value("#move-text") == "yinsh C2-F2"
+    click(uli, "yinsh", "F2")  # the ghost ring: takes the pending ring move back
+    assert uli.input_value("#move-text") == "" and uli.locator("#tc-root .pt.will-flip").count() == 0
+    click(uli, "yinsh", "C2")
+    click(uli, "yinsh", "F2")
     click(uli, "gomoku", "G7")
     assert uli.input_value("#move-text") == "yinsh C2-F2; gomoku G7"
     assert sorted(uli.eval_on_selector_all("#tc-root .pt.will-flip", "els => els.map(e => e.dataset.coord)")) == \

@@ -259,3 +259,62 @@ class Socket:
     @property
     def open_now(self) -> bool:
         return self.closed_code is None
+
+
+class Http:
+    """A browser-like HTTP client (cookies, CSRF token) that times each request."""
+
+    def __init__(self, base: str) -> None:
+        import http.cookiejar
+        import urllib.request
+
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.csrf = ""
+
+    def request(self, path: str, data: dict[str, Any] | None = None, timeout: float = 30) -> tuple[int, str, float]:
+        import re
+        import urllib.error
+        import urllib.parse
+        import urllib.request
+
+        body = urllib.parse.urlencode(data, doseq=True).encode() if data is not None else None
+        req = urllib.request.Request(self.base + path, data=body, method="POST" if data is not None else "GET")
+        if data is not None:
+            req.add_header("X-CSRFToken", self.csrf)
+            req.add_header("HX-Request", "true")
+        started = time.monotonic()
+        try:
+            with self.opener.open(req, timeout=timeout) as response:
+                status, text = response.status, response.read().decode(errors="replace")
+        except urllib.error.HTTPError as error:
+            status, text = error.code, error.read().decode(errors="replace")
+        elapsed = time.monotonic() - started
+        found = re.search(r'"X-CSRFToken": "([^"]+)"', text)
+        if found:
+            self.csrf = found.group(1)
+        return status, text, elapsed
+
+    def get(self, path: str) -> tuple[int, str, float]:
+        return self.request(path)
+
+    def post(self, path: str, data: dict[str, Any]) -> tuple[int, str, float]:
+        return self.request(path, data)
+
+
+def host_seq(html: str) -> str:
+    import re
+
+    found = re.search(r'id="host-seq" name="host_seq" value="(\d+)"', html)
+    assert found, "no host_seq on the dashboard"
+    return found.group(1)
+
+
+def version_of(fragment: str) -> int:
+    import re
+
+    found = re.search(r'id="live-meta"[^>]*data-version="(\d+)"', fragment) or re.search(
+        r'data-version="(\d+)"', fragment)
+    assert found, fragment[:300]
+    return int(found.group(1))

@@ -22,6 +22,7 @@ from games.back_to_the_wall.board import BoardOrders, make_board, parse_action
 from games.back_to_the_wall.resolve import resolve_board
 from games.back_to_the_wall.rules import BackToTheWall, make_state
 from games.core import HOST, SPECTATOR
+from tests.hostform import seq
 
 game = BackToTheWall()
 NAMES = {1: "Ann", 2: "Bob", 3: "Cy", 4: "Di"}
@@ -385,7 +386,8 @@ def test_the_host_resolves_early_and_the_replay_shows_who_had_no_orders(client, 
     bout.refresh_from_db()
     host = client.get(f"/h/{match.host_token}/").content.decode()
     assert 'id="bttw-host-form"' in host and "piece 1 ← ← ←" in host  # pending orders per board
-    response = client.post(f"/h/{match.host_token}/act/", {"action": "resolve", "version": bout.version})
+    response = client.post(f"/h/{match.host_token}/act/", {"action": "resolve", "version": bout.version,
+                                                          "host_seq": seq(match.host_token)})
     assert "round resolved" in response.content.decode()
     watch = client.get(f"/w/{match.watch_token}/").content.decode()
     assert "Round <b>2</b> of 3" in watch

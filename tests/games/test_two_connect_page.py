@@ -257,6 +257,15 @@ def test_an_automatic_pass_is_said() -> None:
     assert shape(GAME, state, 1)["tc"]["passed"] == ""
 
 
+def test_a_board_left_open_when_the_match_ends_says_unfinished() -> None:
+    state = played(GAME, [*OPENING, "squava A2; gomoku H7", "squava E5", "squava B2", "yinsh D4-D6",
+                          "squava D2", "squava E4", "squava C2"])
+    assert GAME.result(state) is not None
+    tc = shape(GAME, state, 2)["tc"]
+    assert [b["tab_text"] for b in tc["boards"]] == ["won by Uli", "unfinished", "won by Uli"]
+    assert tc["refusal"] == "it is not your turn" and not tc["acting"]
+
+
 def test_marks_tell_the_seats_apart_without_colour() -> None:
     assert page._marks({1: "Uli", 2: "Vic"}) == {1: "U", 2: "V"}
     assert page._marks({1: "Ann", 2: "Al"}) == {1: "1", 2: "2"}

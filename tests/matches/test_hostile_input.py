@@ -15,6 +15,7 @@ from django.test import Client
 from config.asgi import application
 from matches import services
 from matches.models import GarnetEntry, Match, TurnLog
+from tests.hostform import seq
 
 
 def _snapshot(match: Any) -> tuple[int, int, str, list[Any]]:
@@ -45,7 +46,7 @@ def test_bad_host_parameters_get_a_plain_message_and_change_nothing(
 ) -> None:
     before = _snapshot(roles.match)
     garnets = GarnetEntry.objects.count()
-    response = client.post(f"/h/{roles.host}/act/", data)
+    response = client.post(f"/h/{roles.host}/act/", {**data, "host_seq": seq(roles.host)})
     assert response.status_code == 200
     flash = response.content.decode().split("</div>", 1)[0]
     assert "flash error" in flash and message in flash, flash
@@ -158,7 +159,7 @@ def test_pages_that_carry_a_secret_token_are_never_cached(client: Client, roles:
 
 @pytest.mark.django_db
 def test_control_characters_in_typed_text_never_reach_the_database(client: Client, roles: Any) -> None:
-    response = client.post(f"/h/{roles.host}/act/", {"action": "garnets", "seat": 1, "amount": 2,
+    response = client.post(f"/h/{roles.host}/act/", {"host_seq": seq(roles.host), "action": "garnets", "seat": 1, "amount": 2,
                                                       "reason": "won\x00 board\x07"})
     assert response.status_code == 200 and "garnets +2 recorded" in response.content.decode()
     assert GarnetEntry.objects.get().reason == "won board"
@@ -178,7 +179,7 @@ def test_correcting_a_turn_of_an_earlier_bout_is_refused(client: Client, roles: 
     services.start_next_bout(match)
     match.refresh_from_db()
     before = _snapshot(match)
-    response = client.post(f"/h/{roles.host}/act/", {"action": "correct", "sequence": old, "text": "place D4",
+    response = client.post(f"/h/{roles.host}/act/", {"host_seq": seq(roles.host), "action": "correct", "sequence": old, "text": "place D4",
                                                       "version": before[1]})
     assert f"there is no turn #{old} in the current bout" in response.content.decode()
     assert _snapshot(match) == before and match.turns.get(sequence=old, kind="move").text == "place C3"

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -28,16 +27,14 @@ META = re.compile(r'<div id="live-meta"[^>]*data-version="(\d+)"(?:[^>]*data-bas
 
 
 @pytest.fixture(autouse=True)
-def fresh(settings: Any) -> None:
+def fresh(monkeypatch: Any) -> None:
     live.forget()
-    cache.clear()
+    monkeypatch.setattr(presence, "store", presence._Local())  # this test's own connections
 
 
 def _open(match: Any, *labels: str) -> None:
-    """Pretend sockets of these audiences are open (the consumers' presence counters)."""
-    cache.set(presence.known_key(match.id), 1, None)
-    for label in labels:
-        cache.set(presence.presence_key(match.id, label), 1, None)
+    """Pretend sockets of these audiences are open (what the consumers record on connect)."""
+    presence.store.add([(presence.key(match.id, label), f"socket-{label}") for label in labels])
 
 
 def _updates(match: Any) -> dict[str, str]:
@@ -98,9 +95,10 @@ def test_nothing_is_rendered_for_audiences_without_a_socket(roles: Any, monkeypa
     assert groups == [f"match-{match.id}-watch", f"match-{match.id}-seat-2"]
 
 
-def test_presence_unknown_renders_every_audience(roles: Any) -> None:
-    """The cache was emptied (Redis restarted): nobody is known, so nobody is skipped."""
+def test_presence_unknown_renders_every_audience(roles: Any, monkeypatch: Any) -> None:
+    """Redis restarted empty (or does not answer): nobody is known, so nobody is skipped."""
     match = roles.match
+    monkeypatch.setattr(presence.store, "known", lambda match_id, names: None)
     assert len(live.prepare(match.id)) == 4
 
 

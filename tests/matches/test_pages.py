@@ -82,3 +82,15 @@ def test_favicon_is_served(client: Client) -> None:
     response = client.get("/favicon.ico")
     assert response.status_code == 301 and response["Location"].endswith("favicon.svg")
     assert 'rel="icon"' in client.get("/").content.decode()
+
+
+def test_every_two_connect_board_reason_reads_as_words() -> None:
+    """Each standalone board's Result reasons (its `reasons` table) are said in words on the banner,
+    not as the rules' short code ("row")."""
+    from games.registry import get_game
+    from matches import outcome
+
+    for slug in ("squava", "gomoku", "yinsh"):
+        for reason in get_game(slug).reasons:
+            words = outcome.why(slug, reason)
+            assert words and words != reason, (slug, reason, words)

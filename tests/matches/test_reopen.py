@@ -15,6 +15,7 @@ from django.test import Client
 
 from matches import services
 from matches.models import Match, TurnLog
+from tests.hostform import seq
 
 T0 = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
 MOVES = [(1, "place C3"), (2, "place D4"), (1, "place E5")]
@@ -269,21 +270,21 @@ def test_host_dashboard_shows_reopen_only_when_the_host_or_a_clock_ended_it(clie
     page = client.get(f"/h/{roles.host}/").content.decode()
     assert 'id="host-reopen"' not in page
     play(match, 1, "place C3")
-    response = client.post(f"/h/{roles.host}/act/", {"action": "award", "seat": 2})
+    response = client.post(f"/h/{roles.host}/act/", {"host_seq": seq(roles.host), "action": "award", "seat": 2})
     assert 'id="host-reopen"' in response.content.decode()
     page = client.get(f"/h/{roles.host}/").content.decode()
     assert "Reopen bout 1" in page
     version = current(match).version
-    stale = client.post(f"/h/{roles.host}/act/", {"action": "reopen", "version": version - 1})
+    stale = client.post(f"/h/{roles.host}/act/", {"host_seq": seq(roles.host), "action": "reopen", "version": version - 1})
     assert "flash error" in stale.content.decode() and "reload" in stale.content.decode()
     assert current(match).finished is not None
-    response = client.post(f"/h/{roles.host}/act/", {"action": "reopen", "version": version})
+    response = client.post(f"/h/{roles.host}/act/", {"host_seq": seq(roles.host), "action": "reopen", "version": version})
     body = response.content.decode()
     assert response.status_code == 200 and "bout 1 reopened" in body and 'id="host-reopen"' not in body
     assert current(match).finished is None
     assert "reopened bout 1" in client.get(f"/h/{roles.host}/").content.decode()
     # refused with a plain message when there is nothing to reopen
-    again = client.post(f"/h/{roles.host}/act/", {"action": "reopen", "version": current(match).version})
+    again = client.post(f"/h/{roles.host}/act/", {"host_seq": seq(roles.host), "action": "reopen", "version": current(match).version})
     assert "flash error" in again.content.decode() and "nothing to reopen" in again.content.decode()
 
 
@@ -294,7 +295,7 @@ def test_host_dashboard_offers_reopen_for_a_finished_match(client: Client, roles
     assert 'id="host-reopen"' in page
     player_page = client.get(f"/p/{roles.player1.token}/").content.decode()
     assert 'id="host-reopen"' not in player_page
-    response = client.post(f"/h/{roles.host}/act/", {"action": "reopen", "version": current(roles.match).version})
+    response = client.post(f"/h/{roles.host}/act/", {"host_seq": seq(roles.host), "action": "reopen", "version": current(roles.match).version})
     assert "bout 1 reopened" in response.content.decode()
     roles.match.refresh_from_db()
     assert roles.match.status == Match.RUNNING

@@ -22,6 +22,7 @@ from games.core import HOST, SPECTATOR
 from games.registry import get_game, slugs
 from matches import record, replay, services
 from matches.models import Match
+from tests.hostform import seq
 
 pytestmark = pytest.mark.django_db
 
@@ -220,7 +221,7 @@ def test_a_running_bout_is_open_to_the_host_or_to_everyone_behind_the_host_delay
     assert "place C3" not in closed.content.decode()
     assert client.get(f"/h/{match.host_token}/bouts/1/").status_code == 200
     assert "place C3" not in client.get(f"/w/{match.watch_token}/bouts/1/record.txt").content.decode()
-    response = client.post(f"/h/{match.host_token}/act/", {"action": "replay_access", "access": "delay", "behind": "2"})
+    response = client.post(f"/h/{match.host_token}/act/", {"host_seq": seq(match.host_token), "action": "replay_access", "access": "delay", "behind": "2"})
     assert "2 moves behind" in response.content.decode()
     match.refresh_from_db()
     assert match.format[replay.REPLAY_KEY] == 2
@@ -230,10 +231,10 @@ def test_a_running_bout_is_open_to_the_host_or_to_everyone_behind_the_host_delay
     assert 'data-coord="B2" data-value=""' in client.get(watch + "?step=9&partial=1").content.decode()
     text = client.get(f"/w/{match.watch_token}/record.txt").content.decode()
     assert "place D4" in text and "place B2" not in text and "Complete: no" in text
-    client.post(f"/h/{match.host_token}/act/", {"action": "replay_access", "access": "host"})
+    client.post(f"/h/{match.host_token}/act/", {"host_seq": seq(match.host_token), "action": "replay_access", "access": "host"})
     match.refresh_from_db()
     assert replay.REPLAY_KEY not in match.format and client.get(watch).status_code == 403
-    bad = client.post(f"/h/{match.host_token}/act/", {"action": "replay_access", "access": "delay", "behind": "-1"})
+    bad = client.post(f"/h/{match.host_token}/act/", {"host_seq": seq(match.host_token), "action": "replay_access", "access": "delay", "behind": "-1"})
     assert "between 0 and 99" in bad.content.decode()
 
 

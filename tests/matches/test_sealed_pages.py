@@ -21,6 +21,7 @@ from django.test import Client
 from config.asgi import application
 from matches import services
 from matches.models import TurnLog
+from tests.hostform import seq
 
 T0 = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
 
@@ -80,7 +81,7 @@ def test_four_seats_play_a_back_to_the_wall_round_through_the_pages(client: Clie
         assert "Back to the Wall" in html and 'id="move-form"' in html
         assert all(text not in html for other, text in orders.items() if other != seat)
     orders[4] = game.format(game.random_action(services.bout_state(_bout(match)), 4, rng))
-    response = client.post(f"/h/{match.host_token}/act/", {"action": "orders", "seat": 4, "text": orders[4],
+    response = client.post(f"/h/{match.host_token}/act/", {"host_seq": seq(match.host_token), "action": "orders", "seat": 4, "text": orders[4],
                                                           "version": _bout(match).version})
     assert "entered for seat 4" in response.content.decode()
     assert _round(match) == 2

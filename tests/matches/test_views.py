@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from matches.models import Match
+from tests.hostform import seq
 
 pytestmark = pytest.mark.django_db
 
@@ -188,7 +189,7 @@ def test_host_actions_require_the_host_token(client: Client, roles: Any, play: A
         response = client.post(f"/h/{token}/act/", {"action": "undo", "count": 1, "version": version})
         assert response.status_code == 404
     assert roles.match.turns.filter(kind="move", undone=False).count() == 1
-    response = client.post(f"/h/{roles.host}/act/", {"action": "undo", "count": 1, "version": version})
+    response = client.post(f"/h/{roles.host}/act/", {"host_seq": seq(roles.host), "action": "undo", "count": 1, "version": version})
     assert response.status_code == 200 and "undid 1" in response.content.decode()
     assert roles.match.turns.filter(kind="move", undone=False).count() == 0
 
@@ -211,7 +212,7 @@ def test_csrf_is_enforced_on_every_post(roles: Any) -> None:
 
 
 def _act(client: Client, roles: Any, **data: Any) -> str:
-    response = client.post(f"/h/{roles.host}/act/", data)
+    response = client.post(f"/h/{roles.host}/act/", {**data, "host_seq": seq(roles.host)})
     assert response.status_code == 200
     return response.content.decode()
 
@@ -291,6 +292,13 @@ def test_staff_login_opens_any_host_dashboard(client: Client, roles: Any, django
     assert client.get(url)["Location"].startswith("/admin/login/")
     user.is_staff = True
     user.save()
+    # being staff is not enough: the dashboard shows sealed bids (issue 6)
+    assert client.get(url).status_code == 403
+    from django.contrib.auth.models import Permission
+
+    user.user_permissions.add(Permission.objects.get(codename="moderate_match"))
+    user = django_user_model.objects.get(pk=user.pk)  # fresh permission cache
+    client.force_login(user)
     assert client.get(url)["Location"] == f"/h/{roles.host}/"
 
 

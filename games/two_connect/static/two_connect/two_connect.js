@@ -32,8 +32,11 @@
     if (!message) { return; }
     var el = where && where.querySelector(".tc-say");
     if (!el) { return; }
-    el.textContent = message.charAt(0).toUpperCase() + message.slice(1) + (/[.!?]$/.test(message) ? "" : ".");
+    var text = message.charAt(0).toUpperCase() + message.slice(1) + (/[.!?]$/.test(message) ? "" : ".");
+    el.textContent = text;
     el.hidden = false;
+    // it covers the top of the board: it goes after a while (or at the next click)
+    setTimeout(function () { if (el.textContent === text) { el.hidden = true; el.textContent = ""; } }, 8000);
   }
 
   // -- composing -------------------------------------------------------------
@@ -200,8 +203,8 @@
     var need = parseInt(r.dataset.need, 10) || 0;
     var chosen = parts.filter(function (p) { return p.board; });
     if (pending) {
-      pending.textContent = need && chosen.length ? "(" + chosen.length + " of " + need + " chosen: " +
-        chosen.map(function (p) { return p.text; }).join("; ") + ")" : (picked ? "(ring " + picked + " chosen: click where it goes)" : "");
+      pending.textContent = picked ? "(ring " + picked + " chosen: click where it goes)"
+        : need > 1 && chosen.length ? "(" + chosen.length + " of " + need + " chosen)" : "";
     }
     r.querySelectorAll(".tc-tab").forEach(function (t) {
       t.classList.toggle("has-pending", chosen.some(function (p) { return p.board === t.dataset.tab; }));

@@ -1,0 +1,113 @@
+"""Defect 7: no form post reaches a 500.
+
+Posts built from the real forms (1,000 in CI, 10,000 with bench/fuzz_forms.sh): the field names are read from the
+rendered pages (home, host dashboard, season list and season management), and
+each post fills a random subset of them with hostile values ("[" * 5000,
+huge numbers, NUL, long text, unicode digits...), with a seeded random
+generator so a failure replays.  Every answer must be a page or a plain
+refusal (2xx/3xx/4xx), never a 500.  DEATHMATCH_FUZZ_POSTS changes the count.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from tests.hostform import seq
+
+#: CI posts 1,000 (the machine is shared); `bench/fuzz_forms.sh` posts 10,000
+POSTS = int(os.environ.get("DEATHMATCH_FUZZ_POSTS", "1000"))
+SEED = 6
+
+NASTY = [
+    "", " ", "0", "1", "2", "3", "4", "-1", "-0", "1.5", "1e309", "nan", "inf", "-inf", "99999999999999999999",
+    "2147483648", "-2147483649", "\u0663", "\u00b2", " 7 ", "[", "[" * 5000, "{" * 3000, "[" * 5000 + "]" * 5000,
+    "[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]", '"x"', "null", "true", "false", "[]", "{}",
+    '{"a": 1}', "[[1, 2], [3]]", "A1", "C3", "place C3", "seat 1: A1", "resolve", "A1 3; E5 2",
+    "\x00", "a\x00b", "\u202e", "\U0001f600" * 50, "x" * 10_000, "<script>alert(1)</script>", "' OR 1=1 --",
+    "http://127.0.0.1:1/", "https://example.com/hook", "file:///etc/passwd", "bout", "match", "host", "delay",
+]
+
+
+def _names(html: str) -> list[str]:
+    return sorted(set(re.findall(r'name="([^"]+)"', html)) - {"csrfmiddlewaretoken"})
+
+
+def _options(html: str) -> dict[str, list[str]]:
+    """Values the page itself offers (select options, button values) per field name."""
+    found: dict[str, list[str]] = {}
+    for name, value in re.findall(r'name="([^"]+)"[^>]*value="([^"]*)"', html):
+        found.setdefault(name, []).append(value)
+    return found
+
+
+def _post(rng: random.Random, names: list[str], offered: dict[str, list[str]], fixed: dict[str, Any]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for name in rng.sample(names, k=rng.randint(0, len(names))):
+        if offered.get(name) and rng.random() < 0.5:
+            data[name] = rng.choice(offered[name])
+        elif rng.random() < 0.1:
+            data[name] = [rng.choice(NASTY), rng.choice(NASTY)]  # a field sent twice
+        else:
+            data[name] = rng.choice(NASTY)
+    for name, value in fixed.items():
+        if rng.random() < 0.9:
+            data[name] = value() if callable(value) else value
+    return data
+
+
+@pytest.mark.django_db(transaction=False)
+def test_fuzzed_create_host_and_season_posts_never_give_a_500(make_match: Any) -> None:
+    client = Client(raise_request_exception=False)
+    rng = random.Random(SEED)
+    match = make_match("lance-assembly")
+    host_html = client.get(f"/h/{match.host_token}/").content.decode()
+    home_html = client.get("/").content.decode()
+    targets: list[tuple[str, list[str], dict[str, list[str]], dict[str, Any]]] = [
+        ("/", _names(home_html), _options(home_html), {}),
+        (f"/h/{match.host_token}/act/", _names(host_html), _options(host_html),
+         {"host_seq": lambda: seq(match.host_token)}),
+    ]
+    seasons = client.get("/seasons/")
+    if seasons.status_code == 200:  # the seasons pages (issue: season forms) when they exist
+        list_html = seasons.content.decode()
+        targets.append(("/seasons/", _names(list_html), _options(list_html), {}))
+        from matches.models import Season
+
+        created = client.post("/seasons/", {"name": "Fuzz season"})
+        season = Season.objects.filter(name="Fuzz season").first()
+        token = getattr(season, "manage_token", None) if season is not None else None
+        if created.status_code < 400 and token:
+            manage_html = client.get(f"/s/{token}/").content.decode()
+            targets.append((f"/s/{token}/act/", _names(manage_html), _options(manage_html), {}))
+    statuses: Counter[int] = Counter()
+    failures: list[tuple[str, dict[str, Any]]] = []
+    for number in range(POSTS):
+        url, names, offered, fixed = targets[number % len(targets)]
+        data = _post(rng, names, offered, fixed)
+        response = client.post(url, data)
+        statuses[response.status_code] += 1
+        if response.status_code >= 500:
+            failures.append((url, {k: (str(v)[:40]) for k, v in data.items()}))
+    print(f"\n{POSTS} fuzzed posts to {len(targets)} forms ({', '.join(t[0].split('/')[1] or 'home' for t in targets)}):"
+          f" statuses {dict(sorted(statuses.items()))}")
+    assert not failures, failures[:5]
+
+
+@pytest.mark.django_db
+def test_deeply_nested_json_option_is_refused_in_words(client: Client) -> None:
+    from matches import forms
+
+    json_options = [(g["slug"], o) for g in forms.games() for o in g["options"] if o["kind"] == "json"]
+    if not json_options:
+        pytest.skip("no game has a JSON option field any more")
+    slug, option = json_options[0]
+    response = Client(raise_request_exception=False).post("/", {"game": slug, option["field"]: "[" * 5000})
+    assert response.status_code == 400
+    assert "nested too deeply" in response.content.decode()

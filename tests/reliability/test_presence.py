@@ -1,0 +1,83 @@
+"""Defect 6: presence is exact and heals itself.
+
+Sockets open at once through the real ASGI app: the host dashboard counts
+each one (the old get-then-set counter lost concurrent arrivals over Redis),
+counts none after they leave, and connections that vanish without leaving
+(a killed process) drop out after the TTL instead of counting forever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from matches import presence
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ORIGIN = [(b"origin", b"http://testserver")]
+SOCKETS = 20
+
+
+@pytest.fixture(autouse=True)
+def own_cache(settings: Any) -> None:
+    """Presence in a cache namespace of this test only (Redis is shared by other test runs)."""
+    import uuid
+
+    caches = {name: dict(conf) for name, conf in settings.CACHES.items()}
+    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = caches
+
+
+async def _rows(match: Any) -> dict[str, int | None]:
+    rows = await database_sync_to_async(presence.rows)(match)
+    return {r["audience"]: r["count"] for r in rows}
+
+
+async def test_concurrent_sockets_are_each_counted_and_uncounted(make_match: Any) -> None:
+    match = await database_sync_to_async(make_match)("lance-assembly")
+    comms = [WebsocketCommunicator(application, f"/ws/m/{match.watch_token}/", headers=ORIGIN)
+             for _ in range(SOCKETS)]
+    results = await asyncio.gather(*(c.connect(timeout=20) for c in comms))
+    assert all(ok for ok, _ in results)
+    for comm in comms:
+        await comm.receive_from(timeout=20)  # the current state
+    counts = await _rows(match)
+    print(f"\npresence after {SOCKETS} concurrent spectator sockets: {counts}")
+    assert counts["watch"] == SOCKETS and counts["host"] == 0
+    await asyncio.gather(*(c.disconnect() for c in comms))
+    assert (await _rows(match))["watch"] == 0
+
+
+async def test_connections_of_a_killed_process_expire(make_match: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    match = await database_sync_to_async(make_match)("lance-assembly")
+    monkeypatch.setattr(presence, "TTL", 0.5)
+    # a process that died never says goodbye: its members were added, never removed
+    await database_sync_to_async(presence.store.add)(
+        [(presence.key(match.id, "seat-1"), "dead-1"), (presence.key(match.id, "seat-1"), "dead-2")])
+    assert (await _rows(match))["seat-1"] == 2
+    time.sleep(0.6)
+    assert (await _rows(match))["seat-1"] == 0
+
+
+def test_presence_is_unknown_when_redis_does_not_answer(make_match: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.test import Client
+
+    match = make_match("lance-assembly")
+    store = presence._Redis()
+
+    def refuse() -> Any:
+        raise presence._Unavailable
+
+    monkeypatch.setattr(store, "_client", refuse)
+    monkeypatch.setattr(presence, "store", store)
+    started = time.monotonic()
+    html = Client().get(f"/h/{match.host_token}/").content.decode()
+    assert time.monotonic() - started < 5
+    section = html.split('id="presence"', 1)[1].split("</section>", 1)[0]
+    assert section.count("unknown") >= 4  # host, spectators, two seats
