@@ -17,11 +17,12 @@ offer:
    893 errors).  This layer uses a ``BlockingConnectionPool``: past
    ``pool_size`` a command waits (up to ``pool_timeout``) for a free
    connection instead of failing.
-3. **Bounded calls.**  ``group_add``/``group_discard``/``group_send`` give up
-   after ``op_timeout`` seconds, so a frozen Redis (SIGSTOP) cannot hang a
-   websocket handshake or a move for the socket timeout.  After a failure
-   calls are skipped at once for ``retry_after`` seconds (then one tries
-   again): an outage costs a request at most one ``op_timeout``.
+3. **Bounded calls.**  ``group_send`` gives up after ``send_timeout`` seconds,
+   ``group_add``/``group_discard`` after ``group_timeout`` (longer: a burst of
+   2,000 sockets arriving or leaving at once queues for pooled connections),
+   so a frozen Redis (SIGSTOP) cannot hang a broadcast or a handshake for the
+   socket timeout.  After a failure calls are skipped at once for
+   ``retry_after`` seconds (then one tries again).
 4. **Surviving an outage.**  A consumer's ``receive`` no longer raises when
    Redis is down or frozen (channels would close the socket with 1011): it
    waits and retries.  The layer remembers which groups this process's
@@ -62,7 +63,8 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         blocking_read: float = 5.0,
         pool_size: int = 500,
         pool_timeout: float = 10.0,
-        op_timeout: float = 0.5,
+        send_timeout: float = 2.0,
+        group_timeout: float = 5.0,
         retry_after: float = 1.0,
         **kwargs: Any,
     ) -> None:
@@ -70,7 +72,8 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         self.brpop_timeout = blocking_read
         self.pool_size = int(pool_size)
         self.pool_timeout = float(pool_timeout)
-        self.op_timeout = float(op_timeout)
+        self.send_timeout = float(send_timeout)
+        self.group_timeout = float(group_timeout)
         self.retry_after = float(retry_after)
         for host in self.hosts:
             read = host.get("socket_timeout", 5.0)  # redis-py 8's default
@@ -120,12 +123,12 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         """True while a recent failure says not to try yet."""
         return self.failed_at is not None and time.monotonic() - self.failed_at < self.retry_after
 
-    async def _bounded(self, what: str, call: Any) -> Any:
+    async def _bounded(self, what: str, call: Any, timeout: float) -> Any:
         if self._skip():
             call.close()
             raise LayerUnavailable(f"{what} skipped: Redis failed less than {self.retry_after} s ago")
         try:
-            result = await asyncio.wait_for(call, self.op_timeout)
+            result = await asyncio.wait_for(call, timeout)
         except REDIS_ERRORS as error:
             self._failed(what, error)
             raise LayerUnavailable(f"{what} failed: {type(error).__name__}") from error
@@ -137,7 +140,7 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
     async def group_add(self, group: str, channel: str) -> None:
         # remembered first: if Redis is away now, recover() adds it when it is back
         self.memberships[channel].add(group)
-        await self._bounded("group_add", super().group_add(group, channel))
+        await self._bounded("group_add", super().group_add(group, channel), self.group_timeout)
 
     async def group_discard(self, group: str, channel: str) -> None:
         groups = self.memberships.get(channel)
@@ -145,10 +148,10 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
             groups.discard(group)
             if not groups:
                 del self.memberships[channel]
-        await self._bounded("group_discard", super().group_discard(group, channel))
+        await self._bounded("group_discard", super().group_discard(group, channel), self.group_timeout)
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        await self._bounded("group_send", super().group_send(group, message))
+        await self._bounded("group_send", super().group_send(group, message), self.send_timeout)
 
     # -- receiving -------------------------------------------------------------------------
     async def receive(self, channel: str) -> dict[str, Any]:
@@ -188,7 +191,7 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
             if self.failed_at is None:
                 return True
             try:
-                await asyncio.wait_for(self._rejoin(), max(self.op_timeout, 2.0))
+                await asyncio.wait_for(self._rejoin(), self.send_timeout)
             except REDIS_ERRORS as error:
                 self.failed_at = time.monotonic()
                 log.debug("Redis still unavailable: %s", type(error).__name__)

@@ -152,8 +152,10 @@ if REDIS_URL:
                 "blocking_read": REDIS_BLOCKING_READ,
                 "pool_size": REDIS_POOL_SIZE,
                 "pool_timeout": 10.0,
-                # a group_add/group_send that takes longer is abandoned (and the broadcast skipped, logged)
-                "op_timeout": 0.5,
+                # a broadcast (group_send) / group_add/discard that takes longer is abandoned, logged,
+                # and Redis is not asked again for a second (the pages resync when it answers)
+                "send_timeout": 2.0,
+                "group_timeout": 5.0,
                 **({"prefix": REDIS_PREFIX} if REDIS_PREFIX else {}),
             },
         }

@@ -10,6 +10,7 @@ out of band by the htmx ws extension; each carries the bout version in
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from typing import Any
@@ -25,6 +26,9 @@ from games.core import HOST, SPECTATOR, RuleError
 from . import live, presence, render
 
 log = logging.getLogger(__name__)
+#: reads (token, current fragments) run in worker threads side by side, not one after another in
+#: the single thread that changes matches: 2,000 sockets arriving at once are served in parallel
+_read_only = functools.partial(database_sync_to_async, thread_sensitive=False)
 #: what a channel-layer call raises while Redis is away
 LAYER_ERRORS = (LayerUnavailable, OSError, TimeoutError)
 
@@ -44,8 +48,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         token = str(self.scope["url_route"]["kwargs"].get("token", ""))
-        found = await self._resolve(token)
+        # accept first: a handshake is never left waiting on the database (daphne drops
+        # handshakes not accepted within its connect timeout when many sockets arrive at once)
         await self.accept()
+        found = await self._resolve(token)
         if found is None:
             # accept first so the browser sees a 4xxx code (not a bare 403)
             await self.close(code=CLOSE_BAD_TOKEN)
@@ -101,7 +107,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=await self._fragments())
 
     # -- database ----------------------------------------------------------------
-    @database_sync_to_async
+    @_read_only
     def _resolve(self, token: str) -> tuple[int, int] | None:
         from .models import Match, Seat
 
@@ -118,7 +124,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return match.id, SPECTATOR
         return None
 
-    @database_sync_to_async
+    @_read_only
     def _fragments(self) -> str:
         from .models import Match
 

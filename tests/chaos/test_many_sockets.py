@@ -1,0 +1,103 @@
+"""Defect 2: one web process holds 2,000 sockets over Redis.
+
+channels_redis's plain pool capped at 100 connections: 1,000 sockets opening
+at once gave 893 MaxConnectionsError, dead channels in groups and presence
+counters that never went down.  Here 2,000 sockets open on ONE daphne
+process (its own Redis), each gets the current state, the dashboard counts
+2,000, then all leave: 0 errors, the group is empty and presence counts 0.
+`bench/many_sockets.py` holds more sockets for longer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from .conftest import Daphne, Http, RedisServer, Socket, make_match
+
+pytestmark = [pytest.mark.chaos, pytest.mark.redis]
+
+SOCKETS = int(os.environ.get("DEATHMATCH_CHAOS_SOCKETS", "2000"))
+BATCH = 200
+
+
+def test_two_thousand_sockets_connect_and_leave_on_one_process(chaos_db: str, redis_server: RedisServer,
+                                                              workdir: Path) -> None:
+    server = Daphne(workdir, chaos_db, redis_server.url)
+    try:
+        match = make_match(server)
+        figures = asyncio.run(_storm(server, redis_server, match))
+        print("\n" + "\n".join(figures))
+        log = server.log_text()
+        for bad in ("MaxConnectionsError", "Traceback", "Too many connections", "No connection available"):
+            assert bad not in log, log[-3000:]
+    finally:
+        server.stop()
+
+
+def _group_size(redis: RedisServer, match_id: int) -> int:
+    keys = [k for k in redis.command("--scan", "--pattern", f"*match-{match_id}-watch*").split() if k]
+    return sum(int(redis.command("zcard", k).strip() or 0) for k in keys)
+
+
+def _presence(http: Http, host: str) -> str:
+    _, html, _ = http.get(f"/h/{host}/")
+    return html.split('id="presence"', 1)[1].split("</section>", 1)[0]
+
+
+async def _storm(server: Daphne, redis: RedisServer, match: dict) -> list[str]:  # type: ignore[type-arg]
+    figures: list[str] = []
+    http = Http(server.url)
+    sockets = [Socket(f"{server.ws}/ws/m/{match['watch']}/", server.url) for _ in range(SOCKETS)]
+    started = time.monotonic()
+    errors: list[BaseException] = []
+    for first in range(0, SOCKETS, BATCH):
+        batch = sockets[first:first + BATCH]
+        results = await asyncio.gather(*(s.open(timeout=120) for s in batch), return_exceptions=True)
+        errors += [r for r in results if isinstance(r, BaseException)]
+    got = await asyncio.gather(*(s.wait_frames(1, timeout=120) for s in sockets))
+    opened = time.monotonic() - started
+    held = sum(s.open_now for s in sockets)
+    figures.append(f"{SOCKETS} sockets on one process: {held} open with the current state "
+                   f"({sum(got)} got it) in {opened:.1f} s; {len(errors)} connection errors")
+    assert not errors, errors[:3]
+    assert all(got) and held == SOCKETS
+    in_group = _group_size(redis, match["id"])
+    deadline = time.monotonic() + 30
+    while True:
+        presence = await asyncio.to_thread(_presence, http, match["host"])
+        shown = re.search(r"Spectators <span class=\"muted\">\u00d7(\d+)", presence)
+        if (shown and int(shown.group(1)) == SOCKETS) or time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.5)
+    figures.append(f"group members in Redis: {in_group}; dashboard shows spectators "
+                   f"x{shown.group(1) if shown else '?'}")
+    assert in_group == SOCKETS
+    assert shown and int(shown.group(1)) == SOCKETS, presence
+    # a broadcast reaches every one of them
+    _, html, _ = await asyncio.to_thread(http.get, f"/h/{match['host']}/")
+    seq = re.search(r'id="host-seq" name="host_seq" value="(\d+)"', html)
+    counts = [len(s.frames) for s in sockets]
+    status, _, _ = await asyncio.to_thread(
+        http.post, f"/h/{match['host']}/act/", {"action": "pause", "host_seq": seq.group(1) if seq else ""})
+    assert status == 200
+    reached = await asyncio.gather(*(s.wait_frames(n + 1, timeout=120) for s, n in zip(sockets, counts, strict=True)))
+    figures.append(f"a host action's broadcast reached {sum(reached)}/{SOCKETS} sockets")
+    assert all(reached)
+    started = time.monotonic()
+    await asyncio.gather(*(s.close() for s in sockets))
+    deadline = time.monotonic() + 60
+    while (_group_size(redis, match["id"]) or "\u00d7" in (presence := await asyncio.to_thread(
+            _presence, http, match["host"]))) and time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+    left = _group_size(redis, match["id"])
+    figures.append(f"all left in {time.monotonic() - started:.1f} s: group members {left}, "
+                   f"spectators on the dashboard: {'none' if 'Spectators' in presence and chr(215) not in presence else presence}")
+    assert left == 0
+    assert re.search(r'<li class="off"><span class="dot"></span>Spectators', presence), presence
+    return figures
