@@ -67,6 +67,7 @@ def environment(args: argparse.Namespace) -> dict[str, str]:
         "DEATHMATCH_CHANNEL_LAYER": args.layer,
         "DEATHMATCH_REDIS_PREFIX": f"bench{os.getpid()}",
         "DATABASE_CONN_MAX_AGE": "60",
+        "DEATHMATCH_LIVE_OFF": args.off,
     }
     return env
 
@@ -171,6 +172,7 @@ class Tracker:
         self.done: dict[int, asyncio.Event] = {}
         self.done_at: dict[int, float] = {}
         self.errors = 0
+        self.retries = 0
         self.gaps = 0
         self.sizes: dict[int, int] = {}
 
@@ -215,7 +217,7 @@ async def reader(ws: WebSocket, tracker: Tracker, first: asyncio.Future[str], re
             held = version
 
 
-async def open_many(paths: list[str], port: int, tracker: Tracker, batch: int = 200,
+async def open_many(paths: list[str], port: int, tracker: Tracker, batch: int = 100,
                     greet: bool = True) -> tuple[list[Any], list[str]]:
     sockets: list[Any] = []
     firsts: list[str] = []
@@ -223,7 +225,15 @@ async def open_many(paths: list[str], port: int, tracker: Tracker, batch: int = 
         chunk = paths[start:start + batch]
 
         async def one(index: int, path: str) -> tuple[Any, str]:
-            ws = await WebSocket.connect(HOST, port, path)
+            for attempt in range(3):  # a reset connection is tried again, like a browser's reconnect
+                try:
+                    ws = await WebSocket.connect(HOST, port, path)
+                    break
+                except ConnectionResetError:
+                    if attempt == 2:
+                        raise
+                    tracker.retries += 1
+                    await asyncio.sleep(0.5)
             first: asyncio.Future[str] = asyncio.get_running_loop().create_future()
             task = asyncio.create_task(reader(ws, tracker, first, index == 0, greet))
             text = await asyncio.wait_for(first, 60) if greet else ""
@@ -281,6 +291,7 @@ async def app_phase(n: int, moves: int, port: int, match: Any, pause: float) -> 
     full = firsts[0] if firsts else ""
     await close_all(sockets + extra)
     return {"lat": latencies, "errors": tracker.errors + others.errors, "gaps": tracker.gaps,
+            "retries": tracker.retries + others.retries,
             "bytes": statistics.median(tracker.sizes.values()) if tracker.sizes else 0, "full": full,
             "sockets": len(sockets)}
 
@@ -311,7 +322,9 @@ async def bare_phase(n: int, moves: int, port: int, pause: float) -> dict[str, A
 def start_daphne(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[bytes]:
     daphne = str(Path(sys.executable).with_name("daphne"))
     handle = open(log, "wb")  # noqa: SIM115 (kept open for the child's lifetime)
-    proc = subprocess.Popen([daphne, "-b", HOST, "-p", str(port), "bench.fanout_asgi:application"],
+    # a listen backlog for 2,000 sockets arriving at once (Twisted's default is 50: resets)
+    endpoint = f"tcp:port={port}:interface={HOST}:backlog=2048"
+    proc = subprocess.Popen([daphne, "-e", endpoint, "bench.fanout_asgi:application"],
                             cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT)
     import socket
 
@@ -375,6 +388,7 @@ def main() -> None:
                                                              "postgres://postgres@127.0.0.1:5432/bench_fanout"))
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0")
     parser.add_argument("--server-moves", type=int, default=30)
+    parser.add_argument("--off", default="", help="levers to turn off: deltas,offpath,presence,share")
     args = parser.parse_args()
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -386,7 +400,8 @@ def main() -> None:
     st = server_time(args.server_moves)
     page = Path(tempfile.mkstemp(suffix=".html")[1])
     env["BENCH_BARE_PAGE"] = str(page)
-    print(f"layer: {args.layer}; load average before the run: {os.getloadavg()[0]:.2f}")
+    print(f"layer: {args.layer}; levers off: {args.off or 'none'}; load average before the run: "
+          f"{os.getloadavg()[0]:.2f}")
     rows = asyncio.run(run(args, env, page))
     bare_bytes = len(page.read_text().encode())
     page.unlink()
@@ -399,7 +414,7 @@ def main() -> None:
         ratio = pct(app["lat"], 95) / pct(bare["lat"], 95) if bare["lat"] else float("nan")
         print(f"| {row['n']} | {pct(app['lat'], 50):.0f} / {pct(app['lat'], 95):.0f} ms "
               f"| {pct(bare['lat'], 50):.0f} / {pct(bare['lat'], 95):.0f} ms | {ratio:.2f}x "
-              f"| {app['errors'] + bare['errors']} (gaps {app['gaps']}) |")
+              f"| {app['errors'] + bare['errors']} (gaps {app['gaps']}, connects retried {app['retries']}) |")
     update = statistics.median([r["app"]["bytes"] for r in rows if r["app"]["bytes"]] or [0])
     print()
     print(f"bytes per spectator update (median): {update:.0f}; bare full page: {bare_bytes}")

@@ -48,6 +48,9 @@ class BareConsumer(AsyncWebsocketConsumer):
     async def bare_page(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])
 
+    async def layer_recovered(self, event: dict[str, Any]) -> None:
+        """The resilient Redis layer's "Redis is back" note (config/channel_layer.py): nothing to resync."""
+
 
 application = ProtocolTypeRouter(
     {

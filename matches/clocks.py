@@ -28,6 +28,19 @@ from .models import Bout, Clock, Match
 log = logging.getLogger(__name__)
 
 
+def rows(bout: Bout) -> list[Clock]:
+    """The bout's clocks, read once per service call: the bout object lives for one
+    locked transaction, and every change to its clocks goes through these objects."""
+    cached: list[Clock] | None = bout.__dict__.get("_clock_rows")
+    if cached is None:
+        cached = bout.__dict__["_clock_rows"] = list(bout.clocks.all())
+    return cached
+
+
+def of(bout: Bout, seat: int) -> Clock | None:
+    return next((c for c in rows(bout) if c.seat == seat), None)
+
+
 def create_clocks(match: Match, bout: Bout, seats: int) -> None:
     """Clock rows for a new bout (turn-based games with a seat clock only)."""
     fmt = match.format
@@ -47,6 +60,7 @@ def create_clocks(match: Match, bout: Bout, seats: int) -> None:
             reserve=previous.get(seat, clock.get("reserve") or 0.0),
             paused=match.paused,
         )
+    bout.__dict__.pop("_clock_rows", None)
 
 
 def _deadline(clock: Clock, now: datetime) -> datetime:
@@ -83,7 +97,7 @@ def sync(bout: Bout, to_act: Iterable[int], *, paused: bool, now: datetime) -> N
     has its turn ended even while paused, so time it used before the pause is
     charged now, not carried into its next turn."""
     acting = set() if bout.finished else set(to_act)
-    for clock in bout.clocks.all():
+    for clock in rows(bout):
         if clock.seat in acting:
             if not paused and not clock.running:
                 start(clock, now)
@@ -93,7 +107,7 @@ def sync(bout: Bout, to_act: Iterable[int], *, paused: bool, now: datetime) -> N
 
 
 def stop_all(bout: Bout, now: datetime) -> None:
-    for clock in bout.clocks.all():
+    for clock in rows(bout):
         if clock.running or clock.used:
             stop(clock, now)
     bout.round_deadline = None
@@ -118,14 +132,14 @@ def open_round(match: Match, bout: Bout, now: datetime) -> None:
 
 def refresh(bout: Bout) -> None:
     """Recompute the indexed `Bout.deadline` from the clocks and the round."""
-    deadlines = [c.deadline for c in bout.clocks.all() if c.deadline is not None]
+    deadlines = [c.deadline for c in rows(bout) if c.deadline is not None]
     if bout.round_deadline is not None:
         deadlines.append(bout.round_deadline)
     bout.deadline = None if bout.finished or not deadlines else min(deadlines)
 
 
 def pause(bout: Bout, now: datetime) -> None:
-    for clock in bout.clocks.all():
+    for clock in rows(bout):
         if clock.running_since is not None:
             clock.used += max(0.0, (now - clock.running_since).total_seconds())
             clock.running_since = None
@@ -140,6 +154,8 @@ def pause(bout: Bout, now: datetime) -> None:
 
 def resume(bout: Bout, to_act: Iterable[int], now: datetime) -> None:
     bout.clocks.update(paused=False)
+    for clock in rows(bout):
+        clock.paused = False
     sync(bout, to_act, paused=False, now=now)
     if bout.round_left is not None and not bout.finished:
         bout.round_deadline = now + timedelta(seconds=bout.round_left)
@@ -149,7 +165,7 @@ def resume(bout: Bout, to_act: Iterable[int], now: datetime) -> None:
 
 def adjust(bout: Bout, seat: int, seconds: float, now: datetime) -> str:
     """Add (or with a negative number remove) time; a sentence for the log."""
-    clock = bout.clocks.filter(seat=seat).first()
+    clock = of(bout, seat)
     if clock is not None:
         clock.reserve = max(0.0, clock.reserve + seconds)
         if clock.running_since is not None:
@@ -168,7 +184,7 @@ def adjust(bout: Bout, seat: int, seconds: float, now: datetime) -> str:
 
 
 def expired_seats(bout: Bout, now: datetime) -> list[int]:
-    return [c.seat for c in bout.clocks.all() if c.deadline is not None and c.deadline <= now]
+    return [c.seat for c in rows(bout) if c.deadline is not None and c.deadline <= now]
 
 
 def round_expired(bout: Bout, now: datetime) -> bool:

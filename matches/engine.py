@@ -314,7 +314,7 @@ def play(
         season_results.check_spends(match, bout, actor, action, by_host=by_host)
     canonical = game.format(action)
     used = None
-    clock = bout.clocks.filter(seat=actor).first()
+    clock = clocks.of(bout, actor)
     if clock is not None and (clock.running or clock.used):
         used = clocks.stop(clock, now)
     if not bumped:

@@ -37,6 +37,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import close_old_connections
 from django.db.models import Count, Max, Q
 
@@ -52,8 +53,6 @@ UPDATE_TYPE = "match.update"
 #: matches whose last sent parts are kept in memory (per process) for deltas
 CACHE_MATCHES = 1000
 
-# kept for callers of the old names
-arrive, leave, presence_key = presence.arrive, presence.leave, presence.presence_key
 
 
 # -- the hand-off -----------------------------------------------------------------------
@@ -70,11 +69,20 @@ def attach(loop: asyncio.AbstractEventLoop | None = None) -> None:
     _loop = loop or asyncio.get_running_loop()
 
 
+def start_background_loop() -> asyncio.AbstractEventLoop:
+    """For processes without a server loop that change matches in bulk (`run_clocks`): an event
+    loop in a daemon thread broadcasts, so the caller never waits for rendering."""
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, name="deathmatch-live", daemon=True).start()
+    attach(loop)
+    return loop
+
+
 def notify(match_id: int) -> None:
     """Push the current state of a match to every audience (sync; after commit)."""
     global _scheduled
     loop = _loop
-    if loop is None or loop.is_closed() or not loop.is_running():
+    if loop is None or loop.is_closed() or not loop.is_running() or "offpath" in _off():
         _send_now(match_id)
         return
     with _lock:
@@ -105,6 +113,10 @@ async def _drain() -> None:
             await _send(messages)
         except Exception:  # a broken broadcast must never stop the others
             log.exception("live update of match %s failed", match_id)
+
+
+def _off() -> frozenset[str]:
+    return frozenset(getattr(settings, "DEATHMATCH_LIVE_OFF", frozenset()))
 
 
 def _prepare_and_close(match_id: int) -> list[tuple[str, dict[str, Any]]]:
@@ -143,6 +155,7 @@ async def _send(messages: list[tuple[str, dict[str, Any]]]) -> None:
 class _Sent:
     """What this process last sent for a match (the base of the next delta)."""
 
+    match_token: str  # the match's watch token: a reused id (a test database) is another match
     bout: int
     version: int
     finished: bool
@@ -182,7 +195,8 @@ def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
         forget(match_id)
         return []
     viewers = audiences(match)
-    open_ = presence.open_audiences(match.id, [viewer_label(v) for v in viewers])
+    off = _off()
+    open_ = None if "presence" in off else presence.open_audiences(match.id, [viewer_label(v) for v in viewers])
     if open_ is not None:
         viewers = [v for v in viewers if viewer_label(v) in open_]
     if not viewers:
@@ -192,24 +206,28 @@ def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
     snap["presence"] = False  # the host's presence list has messages of its own
     bout = snap["bout"]
     bout_no, version = (bout.number, bout.version) if bout is not None else (0, 0)
-    state = TurnLog.objects.filter(match_id=match.id).aggregate(
-        top=Max("id"), flagged=Count("id", filter=Q(undone=True) | Q(corrected=True)))
+    # the log as of the bout version read above (a move committing meanwhile comes with the next update)
+    log_rows = TurnLog.objects.filter(match_id=match.id)
+    if bout is not None:
+        log_rows = log_rows.exclude(bout_id=bout.id, version__gt=version)
+    state = log_rows.aggregate(top=Max("id"), flagged=Count("id", filter=Q(undone=True) | Q(corrected=True)))
     log_max, flagged = state["top"] or 0, state["flagged"]
     with _sent_lock:
-        before = _sent.get(match.id)
+        before = None if "deltas" in off else _sent.get(match.id)
     finished = bout is not None and bout.finished is not None
     # a bout that ended or reopened changes the log's frame (replay links): a full update then
-    delta = (before is not None and bout is not None and before.bout == bout_no and before.version < version
+    delta = (before is not None and bout is not None and before.match_token == match.watch_token
+             and before.bout == bout_no and before.version < version
              and before.finished == finished and before.log_flagged == flagged and before.log_max_id <= log_max)
     rows: list[Any] = []
     if delta and before is not None:
-        rows = list(TurnLog.objects.filter(match_id=match.id, id__gt=before.log_max_id)
+        rows = list(log_rows.filter(id__gt=before.log_max_id, id__lte=log_max)
                     .select_related("bout").order_by("sequence", "id"))
         delta = all(r.bout_id == bout.id for r in rows)
     snap["last_move"] = _last_move(bout)
     full_snap: dict[str, Any] | None = None
-    now = _Sent(bout_no, version, finished, log_max, flagged)
-    boards: dict[Any, str] = {}
+    now = _Sent(match.watch_token, bout_no, version, finished, log_max, flagged)
+    boards: dict[Any, str] | None = None if "share" in off else {}
     diffs: dict[tuple[str, str], list[str]] = {}
     row_html: dict[Any, str] = {}
     out = []
@@ -272,6 +290,7 @@ def _changed(old: str | None, new: str, memo: dict[tuple[str, str], list[str]]) 
 
 
 def _out_of_band(element: str) -> str:
+    """A live part, swapped alone: `hx-swap-oob` on, the server-side `data-live` marker off."""
     end = element.index(">")
     cut = end - 1 if element[end - 1] == "/" else end
-    return element[:cut] + ' hx-swap-oob="true"' + element[cut:]
+    return element[:cut].replace(" data-live", "", 1) + ' hx-swap-oob="true"' + element[cut:]

@@ -284,14 +284,14 @@ async def _push_later(match_id: int, pending: set[int]) -> None:
 async def push(match_id: int) -> None:
     from channels.layers import get_channel_layer
 
-    from . import render
+    from .audiences import group_name  # not render: render reads presence, never the other way
 
     layer = get_channel_layer()
     if layer is None:
         return
     html = await sync_to_async(_html)(match_id)
     if html:
-        await layer.group_send(render.group_name(match_id, HOST), {"type": "presence.update", "html": html})
+        await layer.group_send(group_name(match_id, HOST), {"type": "presence.update", "html": html})
 
 
 def _html(match_id: int) -> str:

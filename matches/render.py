@@ -163,7 +163,7 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
     if hook is not None and view is not None:
         extra = hook(view, ctx)
         ctx.update(extra)
-    ctx["board_key"] = _board_key(snap["board_template"], view, extra, ctx["last_cells"], ctx["win_cells"])
+    ctx["board_key"] = _board_key(snap["board_template"], ctx, view, extra, ctx["last_cells"], ctx["win_cells"])
     return ctx
 
 
@@ -255,12 +255,15 @@ def log_rows(match: Any, ctx: dict[str, Any], rows: list[Any]) -> str:
 
 
 _BETWEEN_TAGS = re.compile(r">\s+<")
+_IN_TAG = re.compile(r"<[a-zA-Z][^>]*\n[^>]*>")
+_LINE_BREAK = re.compile(r"[ \t]*\n\s*")
 
 
 def compact(html: str) -> str:
-    """Whitespace between tags as one space: renders the same (no fragment uses `white-space: pre`)
-    and live updates get about a third smaller."""
-    return _BETWEEN_TAGS.sub("> <", html).strip()
+    """Whitespace between tags, and line breaks inside start tags, as one space: renders the
+    same (no fragment uses `white-space: pre`) and live updates get smaller."""
+    html = _IN_TAG.sub(lambda tag: re.sub(r"\s+", " ", tag.group(0)), html)
+    return _LINE_BREAK.sub(" ", _BETWEEN_TAGS.sub("> <", html)).strip()
 
 
 _PART_START = re.compile(r"<([a-zA-Z][\w-]*)\b[^>]*\bdata-live\b[^>]*>")
@@ -320,27 +323,43 @@ _INCLUDE = re.compile(r"""\{%\s*include\s+["']([^"']+)["']""")
 
 
 @cache
-def _viewer_free(name: str, depth: int = 0) -> bool:
-    """True when template `name` (and what it includes by name) reads no viewer-specific context."""
+def _viewer_names(name: str, depth: int = 0) -> frozenset[str] | None:
+    """The viewer-specific context names template `name` (and what it includes by name) reads;
+    None when that cannot be told (a template chosen at run time, too deep, unreadable)."""
     try:
-        template = get_template(name)
-        source = template.template.source
+        source = get_template(name).template.source
     except Exception:
-        return False
-    if any(_VIEWER_NAMES.search(code) for code in _TEMPLATE_CODE.findall(source)):
-        return False
-    if re.search(r"\{%\s*include\s+[^\"'\s]", source):
-        return False  # includes a template chosen at run time: cannot tell
-    return depth < 5 and all(_viewer_free(inner, depth + 1) for inner in _INCLUDE.findall(source))
+        return None
+    if depth > 5 or re.search(r"\{%\s*include\s+[^\"'\s]", source):
+        return None
+    found = {m for code in _TEMPLATE_CODE.findall(source) for m in _VIEWER_NAMES.findall(code)}
+    for inner in _INCLUDE.findall(source):
+        names = _viewer_names(inner, depth + 1)
+        if names is None:
+            return None
+        found |= names
+    return frozenset(found)
 
 
-def _board_key(board_template: str, view: dict[str, Any] | None, extra: dict[str, Any], *marks: Any) -> Any:
-    """What a board rendering depends on when it can be shared between audiences; None if it cannot."""
-    if view is None or not _viewer_free(board_template):
+def _empty(value: Any) -> bool:
+    return not value or (isinstance(value, dict) and all(not v for v in value.values()))
+
+
+def _board_key(board_template: str, ctx: dict[str, Any], view: dict[str, Any] | None, extra: dict[str, Any],
+               *marks: Any) -> Any:
+    """What a board rendering depends on, to share it between audiences; None if it cannot be shared.
+
+    The audience's own view (without its "viewer" field), the page hook's output, the marks,
+    and the values of the viewer-specific names the board templates read: two audiences with
+    equal keys get the same HTML (and hidden information only ever comes from the view)."""
+    names = _viewer_names(board_template)
+    if view is None or names is None:
         return None
     try:
-        return json.dumps([board_template, {k: v for k, v in view.items() if k != "viewer"}, extra, marks],
-                          sort_keys=True, default=repr)
+        # an empty "hidden"/"private" section (or one of empty sections per seat) is the same as none
+        seen = {k: v for k, v in view.items() if k != "viewer" and not (k in ("hidden", "private") and _empty(v))}
+        return json.dumps([board_template, seen, extra, marks,
+                           {n: ctx.get(n) for n in sorted(names)}], sort_keys=True, default=repr)
     except (TypeError, ValueError):
         return None
 

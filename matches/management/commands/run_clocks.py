@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from matches import live
 from matches.sweeper import run, sweep_clocks
 
 
@@ -28,5 +29,6 @@ class Command(BaseCommand):
             return
         self.stdout.write(f"applying deadlines as they fall due (looking again at least every {max_idle:g} s; "
                           "Ctrl-C stops)")
+        live.start_background_loop()  # time-outs are broadcast off the sweeper's path
         with contextlib.suppress(KeyboardInterrupt):
             run(max_idle, on_applied=lambda n: self.stdout.write(f"applied {n} time-out(s)"))
