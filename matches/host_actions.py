@@ -19,9 +19,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
-
-from games.core import HOST
 
 from . import services
 from .models import Match, TurnLog
@@ -37,8 +34,7 @@ class AlreadyDone(BadRequest):
 
 def host_seq(match: Any) -> int:
     """How many host actions the match has had (each logs at least one entry)."""
-    host_entries = Q(kind=TurnLog.HOST_NOTE) | Q(kind=TurnLog.MOVE, actor=HOST) | Q(by_host=True)
-    return TurnLog.objects.filter(host_entries, match_id=match.pk).count()
+    return int(TurnLog.host_entries(match.pk).count())
 
 
 def _int(data: Any, key: str, label: str) -> int:

@@ -161,6 +161,9 @@ class _Sent:
     finished: bool
     log_max_id: int
     log_flagged: int
+    host_seq: int | None = None  # host actions so far (None: not counted, no host socket)
+    panel_key: str | None = None  # what the host panel showed (render.host_panel_key)
+    last_move: tuple[int, str] | None = None
     parts: dict[int, dict[str, str]] = field(default_factory=dict)
 
 
@@ -238,11 +241,21 @@ def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
                 full_snap = {**snap, "turns": list(match.turns.select_related("bout").order_by("sequence", "id")),
                              "presence": True, "last_move": None}
             ctx = render.context(match, viewer, full_snap)
+            if viewer == HOST:
+                now.host_seq = _host_seq(match, before if delta else None, rows)
+                now.panel_key = render.host_panel_key(ctx, now.host_seq)
             parts = now.parts[viewer] = render.parts(ctx, boards)
             html = render.assemble(ctx, parts)
         else:
             ctx = render.context(match, viewer, snap)
-            parts = now.parts[viewer] = render.parts(ctx, boards)
+            keep = None
+            if viewer == HOST:
+                # the panel is redrawn only when what it shows changed (not for every move)
+                now.host_seq = _host_seq(match, before, rows)
+                now.panel_key = render.host_panel_key(ctx, now.host_seq)
+                if now.panel_key == before.panel_key and "host-panel" in old:
+                    keep = {"host-panel": old["host-panel"]}
+            parts = now.parts[viewer] = render.parts(ctx, boards, keep)
             pieces = [render.meta(ctx, before.version)]
             for element, part in parts.items():
                 pieces += _changed(old.get(element), part, diffs)
@@ -261,6 +274,16 @@ def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
         while len(_sent) > CACHE_MATCHES:
             _sent.popitem(last=False)
     return out
+
+
+def _host_seq(match: Any, before: _Sent | None, rows: list[Any]) -> int:
+    """The match's host-action count (host_actions.host_seq): counted from the rows appended since
+    the last update when this process knows the count before them, else asked of the database."""
+    from .models import TurnLog
+
+    if before is not None and before.host_seq is not None:
+        return before.host_seq + sum(1 for r in rows if TurnLog.is_host_entry(r))
+    return int(TurnLog.host_entries(match.pk).count())
 
 
 def _last_move(bout: Any) -> tuple[int, str]:

@@ -391,6 +391,18 @@ class TurnLog(models.Model):
     def active(self) -> bool:
         return not (self.undone or self.corrected)
 
+    @classmethod
+    def host_entries(cls, match_id: int) -> models.QuerySet[TurnLog]:
+        """The entries of host actions (each action logs at least one): their count is the
+        host-action sequence the dashboard's forms carry (host_actions.host_seq)."""
+        return cls.objects.filter(Q(kind=cls.HOST_NOTE) | Q(kind=cls.MOVE, actor=HOST) | Q(by_host=True),
+                                  match_id=match_id)
+
+    @classmethod
+    def is_host_entry(cls, row: TurnLog) -> bool:
+        """`row` is one of `host_entries` (the same test, in Python)."""
+        return row.kind == cls.HOST_NOTE or (row.kind == cls.MOVE and row.actor == HOST) or row.by_host
+
 
 class Clock(models.Model):
     """One seat's clock in one bout: `per_move` allowance (None = none) plus

@@ -25,6 +25,7 @@ from games.core import HOST
 
 from . import endings, outcome, presence
 from .audiences import AUDIENCE_HOST, AUDIENCE_WATCH, audiences, group_name, viewer_label
+from .templatetags.match_tags import SHARED_VIEWER
 
 __all__ = ["AUDIENCE_HOST", "AUDIENCE_WATCH", "audiences", "context", "fragments", "group_name", "shared",
            "step_context", "viewer_label"]
@@ -163,6 +164,7 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
     if hook is not None and view is not None:
         extra = hook(view, ctx)
         ctx.update(extra)
+    ctx["page_extra"] = extra
     ctx["board_key"] = _board_key(snap["board_template"], ctx, view, extra, ctx["last_cells"], ctx["win_cells"])
     return ctx
 
@@ -218,25 +220,58 @@ HOST_PARTS = (("host-panel", "matches/partials/host_panel.html"),)
 SEAT_PARTS = (("private", "matches/partials/private.html"),)
 
 
-def parts(ctx: dict[str, Any], boards: dict[Any, str] | None = None) -> dict[str, str]:
+def parts(ctx: dict[str, Any], boards: dict[Any, str] | None = None,
+          keep: dict[str, str] | None = None) -> dict[str, str]:
     """The out-of-band fragments of one audience (not the log, not the meta), by element id.
 
-    `boards` shares board renderings between audiences within one update:
-    audiences whose `board_key` is equal (same view, same page-hook output,
-    a board template that reads nothing viewer-specific) get the same HTML,
-    rendered once."""
+    `boards` shares renderings between audiences within one update: a part
+    whose template reads nothing viewer-specific (`_VIEWER_NAMES`) is drawn
+    once for every audience with the same view and page-hook output; the
+    board once for every audience whose `board_key` is equal (the cells'
+    "your tile" labels are slots filled per audience, see `personal`).
+    `keep`: parts whose inputs did not change, reused as they are (live.py)."""
     ctx = {**ctx, "oob": True}
     wanted = PARTS + (HOST_PARTS if ctx["is_host"] else ()) + (SEAT_PARTS if ctx["is_seat"] else ())
     out: dict[str, str] = {}
     for element, name in wanted:
-        key = ctx.get("board_key") if element == "board" else None
-        if key is not None and boards is not None and key in boards:
-            out[element] = boards[key]
+        if keep and element in keep:
+            out[element] = keep[element]
             continue
-        out[element] = compact(get_template(name).render(ctx))
+        if boards is None:
+            key = None
+        elif element == "board":
+            key = ctx.get("board_key")
+        else:
+            key = _board_key(name, ctx, ctx.get("view"), ctx.get("page_extra") or {})
+        if key is not None and boards is not None and (element, key) in boards:
+            out[element] = personal(boards[(element, key)], ctx["viewer_cls"])
+            continue
+        html = compact(get_template(name).render({**ctx, "viewer_cls": SHARED_VIEWER}))
         if key is not None and boards is not None:
-            boards[key] = out[element]
+            boards[(element, key)] = html
+        out[element] = personal(html, ctx["viewer_cls"])
     return out
+
+
+_SLOT = re.compile("\ue000(p\\d)\ue001")
+
+
+def personal(html: str, viewer_cls: str) -> str:
+    """A shared rendering for one audience: each `yours` slot becomes "your " on the viewer's
+    own cells and nothing elsewhere."""
+    if "\ue000" not in html:
+        return html
+    return _SLOT.sub(lambda slot: "your " if slot.group(1) == viewer_cls else "", html)
+
+
+def host_panel_key(ctx: dict[str, Any], host_seq: int) -> str:
+    """Everything the host panel shows but the bout version (live.js copies that into every form's
+    `version` input from `#live-meta`): equal keys, equal panels, so a delta need not redraw it."""
+    match, bout = ctx["match"], ctx["bout"]
+    needs_next = match.status == "running" and bout is not None and bout.finished is not None
+    return json.dumps([match.status, match.paused, needs_next, host_seq, bool(ctx.get("can_reopen")), ctx["bout_number"],
+                       ctx.get("hidden_rows"), ctx["names"], ctx["host_act_url"], (match.format or {})],
+                      sort_keys=True, default=repr)
 
 
 def meta(ctx: dict[str, Any], base: int | None) -> str:
@@ -319,6 +354,7 @@ _VIEWER_NAMES = re.compile(
     r"|can_reopen|status|server_now|log|banner|viewer_cls|clock_minutes)\b"
 )
 _TEMPLATE_CODE = re.compile(r"\{[{%](.*?)[}%]\}", re.S)
+_YOURS = re.compile(r"\|\s*yours\s*:\s*viewer_cls\b")
 _INCLUDE = re.compile(r"""\{%\s*include\s+["']([^"']+)["']""")
 
 
@@ -332,6 +368,8 @@ def _viewer_names(name: str, depth: int = 0) -> frozenset[str] | None:
         return None
     if depth > 5 or re.search(r"\{%\s*include\s+[^\"'\s]", source):
         return None
+    # `cell.cls|yours:viewer_cls` is a slot filled per audience after a shared rendering (`personal`)
+    source = _YOURS.sub("", source)
     found = {m for code in _TEMPLATE_CODE.findall(source) for m in _VIEWER_NAMES.findall(code)}
     for inner in _INCLUDE.findall(source):
         names = _viewer_names(inner, depth + 1)
@@ -359,7 +397,9 @@ def _board_key(board_template: str, ctx: dict[str, Any], view: dict[str, Any] | 
         # an empty "hidden"/"private" section (or one of empty sections per seat) is the same as none
         seen = {k: v for k, v in view.items() if k != "viewer" and not (k in ("hidden", "private") and _empty(v))}
         return json.dumps([board_template, seen, extra, marks,
-                           {n: ctx.get(n) for n in sorted(names)}], sort_keys=True, default=repr)
+                           {n: ctx.get(n) for n in sorted(names)},
+                           # `me` is a field of the seat rows ("(you)"), not a name of the context
+                           ctx.get("seats") if "me" in names else None], sort_keys=True, default=repr)
     except (TypeError, ValueError):
         return None
 

@@ -40,3 +40,17 @@ def get(mapping: Any, key: Any) -> Any:
         return mapping.get(key, "")
     except AttributeError:
         return ""
+
+
+#: `viewer_cls` while a board is drawn once for several audiences: `yours` leaves a slot that
+#: `render.personal()` fills per audience (seat 1 hears "your red tile", everyone else "red tile")
+SHARED_VIEWER = "\ue000"
+_OWNER_CLASSES = frozenset({"p1", "p2", "p3", "p4"})
+
+
+@register.filter
+def yours(cls: Any, viewer_cls: Any) -> str:
+    """"your " when a cell of class `cls` belongs to the viewer (`viewer_cls`, "p1"), else ""."""
+    if viewer_cls == SHARED_VIEWER:
+        return f"\ue000{cls}\ue001" if cls in _OWNER_CLASSES else ""
+    return "your " if viewer_cls and cls == viewer_cls else ""

@@ -115,10 +115,38 @@ def test_the_board_is_rendered_once_for_every_audience_that_sees_it_alike(roles:
 
     monkeypatch.setattr(render, "get_template", counting)
     _play(match, 1, "place C3")
+    sent = _updates(match)
+    # Lance Assembly has no hidden information: one view, one rendering for all four audiences;
+    # the cells' spoken labels still say "your tile" to the seat that owns them, and only to it
+    assert len(boards) == 1
+    assert re.search(r'data-coord="C3"[^>]*aria-label="C3, your red tile, last move"', sent["seat-1"])
+    for label in ("seat-2", "watch", "host"):
+        assert re.search(r'data-coord="C3"[^>]*aria-label="C3, red tile, last move"', sent[label]), label
+    for html in sent.values():
+        assert "\ue000" not in html and "\ue001" not in html
+
+
+def test_the_host_panel_is_redrawn_only_when_what_it_shows_changes(roles: Any) -> None:
+    """A move changes only the bout version in the panel's forms, which live.js copies from
+    #live-meta: the panel is not sent; a pause changes it: it is sent."""
+    match = roles.match
+    _open(match, "host")
+    _play(match, 1, "place C3")
     live.prepare(match.id)
-    # Lance Assembly has no hidden information: one view; the cells' spoken labels say "your tile"
-    # to each seat, so spectators and the host share one rendering and each seat has its own
-    assert len(boards) == 3
+    _play(match, 2, "place D4")
+    (html,) = _updates(match).values()
+    assert "data-base" in html and 'id="host-panel"' not in html
+    match.refresh_from_db()
+    services.pause_clocks(match)
+    (html,) = _updates(match).values()
+    assert 'id="host-panel"' in html and "Resume clocks" in html
+    match.refresh_from_db()
+    services.resume_clocks(match)
+    (html,) = _updates(match).values()
+    assert 'id="host-panel"' in html and "Pause clocks" in html
+    _play(match, 1, "place C4")
+    (html,) = _updates(match).values()
+    assert 'id="host-panel"' not in html
 
 
 def test_the_first_update_is_whole_then_deltas_apply_to_the_version_before(roles: Any) -> None:
