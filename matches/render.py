@@ -33,27 +33,6 @@ __all__ = ["AUDIENCE_HOST", "AUDIENCE_WATCH", "audiences", "context", "fragments
 #: games whose bank players see to the minute ("17 min"), seconds only in the last minute
 MINUTE_CLOCKS = frozenset({"two-connect"})
 
-_COORD = re.compile(r"\b([A-Za-z])(\d{1,2})\b")
-_SLIDE = re.compile(r"slide\s+([A-Z]\d+)(?:-([A-Z]\d+))?\s+(up|down|left|right)\s+(\d+)", re.I)
-_MOVE = re.compile(r"move\s+([A-Z]\d+)\s+(up|down|left|right)\s+(\d+)", re.I)
-_DELTA = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
-
-#: How a grid cell's value maps to a CSS class (owners and special pieces).
-_CELL_CLASS = {
-    "1": "p1", "2": "p2", "3": "p3", "4": "p4",
-    "R": "p1", "RED": "p1", "B": "p2", "BLUE": "p2",
-    "X": "p1", "O": "p2", "N": "neutral", "NEUTRAL": "neutral",
-    "#": "wall", "W": "wall", "WALL": "wall",
-}
-_EMPTY = {"", ".", "0", "None", "-", "_"}
-#: what a screen reader says for a cell's value ("C3, red tile")
-_CELL_LABEL = {
-    "R": "red tile", "RED": "red tile", "B": "blue tile", "BLUE": "blue tile", "N": "neutral tile",
-    "NEUTRAL": "neutral tile", "X": "X", "O": "O", "#": "wall", "W": "wall", "WALL": "wall",
-    "1": "seat 1", "2": "seat 2", "3": "seat 3", "4": "seat 4",
-}
-
-
 # -- context -------------------------------------------------------------------
 
 
@@ -134,10 +113,9 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "replay": bool(snap.get("replay")),
         "my_turn": viewer >= 1 and viewer in to_act and match.status == "running" and not snap.get("replay"),
         "server_now": timezone.now().isoformat(),
-        "grids": _all_grids(view["public"]) if view else [],
-        "public_rows": _public_rows(view["public"]) if view else [],
-        "last_cells": _public_list(view, "last_squares", sorted(_last_cells(last_text))),
-        "win_cells": _public_list(view, "lance", []) + _public_list(view, "winning_line", []),
+        # squares to outline; the game's page hook fills them from its view
+        "last_cells": [],
+        "win_cells": [],
         "host_act_url": reverse("host_act", args=[match.host_token]) if viewer == HOST else "",
         "round_deadline": "" if snap.get("replay") else _round_deadline(bout, match),
         "round_left": bout.round_left if bout is not None and not snap.get("replay") else None,
@@ -408,7 +386,7 @@ def _board_key(board_template: str, ctx: dict[str, Any], view: dict[str, Any] | 
 
 
 def _board_template(slug: str) -> str:
-    return select_template([f"{app_dir(slug)}/board.html", "matches/partials/board_generic.html"]).template.name
+    return get_template(f"{app_dir(slug)}/board.html").template.name
 
 
 def head_template(slug: str) -> str:
@@ -417,7 +395,7 @@ def head_template(slug: str) -> str:
 
 
 def controls_template(slug: str) -> str:
-    return select_template([f"{app_dir(slug)}/controls.html", "matches/partials/controls_generic.html"]).template.name
+    return get_template(f"{app_dir(slug)}/controls.html").template.name
 
 
 def app_dir(slug: str) -> str:
@@ -604,181 +582,8 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def _public_list(view: dict[str, Any] | None, key: str, default: list[str]) -> list[str]:
-    value = (view or {}).get("public", {}).get(key) if isinstance((view or {}).get("public"), dict) else None
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return list(value)
-    return default
-
-
 def _round_deadline(bout: Any, match: Any) -> str:
     deadline = getattr(bout, "round_deadline", None)
     if deadline is None or match.paused or getattr(bout, "finished", None):
         return ""
     return str(deadline.isoformat())
-
-
-def _public_rows(public: Any) -> list[tuple[str, str]]:
-    """The public facts that are not boards (for the generic board)."""
-    if not isinstance(public, dict):
-        return []
-    rows = _items({k: v for k, v in public.items() if not _all_grids(v)})
-    return [(k, v if len(v) <= 160 else v[:157] + "…") for k, v in rows]
-
-
-def _all_grids(public: Any) -> list[dict[str, Any]]:
-    """Grids of lists first; boards written as row strings only if there are none."""
-    return _grids(public) or _grids(public, strings=True)
-
-
-def _grids(public: Any, label: str = "", depth: int = 0, strings: bool = False) -> list[dict[str, Any]]:
-    """Every 2-D grid in a public view, as labelled rows of cells (A1 top-left).
-
-    Also understood: a board dict with an int "size" and a flat list of
-    size*size cells ("cells", "owners", "board"), with optional "walls"
-    (square names) and "pieces" ([{square, seat}]) drawn on top; lists of
-    such dicts (several boards) are walked too.
-    """
-    found: list[dict[str, Any]] = []
-    if strings and _is_string_grid(public):
-        public = [list(row) for row in public]
-    if _is_grid(public):
-        found.append(_grid(public, label))
-    elif isinstance(public, dict) and depth < 4:
-        flat = _flat_board(public)
-        if flat is not None:
-            found.append(_grid(flat, str(public.get("title") or public.get("name") or public.get("board") or label)))
-            return found
-        for key, value in public.items():
-            found.extend(_grids(value, f"{label} {key}".strip(), depth + 1, strings))
-    elif isinstance(public, list | tuple) and depth < 4 and public and all(isinstance(v, dict) for v in public):
-        for index, value in enumerate(public):
-            found.extend(_grids(value, f"{label} {index + 1}".strip(), depth + 1, strings))
-    return found
-
-
-def _grid(rows_in: Any, label: str) -> dict[str, Any]:
-    # colours only when every value is a known owner mark (a grid of board
-    # letters "A".."I" must not turn its "B" blue)
-    values = {_cell_value(v).upper() for row in rows_in for v in row} - {""}
-    palette = values <= set(_CELL_CLASS)
-    rows = [
-        [
-            {"coord": f"{_col(c)}{r + 1}", "text": _cell_text(v), "value": _cell_value(v),
-             "cls": _cell_class(v) if palette or not _cell_value(v) else "piece",
-             "label": _CELL_LABEL.get(_cell_value(v).upper(), _cell_value(v)) or "empty"}
-            for c, v in enumerate(row)
-        ]
-        for r, row in enumerate(rows_in)
-    ]
-    width = max(len(r) for r in rows_in)
-    return {"label": label, "rows": rows, "cols": [_col(c) for c in range(width)]}
-
-
-def _flat_board(data: dict[str, Any]) -> list[list[Any]] | None:
-    size = data.get("size")
-    if not isinstance(size, int) or isinstance(size, bool) or not 2 <= size <= 26:
-        return None
-    cells = next((data[k] for k in ("cells", "owners", "board") if isinstance(data.get(k), list)), None)
-    if cells is not None and len(cells) == size and _is_grid(cells):
-        grid = [list(row) for row in cells]
-    elif cells is None or len(cells) != size * size or any(isinstance(v, list | dict) for v in cells):
-        return None
-    else:
-        grid = [list(cells[r * size:(r + 1) * size]) for r in range(size)]
-    for square in data.get("walls") or []:
-        pos = _square(square, size)
-        if pos:
-            grid[pos[1]][pos[0]] = "#"
-    for piece in data.get("pieces") or []:
-        pos = _square(piece.get("square"), size) if isinstance(piece, dict) else None
-        if pos:
-            grid[pos[1]][pos[0]] = f"{piece.get('seat', '')}"
-    return grid
-
-
-def _square(name: Any, size: int) -> tuple[int, int] | None:
-    match = re.fullmatch(r"([A-Z])(\d{1,2})", str(name or "").upper())
-    if not match:
-        return None
-    col, row = ord(match.group(1)) - ord("A"), int(match.group(2)) - 1
-    return (col, row) if 0 <= col < size and 0 <= row < size else None
-
-
-def _is_string_grid(value: Any) -> bool:
-    return (
-        isinstance(value, list | tuple)
-        and len(value) >= 2
-        and all(isinstance(r, str) and len(r) == len(value[0]) >= 2 for r in value)
-    )
-
-
-def _is_grid(value: Any) -> bool:
-    return (
-        isinstance(value, list | tuple)
-        and len(value) >= 2
-        and all(isinstance(r, list | tuple) and len(r) >= 2 for r in value)
-        and all(not isinstance(v, list | tuple | dict) for r in value for v in r)
-    )
-
-
-def _col(index: int) -> str:
-    return chr(ord("A") + index) if index < 26 else f"A{chr(ord('A') + index - 26)}"
-
-
-def _cell_value(value: Any) -> str:
-    text = "" if value is None or value is False else str(value)
-    return "" if text in _EMPTY else text
-
-
-def _cell_text(value: Any) -> str:
-    text = _cell_value(value)
-    return text[:3]
-
-
-def _cell_class(value: Any) -> str:
-    text = _cell_value(value)
-    if not text:
-        return "empty"
-    return _CELL_CLASS.get(text.upper(), "piece")
-
-
-def _last_cells(text: str) -> set[str]:
-    """Squares the last move touched (where tiles ended up, for slides)."""
-    cells: set[str] = set()
-    if not text:
-        return cells
-    for part in text.split(";"):
-        part = part.strip()
-        slide = _SLIDE.search(part)
-        move = _MOVE.search(part)
-        if slide:
-            start, end = slide.group(1).upper(), (slide.group(2) or slide.group(1)).upper()
-            dx, dy = _DELTA[slide.group(3).lower()]
-            dist = int(slide.group(4))
-            for coord in _run(start, end):
-                cells.add(_shift(coord, dx * dist, dy * dist))
-        elif move:
-            dx, dy = _DELTA[move.group(2).lower()]
-            cells.add(_shift(move.group(1).upper(), dx * int(move.group(3)), dy * int(move.group(3))))
-        else:
-            cells.update(f"{m.group(1).upper()}{int(m.group(2))}" for m in _COORD.finditer(part))
-    return cells
-
-
-def _split(coord: str) -> tuple[int, int]:
-    return ord(coord[0]) - ord("A"), int(coord[1:])
-
-
-def _shift(coord: str, dx: int, dy: int) -> str:
-    col, row = _split(coord)
-    return f"{chr(ord('A') + col + dx)}{row + dy}"
-
-
-def _run(start: str, end: str) -> list[str]:
-    (c1, r1), (c2, r2) = _split(start), _split(end)
-    if c1 == c2:
-        return [f"{start[0]}{r}" for r in range(min(r1, r2), max(r1, r2) + 1)]
-    if r1 == r2:
-        return [f"{chr(ord('A') + c)}{r1}" for c in range(min(c1, c2), max(c1, c2) + 1)]
-    return [start, end]

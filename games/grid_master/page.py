@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.squares import Mark, square_grid, squares
+
 CORNERS = ("A1", "C1", "A3", "C3")
+MARKS = {"X": Mark("p1", "X"), "O": Mark("p2", "O")}
 
 
 def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
@@ -24,4 +27,10 @@ def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         if isinstance(must, str) and must:
             hints[must] = "must be moved this turn"
             note = f"This turn moves the symbol on {must} (the first one placed)."
-    return {"hint_cells": hints, "hint_note": note}
+    return {
+        "grid": square_grid(public.get("cells") or [], MARKS),
+        "last_cells": squares(public.get("last_squares")),
+        "win_cells": squares(public.get("winning_line")),
+        "hint_cells": hints,
+        "hint_note": note,
+    }

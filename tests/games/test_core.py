@@ -109,3 +109,20 @@ def test_result_json_round_trip():
     result = Result(frozenset({2}), "lance", {1: 0.0, 2: 1.0}, "blue made a lance")
     assert Result.from_json(result.to_json()) == result
     assert Result(frozenset(), "stalemate").is_draw
+
+
+def test_square_grid_names_cells_from_a1_top_left_with_the_games_own_marks() -> None:
+    from games.core.squares import Mark, square_grid
+
+    grid = square_grid(["X.", ".O"], {"X": Mark("p1", "X"), "O": Mark("p2", "O")})
+    assert grid["cols"] == ["A", "B"]
+    cells = [cell for row in grid["rows"] for cell in row]
+    assert [(c["coord"], c["value"], c["cls"], c["label"]) for c in cells] == [
+        ("A1", "X", "p1", "X"), ("B1", "", "empty", "empty"), ("A2", "", "empty", "empty"), ("B2", "O", "p2", "O")]
+
+
+def test_square_grid_refuses_a_value_the_game_did_not_name() -> None:
+    from games.core.squares import Mark, square_grid
+
+    with pytest.raises(KeyError):
+        square_grid([["R", "Q"]], {"R": Mark("p1", "red tile")})

@@ -1,0 +1,19 @@
+"""Lance Assembly's view shaping for its page: the board's cells with their
+marks, the last turn's squares and the lance.  Pure: no Django."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.squares import Mark, square_grid, squares
+
+MARKS = {"R": Mark("p1", "red tile"), "B": Mark("p2", "blue tile"), "N": Mark("neutral", "neutral tile")}
+
+
+def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+    public = view.get("public") or {}
+    return {
+        "grid": square_grid(public.get("cells") or [], MARKS),
+        "last_cells": squares(public.get("last_squares")),
+        "win_cells": squares(public.get("lance")),
+    }
