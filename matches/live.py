@@ -227,9 +227,15 @@ def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
         rows = list(log_rows.filter(id__gt=before.log_max_id, id__lte=log_max)
                     .select_related("bout").order_by("sequence", "id"))
         delta = all(r.bout_id == bout.id for r in rows)
-    snap["last_move"] = _last_move(bout)
+    moves = [r for r in rows if r.kind == TurnLog.MOVE and not r.undone and not r.corrected]
+    if delta and moves:  # the bout's last move is among the rows appended (all of this bout, in order)
+        snap["last_move"] = (moves[-1].actor, moves[-1].text)
+    elif delta and before is not None and before.last_move is not None:
+        snap["last_move"] = before.last_move  # no move since, and no undo/correction (else no delta)
+    else:
+        snap["last_move"] = _last_move(bout)
     full_snap: dict[str, Any] | None = None
-    now = _Sent(match.watch_token, bout_no, version, finished, log_max, flagged)
+    now = _Sent(match.watch_token, bout_no, version, finished, log_max, flagged, last_move=snap["last_move"])
     boards: dict[Any, str] | None = None if "share" in off else {}
     diffs: dict[tuple[str, str], list[str]] = {}
     row_html: dict[Any, str] = {}

@@ -265,9 +265,10 @@ class Match(models.Model):
         """Bouts a seat must win to take the match (first to ceil(N/2))."""
         return (int(self.format.get("bouts", 1)) + 1) // 2
 
-    def score(self) -> dict[int, int]:
-        """Seat -> bouts won (bouts that count; a replayed stalemate does not)."""
-        score = {seat.number: 0 for seat in self.seats.all()}
+    def score(self, seats: list[Seat] | None = None) -> dict[int, int]:
+        """Seat -> bouts won (bouts that count; a replayed stalemate does not); `seats`: the
+        match's seats when the caller has them loaded already."""
+        score = {seat.number: 0 for seat in (self.seats.all() if seats is None else seats)}
         for bout in self.bouts.filter(finished__isnull=False, counts=True):
             for seat in (bout.result or {}).get("winners", []):
                 score[int(seat)] = score.get(int(seat), 0) + 1

@@ -14,7 +14,7 @@ import importlib
 import json
 import re
 from datetime import timedelta
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from django.template.loader import get_template, select_template
@@ -51,7 +51,7 @@ def shared(match: Any, *, turns: bool = True) -> dict[str, Any]:
         "bout": bout,
         "state": match.game.load(bout.state) if bout is not None else None,
         "seats": seats,
-        "score": _score(match),
+        "score": _score(match, seats),
         "clocks": _clocks(bout),
         "turns": list(match.turns.select_related("bout").order_by("sequence", "id")) if turns else None,
         "board_template": _board_template(match.game_slug),
@@ -142,8 +142,8 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
     if hook is not None and view is not None:
         extra = hook(view, ctx)
         ctx.update(extra)
-    ctx["page_extra"] = extra
-    ctx["board_key"] = _board_key(snap["board_template"], ctx, view, extra, ctx["last_cells"], ctx["win_cells"])
+    ctx["view_key"] = _view_key(view, extra)
+    ctx["board_key"] = _board_key(snap["board_template"], ctx, ctx["last_cells"], ctx["win_cells"])
     return ctx
 
 
@@ -220,7 +220,7 @@ def parts(ctx: dict[str, Any], boards: dict[Any, str] | None = None,
         elif element == "board":
             key = ctx.get("board_key")
         else:
-            key = _board_key(name, ctx, ctx.get("view"), ctx.get("page_extra") or {})
+            key = _board_key(name, ctx)
         if key is not None and boards is not None and (element, key) in boards:
             out[element] = personal(boards[(element, key)], ctx["viewer_cls"])
             continue
@@ -231,15 +231,15 @@ def parts(ctx: dict[str, Any], boards: dict[Any, str] | None = None,
     return out
 
 
-_SLOT = re.compile("\ue000(p\\d)\ue001")
+_SLOT = re.compile("\ue000(p\\d)\ue002([^\ue001]*)\ue001")
 
 
 def personal(html: str, viewer_cls: str) -> str:
-    """A shared rendering for one audience: each `yours` slot becomes "your " on the viewer's
-    own cells and nothing elsewhere."""
+    """A shared rendering for one audience: each slot (`yours`, `mine` in match_tags) becomes its
+    text on the viewer's own seat ("your red tile", "(you)") and nothing elsewhere."""
     if "\ue000" not in html:
         return html
-    return _SLOT.sub(lambda slot: "your " if slot.group(1) == viewer_cls else "", html)
+    return _SLOT.sub(lambda slot: slot.group(2) if slot.group(1) == viewer_cls else "", html)
 
 
 def host_panel_key(ctx: dict[str, Any], host_seq: int) -> str:
@@ -283,6 +283,7 @@ _PART_START = re.compile(r"<([a-zA-Z][\w-]*)\b[^>]*\bdata-live\b[^>]*>")
 _PART_ID = re.compile(r'\bid="([^"]+)"')
 
 
+@lru_cache(maxsize=512)  # an update's new parts are the next update's old ones: each is cut once
 def split_parts(html: str) -> tuple[str, dict[str, str]] | None:
     """A fragment cut into its live parts: (frame, {id: element}).
 
@@ -328,11 +329,12 @@ def _closing(html: str, start: int, tag: str) -> int:
 #: context names that differ between audiences: a board template reading none of them
 #: draws the same HTML for every audience with the same view
 _VIEWER_NAMES = re.compile(
-    r"\b(viewer|audience|is_host|is_seat|my_turn|me|private|private_rows|hidden_rows|host_act_url|presence"
-    r"|can_reopen|status|server_now|log|banner|viewer_cls|clock_minutes)\b"
+    # a name of the context (not an attribute: `match.status` is not `status`), or a seat row's `.me`
+    r"(?<![\w.])(viewer|audience|is_host|is_seat|my_turn|me|private|private_rows|hidden_rows|host_act_url|presence"
+    r"|can_reopen|status|server_now|log|banner|viewer_cls|clock_minutes)\b|(?<=\.)(me)\b"
 )
 _TEMPLATE_CODE = re.compile(r"\{[{%](.*?)[}%]\}", re.S)
-_YOURS = re.compile(r"\|\s*yours\s*:\s*viewer_cls\b")
+_YOURS = re.compile(r"\|\s*yours\s*:\s*viewer_cls\b|\{%\s*mine\b[^%]*%\}")
 _INCLUDE = re.compile(r"""\{%\s*include\s+["']([^"']+)["']""")
 
 
@@ -348,7 +350,7 @@ def _viewer_names(name: str, depth: int = 0) -> frozenset[str] | None:
         return None
     # `cell.cls|yours:viewer_cls` is a slot filled per audience after a shared rendering (`personal`)
     source = _YOURS.sub("", source)
-    found = {m for code in _TEMPLATE_CODE.findall(source) for m in _VIEWER_NAMES.findall(code)}
+    found = {"".join(m) for code in _TEMPLATE_CODE.findall(source) for m in _VIEWER_NAMES.findall(code)}
     for inner in _INCLUDE.findall(source):
         names = _viewer_names(inner, depth + 1)
         if names is None:
@@ -361,23 +363,34 @@ def _empty(value: Any) -> bool:
     return not value or (isinstance(value, dict) and all(not v for v in value.values()))
 
 
-def _board_key(board_template: str, ctx: dict[str, Any], view: dict[str, Any] | None, extra: dict[str, Any],
-               *marks: Any) -> Any:
-    """What a board rendering depends on, to share it between audiences; None if it cannot be shared.
-
-    The audience's own view (without its "viewer" field), the page hook's output, the marks,
-    and the values of the viewer-specific names the board templates read: two audiences with
-    equal keys get the same HTML (and hidden information only ever comes from the view)."""
-    names = _viewer_names(board_template)
-    if view is None or names is None:
+def _view_key(view: dict[str, Any] | None, extra: dict[str, Any]) -> str | None:
+    """An audience's own view (without its "viewer" field) and the page hook's output, as one
+    string (computed once per audience and update); None when it cannot be told."""
+    if view is None:
         return None
     try:
         # an empty "hidden"/"private" section (or one of empty sections per seat) is the same as none
         seen = {k: v for k, v in view.items() if k != "viewer" and not (k in ("hidden", "private") and _empty(v))}
-        return json.dumps([board_template, seen, extra, marks,
-                           {n: ctx.get(n) for n in sorted(names)},
-                           # `me` is a field of the seat rows ("(you)"), not a name of the context
-                           ctx.get("seats") if "me" in names else None], sort_keys=True, default=repr)
+        return json.dumps([seen, extra], sort_keys=True, default=repr)
+    except (TypeError, ValueError):
+        return None
+
+
+def _board_key(template: str, ctx: dict[str, Any], *marks: Any) -> Any:
+    """What a rendering of `template` depends on, to share it between audiences; None if it cannot be shared.
+
+    The audience's own view and page-hook output (`view_key`), the marks, and the values of
+    the viewer-specific names the template reads: two audiences with equal keys get the same
+    HTML (and hidden information only ever comes from the view)."""
+    names = _viewer_names(template)
+    view_key = ctx.get("view_key")
+    if view_key is None or names is None:
+        return None
+    try:
+        return (template, view_key, json.dumps([marks, {n: ctx.get(n) for n in sorted(names)},
+                                                # `me` is a field of the seat rows ("(you)"), not a context name
+                                                ctx.get("seats") if "me" in names else None],
+                                               sort_keys=True, default=repr))
     except (TypeError, ValueError):
         return None
 
@@ -424,9 +437,9 @@ def page_hook(slug: str, name: str = "context") -> Any:
     return getattr(module, name, None)
 
 
-def _score(match: Any) -> dict[int, Any]:
+def _score(match: Any, seats: list[Any] | None = None) -> dict[int, Any]:
     try:
-        return {int(k): v for k, v in (match.score() or {}).items()}
+        return {int(k): v for k, v in (match.score(seats) or {}).items()}
     except Exception:  # a half-written format must not break every page
         return {}
 

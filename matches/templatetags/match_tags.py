@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.safestring import mark_safe
 
 register = template.Library()
 
@@ -42,15 +43,28 @@ def get(mapping: Any, key: Any) -> Any:
         return ""
 
 
-#: `viewer_cls` while a board is drawn once for several audiences: `yours` leaves a slot that
-#: `render.personal()` fills per audience (seat 1 hears "your red tile", everyone else "red tile")
+#: `viewer_cls` while a part is drawn once for several audiences: `yours` and `mine` leave a
+#: slot that `render.personal()` fills per audience (seat 1 hears "your red tile", others "red tile")
 SHARED_VIEWER = "\ue000"
 _OWNER_CLASSES = frozenset({"p1", "p2", "p3", "p4"})
+
+
+def _slot(cls: str, text: str) -> str:
+    return f"\ue000{cls}\ue002{text}\ue001"
 
 
 @register.filter
 def yours(cls: Any, viewer_cls: Any) -> str:
     """"your " when a cell of class `cls` belongs to the viewer (`viewer_cls`, "p1"), else ""."""
     if viewer_cls == SHARED_VIEWER:
-        return f"\ue000{cls}\ue001" if cls in _OWNER_CLASSES else ""
+        return _slot(cls, "your ") if cls in _OWNER_CLASSES else ""
     return "your " if viewer_cls and cls == viewer_cls else ""
+
+
+@register.simple_tag(takes_context=True)
+def mine(context: Any, seat: Any, text: str) -> str:
+    """{% mine s.number ' me' %}: `text` (a literal of the template) on the viewer's own seat only."""
+    cls, viewer_cls = f"p{seat}", context.get("viewer_cls")
+    if viewer_cls == SHARED_VIEWER:
+        return mark_safe(_slot(cls, text)) if cls in _OWNER_CLASSES else ""
+    return mark_safe(text) if viewer_cls and cls == viewer_cls else ""
