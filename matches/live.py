@@ -314,12 +314,24 @@ def _changed(old: str | None, new: str, memo: dict[tuple[str, str], list[str]]) 
         memo[key] = [new]
         a, b = render.split_parts(old), render.split_parts(new)
         if a is not None and b is not None and a[0] == b[0] and a[1].keys() == b[1].keys():
-            memo[key] = [_out_of_band(html) for ident, html in b[1].items() if a[1][ident] != html]
+            memo[key] = [_out_of_band(html, a[1][ident]) for ident, html in b[1].items() if a[1][ident] != html]
     return memo[key]
 
 
-def _out_of_band(element: str) -> str:
-    """A live part, swapped alone: `hx-swap-oob` on, the server-side `data-live` marker off."""
+def _out_of_band(element: str, old: str | None = None) -> str:
+    """A live part, swapped alone: `hx-swap-oob` on, the server-side `data-live` marker off.
+
+    When only its start tag changed (a clock that stopped, a cell that lost its "last move"
+    mark), the part is sent empty with `data-keep`: static/js/live.js moves the children
+    the page has into it before the swap.  Not when the old part was `data-ticking` (a
+    running clock: the page's script has rewritten its children since)."""
     end = element.index(">")
     cut = end - 1 if element[end - 1] == "/" else end
-    return element[:cut].replace(" data-live", "", 1) + ' hx-swap-oob="true"' + element[cut:]
+    start = element[:cut].replace(" data-live", "", 1) + ' hx-swap-oob="true"'
+    if old is not None and cut == end and " data-ticking" not in old[:old.find(">")]:
+        close = element.rfind("</")
+        old_end = old.find(">")
+        if close > 0 and old_end > 0 and old[old_end + 1:old.rfind("</")] == element[end + 1:close] \
+                and element[end + 1:close]:
+            return start + " data-keep" + element[cut:end + 1] + element[close:]
+    return start + element[cut:]

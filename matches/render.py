@@ -112,7 +112,7 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         # a replay step is never the viewer's turn (set before the game's page hook runs)
         "replay": bool(snap.get("replay")),
         "my_turn": viewer >= 1 and viewer in to_act and match.status == "running" and not snap.get("replay"),
-        "server_now": timezone.now().isoformat(),
+        "server_now": timezone.now().isoformat(timespec="milliseconds"),
         # squares to outline; the game's page hook fills them from its view
         "last_cells": [],
         "win_cells": [],
@@ -457,7 +457,7 @@ def _clocks(bout: Any) -> dict[int, dict[str, Any]]:
         running = clock.deadline is not None and not clock.paused
         out[clock.seat] = {
             "remaining": None if remaining is None else max(0.0, float(remaining)),
-            "deadline": clock.deadline.isoformat() if running else "",
+            "deadline": clock.deadline.isoformat(timespec="milliseconds") if running else "",
             "paused": clock.paused,
             "per_move": clock.per_move,
             "reserve": clock.reserve,
@@ -479,10 +479,11 @@ def _clock_split(clock: Any, now: Any, running: bool) -> dict[str, Any]:
         move_left = None if per_move is None else max(0.0, per_move - used)
         reserve_left = max(0.0, clock.reserve - max(0.0, used - (per_move or 0.0)))
         move_end = None
+    # to the millisecond, like the deadlines: the page counts from these (and updates stay small)
     return {
-        "move_left": move_left,
-        "reserve_left": reserve_left,
-        "move_end": move_end.isoformat() if move_end is not None and per_move is not None else "",
+        "move_left": None if move_left is None else round(move_left, 3),
+        "reserve_left": round(reserve_left, 3),
+        "move_end": move_end.isoformat(timespec="milliseconds") if move_end is not None and per_move is not None else "",
         "spending": per_move is None or (move_left is not None and move_left <= 0),
     }
 

@@ -53,6 +53,13 @@
       if (!older && !(got.bout === last.bout && got.version === last.version)) { setTimeout(refetch, 0); }
     }
   });
+  // a live part sent without its children (only its start tag changed): keep the page's children
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var incoming = e.detail.fragment && e.detail.fragment.firstElementChild;
+    if (!incoming || !incoming.hasAttribute("data-keep") || !e.detail.target) { return; }
+    incoming.removeAttribute("data-keep");
+    while (e.detail.target.firstChild) { incoming.appendChild(e.detail.target.firstChild); }
+  });
   document.addEventListener("htmx:wsAfterMessage", readMeta);
   document.addEventListener("htmx:afterSettle", readMeta);
   document.addEventListener("htmx:afterRequest", function () { setTimeout(readMeta, 0); });
