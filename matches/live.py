@@ -164,6 +164,8 @@ class _Sent:
     host_seq: int | None = None  # host actions so far (None: not counted, no host socket)
     panel_key: str | None = None  # what the host panel showed (render.host_panel_key)
     last_move: tuple[int, str] | None = None
+    status: str = ""  # the match's
+    standing: tuple[dict[int, Any], str] | None = None  # score and bout label (render.shared)
     parts: dict[int, dict[str, str]] = field(default_factory=dict)
 
 
@@ -191,9 +193,11 @@ def message(bout: Any, html: str) -> dict[str, Any]:
 
 def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
     """Render the update of every audience with an open socket: [(group, message)]."""
-    from .models import Match, TurnLog
+    from .models import Bout, Match, TurnLog
 
-    match = Match.objects.filter(pk=match_id).first()
+    # the match and its current bout in one query (a match in setup has none)
+    current = Bout.objects.select_related("match").filter(match_id=match_id).order_by("-number").first()
+    match = current.match if current is not None else Match.objects.filter(pk=match_id).first()
     if match is None:
         forget(match_id)
         return []
@@ -205,7 +209,14 @@ def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
     if not viewers:
         forget(match.id)
         return []
-    snap = render.shared(match, turns=False)
+    with _sent_lock:
+        last = None if "deltas" in off else _sent.get(match.id)
+    # the score and the bout's label change only when a bout ends or another starts
+    same_bout = (last is not None and current is not None and last.match_token == match.watch_token
+                 and last.bout == current.number and not last.finished and current.finished is None
+                 and last.status == match.status)
+    snap = render.shared(match, turns=False, bout=current,
+                         standing=last.standing if same_bout and last is not None else None)
     snap["presence"] = False  # the host's presence list has messages of its own
     bout = snap["bout"]
     bout_no, version = (bout.number, bout.version) if bout is not None else (0, 0)
@@ -215,8 +226,7 @@ def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
         log_rows = log_rows.exclude(bout_id=bout.id, version__gt=version)
     state = log_rows.aggregate(top=Max("id"), flagged=Count("id", filter=Q(undone=True) | Q(corrected=True)))
     log_max, flagged = state["top"] or 0, state["flagged"]
-    with _sent_lock:
-        before = None if "deltas" in off else _sent.get(match.id)
+    before = last
     finished = bout is not None and bout.finished is not None
     # a bout that ended or reopened changes the log's frame (replay links): a full update then
     delta = (before is not None and bout is not None and before.match_token == match.watch_token
@@ -235,7 +245,8 @@ def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
     else:
         snap["last_move"] = _last_move(bout)
     full_snap: dict[str, Any] | None = None
-    now = _Sent(match.watch_token, bout_no, version, finished, log_max, flagged, last_move=snap["last_move"])
+    now = _Sent(match.watch_token, bout_no, version, finished, log_max, flagged, last_move=snap["last_move"],
+                status=match.status, standing=(snap["score"], snap["bout_label"]))
     boards: dict[Any, str] | None = None if "share" in off else {}
     diffs: dict[tuple[str, str], list[str]] = {}
     row_html: dict[Any, str] = {}

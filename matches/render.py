@@ -36,7 +36,8 @@ MINUTE_CLOCKS = frozenset({"two-connect"})
 # -- context -------------------------------------------------------------------
 
 
-def shared(match: Any, *, turns: bool = True) -> dict[str, Any]:
+def shared(match: Any, *, turns: bool = True, bout: Any = None,
+           standing: tuple[dict[int, Any], str] | None = None) -> dict[str, Any]:
     """What every audience's rendering reads from the database: fetched once
     per update (live renders all audiences from one snapshot).
 
@@ -44,18 +45,21 @@ def shared(match: Any, *, turns: bool = True) -> dict[str, Any]:
     also the way to draw a board for any (match, viewer, bout, state): build
     it with another bout/state and pass it to `context()` (see
     matches/CONTRACT.md).  `turns=False` leaves the log out (live updates
-    append only the new rows; see `log_rows`)."""
-    bout = match.current_bout
+    append only the new rows; see `log_rows`).  Live updates pass what they
+    loaded already: `bout` (the current bout) and `standing` (score and bout
+    label, unchanged while the same bout runs)."""
+    bout = bout if bout is not None else match.current_bout
     seats = list(match.seats.order_by("number"))
+    score, label = standing if standing is not None else (None, None)
     return {
         "bout": bout,
         "state": match.game.load(bout.state) if bout is not None else None,
         "seats": seats,
-        "score": _score(match, seats),
+        "score": score if score is not None else _score(match, seats),
         "clocks": _clocks(bout),
         "turns": list(match.turns.select_related("bout").order_by("sequence", "id")) if turns else None,
         "board_template": _board_template(match.game_slug),
-        "bout_label": outcome.bout_label(match, bout, _previous_bout(match, bout)),
+        "bout_label": label if label is not None else outcome.bout_label(match, bout, _previous_bout(match, bout)),
     }
 
 
