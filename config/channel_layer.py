@@ -83,6 +83,10 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
                     f"read ({blocking_read} s) plus a second, or idle websockets are closed")
         #: channel -> groups, for this process's channels (re-added after an outage)
         self.memberships: dict[str, set[str]] = collections.defaultdict(set)
+        #: (group, channel) whose discard failed or was skipped: removed when Redis answers again,
+        #: or a closed socket's channel would stay a member (and be sent every broadcast) until
+        #: the group expires
+        self.pending_discards: set[tuple[str, str]] = set()
         self.failed_at: float | None = None  # last failure; None while Redis answers
         self._recovering: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
             weakref.WeakKeyDictionary())  # one lock per event loop (tests run several)
@@ -148,7 +152,11 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
             groups.discard(group)
             if not groups:
                 del self.memberships[channel]
-        await self._bounded("group_discard", super().group_discard(group, channel), self.group_timeout)
+        try:
+            await self._bounded("group_discard", super().group_discard(group, channel), self.group_timeout)
+        except LayerUnavailable:
+            self.pending_discards.add((group, channel))
+            raise
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         await self._bounded("group_send", super().group_send(group, message), self.send_timeout)
@@ -210,6 +218,10 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         for channel, groups in self.memberships.items():
             for group in groups:
                 by_index[self.consistent_hash(group)].setdefault(self._group_key(group), {})[channel] = now
+        leaving = set(self.pending_discards)
+        gone: dict[int, list[tuple[str, str]]] = collections.defaultdict(list)
+        for group, channel in leaving:
+            gone[self.consistent_hash(group)].append((self._group_key(group), channel))
         for index in range(self.ring_size):
             connection = self.connection(index)
             # idle pooled sockets may still point at the Redis that died: drop them first
@@ -219,4 +231,7 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
             for key, members in by_index.get(index, {}).items():
                 pipe.zadd(key, members)
                 pipe.expire(key, self.group_expiry)
+            for key, channel in gone.get(index, []):
+                pipe.zrem(key, channel)
             await pipe.execute()
+        self.pending_discards -= leaving

@@ -116,3 +116,8 @@ def test_back_to_the_wall_garnets_per_seat_empty_means_not_counted(client: Clien
     response = client.post("/", {**BTTW, "opt-back-to-the-wall-garnets-1": "2", "opt-back-to-the-wall-garnets-3": "0"})
     assert response.status_code == 302
     assert Match.objects.order_by("-id").first().options["garnets"] == {"1": 2, "3": 0}
+
+
+def test_the_home_page_leads_to_the_seasons(client) -> None:  # type: ignore[no-untyped-def]
+    html = client.get("/").content.decode()
+    assert 'href="/seasons/"' in html

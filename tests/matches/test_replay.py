@@ -240,10 +240,12 @@ def test_a_running_bout_is_open_to_the_host_or_to_everyone_behind_the_host_delay
 
 def test_the_live_pages_link_each_finished_bout_and_the_banner_all_bouts(client: Client, make_match: Any) -> None:
     match = make_match("lance-assembly", clock=False)
+    page = client.get(f"/w/{match.watch_token}/").content.decode()
+    assert "Replays:" not in page  # nothing to replay yet: no empty label
     services.award_bout(match, 1)
     services.start_next_bout(match)
     page = client.get(f"/w/{match.watch_token}/").content.decode()
-    assert 'href="bouts/1/"' in page and 'href="bouts/2/"' not in page
+    assert "Replays:" in page and 'href="bouts/1/"' in page and 'href="bouts/2/"' not in page
     services.award_bout(match, 1)
     match.refresh_from_db()
     assert match.status == Match.FINISHED
