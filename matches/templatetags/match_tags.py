@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 register = template.Library()
@@ -68,3 +69,32 @@ def mine(context: Any, seat: Any, text: str) -> str:
     if viewer_cls == SHARED_VIEWER:
         return mark_safe(_slot(cls, text)) if cls in _OWNER_CLASSES else ""
     return mark_safe(text) if viewer_cls and cls == viewer_cls else ""
+
+
+@register.simple_tag(takes_context=True)
+def grid_cells(context: Any, g: Any) -> str:
+    """The rows of a square board (matches/partials/grid.html): a row label, then one button a
+    cell.  Written here rather than as a template loop because every live update draws it and the
+    template language took ~2 ms for 36 cells; the markup is the one the loop wrote."""
+    board_name = context.get("board_name") or ""
+    cell_id = escape(board_name or "sq")
+    board = escape(board_name or context.get("match").game_slug)
+    last = set(context.get("last_cells") or ())
+    win = set(context.get("win_cells") or ())
+    hints = context.get("hint_cells") or {}
+    viewer_cls = context.get("viewer_cls") or ""
+    out: list[str] = []
+    for number, row in enumerate(g["rows"], 1):
+        out.append(f'<span class="rowlabel" aria-hidden="true">{number}</span>')
+        for cell in row:
+            coord = escape(cell["coord"])
+            raw = cell["coord"]
+            classes = " last" * (raw in last) + " win" * (raw in win) + " hint" * (raw in hints)
+            said = (", last move" * (raw in last) + ", winning line" * (raw in win)
+                    + (f", {escape(hints.get(raw, ''))}" if raw in hints else ""))
+            out.append(
+                f'<button type="button" id="{cell_id}-{coord}" data-live data-board="{board}" '
+                f'class="cell {escape(cell["cls"])}{classes}" data-coord="{coord}" data-value="{escape(cell["value"])}" '
+                f'aria-label="{coord}, {escape(yours(cell["cls"], viewer_cls))}{escape(cell["label"])}{said}">'
+                f'<span class="piece-in" aria-hidden="true">{escape(cell["text"])}</span></button>')
+    return mark_safe("".join(out))  # every value above is escaped
