@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import threading
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
 
 from matches import services, sweeper
 from matches.models import Match, TurnLog
 from tests.conftest import POSTGRES
+from tests.threads import released_together
 
 T0 = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
 
@@ -207,24 +206,7 @@ def test_the_in_process_sweeper_starts_only_in_web_servers():
 
 
 def _threads(*targets):
-    errors = []
-    barrier = threading.Barrier(len(targets))
-
-    def run(target):
-        try:
-            barrier.wait()
-            target()
-        except Exception as error:  # collected for the assertions
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(t,)) for t in targets]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    return errors
+    return released_together(*targets, timeout=30)
 
 
 @pytest.mark.postgres

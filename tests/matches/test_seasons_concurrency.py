@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from games.core import SPECTATOR
 from matches import seasons, services
 from matches.models import Match, SeasonEvent, TokenOfLife
 from tests.conftest import POSTGRES
 from tests.matches.test_seasons import NAMES, orders, plan
+from tests.threads import released_together
 
 pytestmark = [
     pytest.mark.postgres,
@@ -26,26 +25,7 @@ pytestmark = [
 ]
 
 
-def race(*targets: Callable[[], Any]) -> list[Exception]:
-    """Run `targets` in threads released together; the exceptions they raised."""
-    errors: list[Exception] = []
-    barrier = threading.Barrier(len(targets))
-
-    def run(target: Callable[[], Any]) -> None:
-        try:
-            barrier.wait()
-            target()
-        except Exception as error:  # collected for the assertions
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(t,)) for t in targets]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return errors
+race = released_together
 
 
 def season_with_roster(name: str) -> Any:
