@@ -75,7 +75,7 @@ def main() -> None:
 
     call_command("migrate", verbosity=0, interactive=False)
     Match.objects.filter(status=Match.RUNNING).update(status=Match.FINISHED)  # earlier runs' leftovers
-    engine.notify = lambda match_id: None  # type: ignore[assignment]  (creating matches broadcasts nothing)
+    engine.notify = lambda match_id, **written: None  # type: ignore[assignment]  (creating matches broadcasts nothing)
 
     from datetime import timedelta
 

@@ -133,9 +133,9 @@ def server_time(moves: int) -> dict[str, Any]:
     from matches import live, services
 
     prepare = getattr(live, "prepare", None)
-    handed: list[int] = []
+    handed: list[tuple[Any, ...]] = []
     if prepare is not None:  # the broadcast is handed off: render here, in line, and time it
-        live.notify = handed.append  # type: ignore[assignment]
+        live.notify = lambda *args: handed.append(args)  # type: ignore[assignment]
     match = new_match()
     chooser = Chooser(match, 7)
     totals, submits, queries = [], [], []
@@ -146,7 +146,7 @@ def server_time(moves: int) -> dict[str, Any]:
             services.submit(match, seat, text, chooser.version)
             t1 = time.perf_counter()
             while handed:
-                prepare(handed.pop())
+                prepare(*handed.pop())
         t2 = time.perf_counter()
         chooser.version += 1
         totals.append((t2 - t0) * 1000)

@@ -12,7 +12,8 @@ expired bouts with one query.  The sweeper (sweeper.py) claims each with a
 compare-and-swap on `Bout.version` (healthchecks' sendalerts pattern), so a
 time-out is applied exactly once however many sweepers run and however a
 move races it.  This module never imports the engine.  These helpers run
-inside the services' transactions and never save the bout (the caller does); they save clocks.
+inside the services' transactions and never save the bout (the caller does); they save clocks,
+or with `save=False` leave them to `flush` (a move writes both seats' clocks in one UPDATE).
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ import logging
 import threading
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import connection
 
 from . import formats
 from .models import Bout, Clock, Match
@@ -68,14 +72,55 @@ def _deadline(clock: Clock, now: datetime) -> datetime:
     return now + timedelta(seconds=max(0.0, left))
 
 
-def start(clock: Clock, now: datetime) -> None:
+#: what a clock row stores beyond its bout and seat (`flush` writes these)
+_FIELDS = ["per_move", "reserve", "deadline", "running_since", "used", "paused"]
+
+
+def _save(clock: Clock, save: bool) -> None:
+    if save:
+        clock.save()
+    else:  # written by `flush`, with the other clocks changed by the same move, in one UPDATE
+        clock.__dict__["_unsaved"] = True
+
+
+def flush(bout: Bout) -> None:
+    """Write the clocks changed with `save=False` (one UPDATE for all of them)."""
+    dirty = [c for c in rows(bout) if c.__dict__.pop("_unsaved", False)]
+    if len(dirty) == 1:
+        dirty[0].save(update_fields=_FIELDS)
+    elif dirty:
+        _update_rows(dirty)
+
+
+def _update_rows(dirty: list[Clock]) -> None:
+    """One UPDATE ... SET f = CASE id WHEN .. THEN .. END for several clocks.  Written out because
+    `QuerySet.bulk_update` builds the same statement through expressions that cost more CPU
+    (about 1.5 ms here) than the round trip it saves."""
+    quote = connection.ops.quote_name
+    cast = connection.vendor == "postgresql"  # a CASE of parameters (and NULLs) needs the column type there
+    sets: list[str] = []
+    params: list[Any] = []
+    for name in _FIELDS:
+        field = Clock._meta.get_field(name)
+        whens = " ".join(["WHEN %s THEN %s"] * len(dirty))
+        case = f"CASE {quote('id')} {whens} END"
+        sets.append(f"{quote(field.column)} = " + (f"CAST({case} AS {field.db_type(connection)})" if cast else case))
+        for clock in dirty:
+            params += [clock.pk, field.get_db_prep_save(getattr(clock, field.attname), connection)]
+    ids = ", ".join(["%s"] * len(dirty))
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {quote(Clock._meta.db_table)} SET {', '.join(sets)} WHERE {quote('id')} IN ({ids})",
+                       [*params, *(c.pk for c in dirty)])
+
+
+def start(clock: Clock, now: datetime, *, save: bool = True) -> None:
     clock.running_since = now
     clock.deadline = _deadline(clock, now)
     clock.paused = False
-    clock.save()
+    _save(clock, save)
 
 
-def stop(clock: Clock, now: datetime) -> float:
+def stop(clock: Clock, now: datetime, *, save: bool = True) -> float:
     """End the seat's turn: charge the overflow to the reserve; time used this turn
     (what it had used before a pause included)."""
     used = clock.used
@@ -86,11 +131,11 @@ def stop(clock: Clock, now: datetime) -> float:
     clock.used = 0.0
     clock.running_since = None
     clock.deadline = None
-    clock.save()
+    _save(clock, save)
     return used
 
 
-def sync(bout: Bout, to_act: Iterable[int], *, paused: bool, now: datetime) -> None:
+def sync(bout: Bout, to_act: Iterable[int], *, paused: bool, now: datetime, save: bool = True) -> None:
     """Run exactly the clocks of the seats in `to_act` (none when paused or over).
 
     A seat that stopped being to act (it moved, or the host rewound the bout)
@@ -100,9 +145,9 @@ def sync(bout: Bout, to_act: Iterable[int], *, paused: bool, now: datetime) -> N
     for clock in rows(bout):
         if clock.seat in acting:
             if not paused and not clock.running:
-                start(clock, now)
+                start(clock, now, save=save)
         elif clock.running or clock.used:
-            stop(clock, now)
+            stop(clock, now, save=save)
     refresh(bout)
 
 

@@ -133,11 +133,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
     @database_sync_to_async
     def _submit(self, text: str, version: int) -> str:
         from . import services
-        from .models import Match
 
-        match = Match.objects.get(pk=self.match_id)
-        try:
-            services.submit(match, self.viewer, text, version)
+        assert self.match_id is not None
+        try:  # by id: the service reads (and locks) the match itself
+            services.submit(self.match_id, self.viewer, text, version)
         except (services.ServiceError, RuleError) as exc:
             return str(exc)
         return ""

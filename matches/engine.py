@@ -9,8 +9,9 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max
+from django.db.models.expressions import RawSQL
 
 from games.core import HOST, IllegalAction, Result, RuleError
 
@@ -76,10 +77,14 @@ def bump(bout: Bout) -> None:
     bout.version += 1
 
 
-def notify(match_id: int) -> None:
+def notify(match_id: int, *, written: tuple[Match, Bout, list[TurnLog]] | None = None) -> None:
     """After commit, hand the match id to the live layer (it renders and fans
     out, off this request's path) and wake the clock sweeper (a deadline may
-    have moved).  A failing broadcast never undoes or blocks a move."""
+    have moved).  A failing broadcast never undoes or blocks a move.
+
+    `written`: the locked match and bout as this transaction saved them and the
+    log rows it wrote, when that is all it changed (a move): the live layer can
+    then draw the update without reading them back (live.Written)."""
 
     def send() -> None:
         clocks.deadlines_changed.set()
@@ -88,7 +93,10 @@ def notify(match_id: int) -> None:
         except ImportError:  # the live layer is optional for the services
             return
         try:
-            live.notify(match_id)
+            if written is None:
+                live.notify(match_id)
+            else:
+                live.notify(match_id, live.Written(*written, clocks=tuple(clocks.rows(written[1]))))
         except Exception:
             log.exception("live.notify failed for match %s", match_id)
 
@@ -101,6 +109,17 @@ def notify(match_id: int) -> None:
 def next_sequence(match: Match) -> int:
     top = TurnLog.objects.filter(match=match).aggregate(top=Max("sequence"))["top"]
     return (top or 0) + 1
+
+
+def _sequence_in_insert(match: Match) -> Any:
+    """The next sequence, computed by the INSERT itself (the match row is locked, so no other
+    transaction writes its log meanwhile) and read back through RETURNING; where the database
+    cannot return columns from an INSERT, asked first."""
+    if not connection.features.can_return_columns_from_insert:
+        return next_sequence(match)
+    table = TurnLog._meta.db_table
+    return RawSQL(f'(SELECT COALESCE(MAX("sequence"), 0) + 1 FROM "{table}" WHERE "match_id" = %s)',
+                  [match.pk], output_field=TurnLog._meta.get_field("sequence"))
 
 
 def write(
@@ -117,7 +136,7 @@ def write(
     return TurnLog.objects.create(
         match=match,
         bout=bout,
-        sequence=next_sequence(match) if sequence is None else sequence,
+        sequence=_sequence_in_insert(match) if sequence is None else sequence,
         kind=kind,
         actor=actor,
         text=text,
@@ -198,13 +217,14 @@ def next_starter(match: Match, last: Bout) -> int:
     return last.starting_seat
 
 
-def settle_clocks(match: Match, bout: Bout, state: Any, now: datetime, *, new_round: bool) -> None:
+def settle_clocks(match: Match, bout: Bout, state: Any, now: datetime, *, new_round: bool,
+                  save: bool = True) -> None:
     game = match.game
     if new_round:
         bout.round_version = bout.version
         if game.sealed:
             clocks.open_round(match, bout, now)
-    clocks.sync(bout, game.to_act(state), paused=match.paused, now=now)
+    clocks.sync(bout, game.to_act(state), paused=match.paused, now=now, save=save)
 
 
 def finish_bout(
@@ -286,7 +306,8 @@ def after_state_change(match: Match, bout: Bout, state: Any, now: datetime, *, n
     bout.state = game.dump(state)
     result = game.result(state)
     if result is None:
-        settle_clocks(match, bout, state, now, new_round=new_round)
+        settle_clocks(match, bout, state, now, new_round=new_round, save=False)
+        clocks.flush(bout)
         bout.save()
         return
     bout.round_version = bout.version
@@ -316,13 +337,14 @@ def play(
     used = None
     clock = clocks.of(bout, actor)
     if clock is not None and (clock.running or clock.used):
-        used = clocks.stop(clock, now)
+        used = clocks.stop(clock, now, save=False)  # written with the next seat's clock (clocks.flush)
     if not bumped:
         bump(bout)
     entry = write(match, bout, TurnLog.MOVE, actor, canonical, now, by_host=by_host, time_used=used)
     # the host's own game action ("resolve") always closes the round
     new_round = not game.sealed or actor == HOST or sealed_round_changed(game, before, after, actor)
     after_state_change(match, bout, after, now, new_round=new_round)
+    clocks.flush(bout)  # when the bout ended, the mover's clock is still to write
     return entry
 
 

@@ -57,8 +57,21 @@ CACHE_MATCHES = 1000
 
 # -- the hand-off -----------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Written:
+    """What a move's transaction saved, handed over after its commit (engine.notify): the locked
+    match and bout as saved, the bout's clocks and the log rows written.  When this process sent
+    the version just before, the update is drawn from these without reading anything back."""
+
+    match: Any
+    bout: Any
+    rows: list[Any]
+    clocks: tuple[Any, ...] = ()
+
+
 _lock = threading.Lock()
-_pending: dict[int, None] = {}  # ordered set of match ids waiting for a broadcast
+#: match ids waiting for a broadcast (in order), with what the transaction wrote when only one is waiting
+_pending: dict[int, Written | None] = {}
 _scheduled = False
 _loop: asyncio.AbstractEventLoop | None = None
 
@@ -78,15 +91,17 @@ def start_background_loop() -> asyncio.AbstractEventLoop:
     return loop
 
 
-def notify(match_id: int) -> None:
+def notify(match_id: int, written: Written | None = None) -> None:
     """Push the current state of a match to every audience (sync; after commit)."""
     global _scheduled
     loop = _loop
     if loop is None or loop.is_closed() or not loop.is_running() or "offpath" in _off():
-        _send_now(match_id)
+        _send_now(match_id, written)
         return
+    match_id = int(match_id)
     with _lock:
-        _pending[int(match_id)] = None
+        # two changes waiting for one broadcast: it reads the match as it is then
+        _pending[match_id] = written if match_id not in _pending else None
         if _scheduled:
             return
         _scheduled = True
@@ -107,9 +122,9 @@ async def _drain() -> None:
                 _scheduled = False
                 return
             match_id = next(iter(_pending))
-            del _pending[match_id]
+            written = _pending.pop(match_id)
         try:
-            messages = await sync_to_async(_prepare_and_close, thread_sensitive=False)(match_id)
+            messages = await sync_to_async(_prepare_and_close, thread_sensitive=False)(match_id, written)
             await _send(messages)
         except Exception:  # a broken broadcast must never stop the others
             log.exception("live update of match %s failed", match_id)
@@ -119,16 +134,16 @@ def _off() -> frozenset[str]:
     return frozenset(getattr(settings, "DEATHMATCH_LIVE_OFF", frozenset()))
 
 
-def _prepare_and_close(match_id: int) -> list[tuple[str, dict[str, Any]]]:
+def _prepare_and_close(match_id: int, written: Written | None = None) -> list[tuple[str, dict[str, Any]]]:
     try:
-        return prepare(match_id)
+        return prepare(match_id, written)
     finally:
         close_old_connections()
 
 
-def _send_now(match_id: int) -> None:
+def _send_now(match_id: int, written: Written | None = None) -> None:
     try:
-        messages = prepare(match_id)
+        messages = prepare(match_id, written)
         if messages:
             async_to_sync(_send)(messages)
     except Exception:
@@ -161,11 +176,13 @@ class _Sent:
     finished: bool
     log_max_id: int
     log_flagged: int
+    log_top: int = 0  # the highest sequence in the log sent
     host_seq: int | None = None  # host actions so far (None: not counted, no host socket)
     panel_key: str | None = None  # what the host panel showed (render.host_panel_key)
     last_move: tuple[int, str] | None = None
     status: str = ""  # the match's
     standing: tuple[dict[int, Any], str] | None = None  # score and bout label (render.shared)
+    seats: list[Any] | None = None  # the match's seats (they change only before it starts)
     parts: dict[int, dict[str, str]] = field(default_factory=dict)
 
 
@@ -191,52 +208,83 @@ def message(bout: Any, html: str) -> dict[str, Any]:
     }
 
 
-def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
-    """Render the update of every audience with an open socket: [(group, message)]."""
-    from .models import Bout, Match, TurnLog
+def prepare(match_id: int, written: Written | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """Render the update of every audience with an open socket: [(group, message)].
 
+    `written` (a move's transaction, see `Written`): when it follows exactly the version this
+    process sent last, the update is drawn from it and nothing is read from the database."""
+    from .models import Bout, Match
+
+    with _sent_lock:
+        last = None if "deltas" in _off() else _sent.get(int(match_id))
+    if written is not None and last is not None and _follows(last, written):
+        return _render(written.match, written.bout, last, written)
     # the match and its current bout in one query (a match in setup has none)
     current = Bout.objects.select_related("match").filter(match_id=match_id).order_by("-number").first()
     match = current.match if current is not None else Match.objects.filter(pk=match_id).first()
     if match is None:
         forget(match_id)
         return []
-    viewers = audiences(match)
+    return _render(match, current, last, None)
+
+
+def _follows(last: _Sent, written: Written) -> bool:
+    """`written` is the next version of what `last` sent: same match and running bout, one
+    version on, and its log rows follow the last row sent (no row written elsewhere between)."""
+    bout, match, rows = written.bout, written.match, written.rows
+    sequences = [r.sequence for r in rows]
+    return (bool(rows) and match.status == "running" and bout.finished is None and not last.finished
+            and last.match_token == match.watch_token and last.status == match.status
+            and last.bout == bout.number and last.version + 1 == bout.version and last.seats is not None
+            and sequences == list(range(last.log_top + 1, last.log_top + 1 + len(rows)))
+            and all(r.bout_id == bout.id and not r.undone and not r.corrected for r in rows))
+
+
+def _render(match: Any, current: Any, last: _Sent | None, written: Written | None) -> list[tuple[str, dict[str, Any]]]:
+    from .models import TurnLog
+
     off = _off()
+    viewers = audiences(match)
     open_ = None if "presence" in off else presence.open_audiences(match.id, [viewer_label(v) for v in viewers])
     if open_ is not None:
         viewers = [v for v in viewers if viewer_label(v) in open_]
     if not viewers:
         forget(match.id)
         return []
-    with _sent_lock:
-        last = None if "deltas" in off else _sent.get(match.id)
-    # the score and the bout's label change only when a bout ends or another starts
+    # the score and the bout's label change only when a bout ends or another starts; seats only in setup
     same_bout = (last is not None and current is not None and last.match_token == match.watch_token
                  and last.bout == current.number and not last.finished and current.finished is None
                  and last.status == match.status)
     snap = render.shared(match, turns=False, bout=current,
-                         standing=last.standing if same_bout and last is not None else None)
+                         standing=last.standing if same_bout and last is not None else None,
+                         seats=last.seats if same_bout and last is not None else None,
+                         clocks=written.clocks if written is not None else None)
     snap["presence"] = False  # the host's presence list has messages of its own
     bout = snap["bout"]
     bout_no, version = (bout.number, bout.version) if bout is not None else (0, 0)
-    # the log as of the bout version read above (a move committing meanwhile comes with the next update)
-    log_rows = TurnLog.objects.filter(match_id=match.id)
-    if bout is not None:
-        log_rows = log_rows.exclude(bout_id=bout.id, version__gt=version)
-    state = log_rows.aggregate(top=Max("id"), flagged=Count("id", filter=Q(undone=True) | Q(corrected=True)))
-    log_max, flagged = state["top"] or 0, state["flagged"]
     before = last
     finished = bout is not None and bout.finished is not None
-    # a bout that ended or reopened changes the log's frame (replay links): a full update then
-    delta = (before is not None and bout is not None and before.match_token == match.watch_token
-             and before.bout == bout_no and before.version < version
-             and before.finished == finished and before.log_flagged == flagged and before.log_max_id <= log_max)
     rows: list[Any] = []
-    if delta and before is not None:
-        rows = list(log_rows.filter(id__gt=before.log_max_id, id__lte=log_max)
-                    .select_related("bout").order_by("sequence", "id"))
-        delta = all(r.bout_id == bout.id for r in rows)
+    if written is not None and before is not None:  # the rows written follow the last row sent (_follows)
+        rows = list(written.rows)
+        log_max, log_top, flagged = max(r.id for r in rows), rows[-1].sequence, before.log_flagged
+        delta = True
+    else:
+        # the log as of the bout version read above (a move committing meanwhile comes with the next update)
+        log_rows = TurnLog.objects.filter(match_id=match.id)
+        if bout is not None:
+            log_rows = log_rows.exclude(bout_id=bout.id, version__gt=version)
+        state = log_rows.aggregate(top=Max("id"), seq=Max("sequence"),
+                                   flagged=Count("id", filter=Q(undone=True) | Q(corrected=True)))
+        log_max, log_top, flagged = state["top"] or 0, state["seq"] or 0, state["flagged"]
+        # a bout that ended or reopened changes the log's frame (replay links): a full update then
+        delta = (before is not None and bout is not None and before.match_token == match.watch_token
+                 and before.bout == bout_no and before.version < version
+                 and before.finished == finished and before.log_flagged == flagged and before.log_max_id <= log_max)
+        if delta and before is not None:
+            rows = list(log_rows.filter(id__gt=before.log_max_id, id__lte=log_max)
+                        .select_related("bout").order_by("sequence", "id"))
+            delta = all(r.bout_id == bout.id for r in rows)
     moves = [r for r in rows if r.kind == TurnLog.MOVE and not r.undone and not r.corrected]
     if delta and moves:  # the bout's last move is among the rows appended (all of this bout, in order)
         snap["last_move"] = (moves[-1].actor, moves[-1].text)
@@ -245,8 +293,9 @@ def prepare(match_id: int) -> list[tuple[str, dict[str, Any]]]:
     else:
         snap["last_move"] = _last_move(bout)
     full_snap: dict[str, Any] | None = None
-    now = _Sent(match.watch_token, bout_no, version, finished, log_max, flagged, last_move=snap["last_move"],
-                status=match.status, standing=(snap["score"], snap["bout_label"]))
+    now = _Sent(match.watch_token, bout_no, version, finished, log_max, flagged, log_top=log_top,
+                last_move=snap["last_move"], status=match.status, standing=(snap["score"], snap["bout_label"]),
+                seats=snap["seats"])
     boards: dict[Any, str] | None = None if "share" in off else {}
     diffs: dict[tuple[str, str], list[str]] = {}
     row_html: dict[Any, str] = {}

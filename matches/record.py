@@ -352,7 +352,7 @@ def import_record(text: str, *, quiet: bool = False) -> Match:
 
     if quiet:
         real = engine.notify
-        engine.notify = lambda match_id: None  # type: ignore[assignment]
+        engine.notify = lambda match_id, **written: None  # type: ignore[assignment]
         try:
             return import_record(text)
         finally:

@@ -37,7 +37,8 @@ MINUTE_CLOCKS = frozenset({"two-connect"})
 
 
 def shared(match: Any, *, turns: bool = True, bout: Any = None,
-           standing: tuple[dict[int, Any], str] | None = None) -> dict[str, Any]:
+           standing: tuple[dict[int, Any], str] | None = None, seats: list[Any] | None = None,
+           clocks: tuple[Any, ...] | None = None) -> dict[str, Any]:
     """What every audience's rendering reads from the database: fetched once
     per update (live renders all audiences from one snapshot).
 
@@ -47,16 +48,16 @@ def shared(match: Any, *, turns: bool = True, bout: Any = None,
     matches/CONTRACT.md).  `turns=False` leaves the log out (live updates
     append only the new rows; see `log_rows`).  Live updates pass what they
     loaded already: `bout` (the current bout) and `standing` (score and bout
-    label, unchanged while the same bout runs)."""
+    label, unchanged while the same bout runs), `seats` and the bout's `clocks` rows."""
     bout = bout if bout is not None else match.current_bout
-    seats = list(match.seats.order_by("number"))
+    seats = seats if seats is not None else list(match.seats.order_by("number"))
     score, label = standing if standing is not None else (None, None)
     return {
         "bout": bout,
         "state": match.game.load(bout.state) if bout is not None else None,
         "seats": seats,
         "score": score if score is not None else _score(match, seats),
-        "clocks": _clocks(bout),
+        "clocks": _clocks(bout, clocks),
         "turns": list(match.turns.select_related("bout").order_by("sequence", "id")) if turns else None,
         "board_template": _board_template(match.game_slug),
         "bout_label": label if label is not None else outcome.bout_label(match, bout, _previous_bout(match, bout)),
@@ -448,7 +449,7 @@ def _score(match: Any, seats: list[Any] | None = None) -> dict[int, Any]:
         return {}
 
 
-def _clocks(bout: Any) -> dict[int, dict[str, Any]]:
+def _clocks(bout: Any, rows: tuple[Any, ...] | None = None) -> dict[int, dict[str, Any]]:
     """Each seat's clock, the per-move allowance and the reserve apart: the
     page shows "0:42 + 5:00" and counts the move down first, then the reserve
     (`move_end` is when the allowance runs out and the reserve starts)."""
@@ -456,7 +457,7 @@ def _clocks(bout: Any) -> dict[int, dict[str, Any]]:
         return {}
     now = timezone.now()
     out: dict[int, dict[str, Any]] = {}
-    for clock in bout.clocks.all():
+    for clock in rows if rows is not None else bout.clocks.all():
         remaining = clock.remaining(now)
         running = clock.deadline is not None and not clock.paused
         out[clock.seat] = {

@@ -177,8 +177,8 @@ def start_next_bout(match: Match) -> Bout:
 # -- moves ----------------------------------------------------------------------------
 
 
-def submit(match: Match, seat: int, text: str, expected_version: int) -> TurnLog:
-    """A seat's move (or sealed submission) on the current bout."""
+def submit(match: Match | int, seat: int, text: str, expected_version: int) -> TurnLog:
+    """A seat's move (or sealed submission) on the current bout (`match`: the match or its id)."""
     now = _now()
     timed_out = False
     with transaction.atomic():
@@ -195,7 +195,7 @@ def submit(match: Match, seat: int, text: str, expected_version: int) -> TurnLog
             timed_out = True  # commit the time-out, then refuse the move
         else:
             entry = engine.play(match, bout, seat, _clean(text), now)
-            engine.notify(match.pk)
+            engine.notify(match.pk, written=(match, bout, [entry]))
             return entry
     if timed_out:
         raise NotAllowed("time ran out before your move arrived")
@@ -220,7 +220,7 @@ def host_apply(match: Match, text: str, expected_version: int) -> TurnLog:
         else:
             engine.check_version(bout, expected_version)
         entry = engine.play(match, bout, actor, text, now, by_host=actor != HOST)
-        engine.notify(match.pk)
+        engine.notify(match.pk, written=(match, bout, [entry]))
         return entry
 
 

@@ -103,7 +103,7 @@ def test_each_change_is_broadcast_once_after_commit(roles, monkeypatch, django_c
     from matches import live
 
     sent = []
-    monkeypatch.setattr(live, "notify", sent.append)
+    monkeypatch.setattr(live, "notify", lambda match_id, written=None: sent.append(match_id))
     with django_capture_on_commit_callbacks(execute=True):
         services.submit(roles.match, 1, "place C3", current(roles.match).version)
     assert sent == [roles.match.pk]
