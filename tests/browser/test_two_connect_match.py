@@ -287,6 +287,7 @@ def test_two_connect_match_played_by_clicks_on_desktop_and_phone(server: Server,
     assert sorted(uli.eval_on_selector_all("#tc-root .pt.will-flip", "els => els.map(e => e.dataset.coord)")) == \
         ["D2", "E2"]
     uli.screenshot(path=str(ARTIFACTS / "tc-desktop-jump-pending.png"), full_page=True)
+    keep_board(spectator)
     submit(uli, 1, TURNS[14], watchers(1))
     for page in (uli, vic, spectator):
         page.wait_for_selector(pt("yinsh", "D2") + ".m1", state="attached", timeout=TIMEOUT)
@@ -296,6 +297,8 @@ def test_two_connect_match_played_by_clicks_on_desktop_and_phone(server: Server,
     assert spectator.locator("#tc-root .tc-squava .pt.last").count() == 0
     assert spectator.locator("#tc-root .tc-yinsh .pt.last").count() == 2
     assert spectator.locator("#tc-root .tc-gomoku .pt.last").count() == 1
+    assert drawn_in_place(spectator, ("yinsh", "D2"), ("yinsh", "E2"), ("yinsh", "F2"), ("gomoku", "G7"))
+    spectator.screenshot(path=str(ARTIFACTS / "tc-spectator-jump-delta.png"), full_page=True)
 
     for n in range(16, 21):
         play_turn(players[2 - n % 2], 2 - n % 2, TURNS[n - 1], watchers(2 - n % 2))
