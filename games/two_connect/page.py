@@ -396,14 +396,17 @@ class _Shaper:
 
 def _svg_body(b: Mapping[str, Any], interactive: bool) -> str:
     """The inside of one board's <svg>: hit shape, lines, labels, the deciding row and
-    the points (a <g> per point carrying data-board and data-coord)."""
+    the points (a <g> per point carrying data-board and data-coord, a live part each)."""
     word = b["word"]
     parts = [_static_layer(word)]
     if b.get("win_line"):
         x1, y1, x2, y2 = b["win_line"]
         parts.append(f'<line class="tc-winline reason-{escape(b["reason"])}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>')
     radius = {"ring": b["ring"], "marker": b["marker"]} if word == "yinsh" else {"stone": b["stone"]}
-    hit = f'<use class="hit" href="#tc-hit-{word}"/>'
+    # A point is a live part (id + data-live, matches/CONTRACT.md): a move re-sends only the points
+    # that changed.  Its children are closed with end tags, not "/>": a live update is parsed as
+    # HTML outside any <svg>, where "/>" closes nothing (static/js/live.js rebuilds the part as SVG).
+    hit = f'<use class="hit" href="#tc-hit-{word}"></use>'
     for p in b["points"]:
         cls = "pt"
         if p["v"]:
@@ -412,7 +415,8 @@ def _svg_body(b: Mapping[str, Any], interactive: bool) -> str:
             cls += " last"
         if p["win"]:
             cls += " win"
-        attrs = f'class="{cls}" transform="translate({p["x"]} {p["y"]})" data-board="{word}" data-coord="{p["coord"]}"'
+        attrs = (f'id="tc-{word}-{p["coord"]}" data-live class="{cls}" transform="translate({p["x"]} {p["y"]})" '
+                 f'data-board="{word}" data-coord="{p["coord"]}"')
         if p["v"]:
             attrs += f' data-v="{p["v"]}"'
         if p["no"]:
@@ -422,7 +426,7 @@ def _svg_body(b: Mapping[str, Any], interactive: bool) -> str:
         piece = ""
         if p["seat"]:
             shape = p.get("piece") or "stone"
-            piece = (f'<circle class="{shape}" r="{radius[shape]}"/>'
+            piece = (f'<circle class="{shape}" r="{radius[shape]}"></circle>'
                      f'<text class="mk" dy=".35em">{escape(p["mark"])}</text>')
         parts.append(f"<g {attrs}>{hit}{piece}</g>")
     return "".join(parts)

@@ -53,12 +53,29 @@
       if (!older && !(got.bout === last.bout && got.version === last.version)) { setTimeout(refetch, 0); }
     }
   });
-  // a live part sent without its children (only its start tag changed): keep the page's children
+  // htmx parses a message as HTML outside any <svg>, so a live part of an SVG board (a point's
+  // <g>) arrives as an HTML element, which an <svg> does not draw: rebuild it in the SVG namespace,
+  // as the parser does inside <svg>.  (Its children must be written with end tags: "/>" closes
+  // nothing in HTML, so <circle/><text> would already have become a circle holding the text.)
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  function asSvg(element) {
+    var holder = document.createElement("template");
+    holder.innerHTML = "<svg>" + element.outerHTML + "</svg>";
+    var svg = holder.content.firstElementChild;
+    return svg && svg.firstElementChild;
+  }
   document.addEventListener("htmx:oobBeforeSwap", function (e) {
-    var incoming = e.detail.fragment && e.detail.fragment.firstElementChild;
-    if (!incoming || !incoming.hasAttribute("data-keep") || !e.detail.target) { return; }
+    var fragment = e.detail.fragment, target = e.detail.target;
+    var incoming = fragment && fragment.firstElementChild;
+    if (!incoming || !target) { return; }
+    if (target.namespaceURI === SVG_NS && incoming.namespaceURI !== SVG_NS) {
+      var rebuilt = asSvg(incoming);
+      if (rebuilt) { fragment.replaceChild(rebuilt, incoming); incoming = rebuilt; }
+    }
+    // a live part sent without its children (only its start tag changed): keep the page's children
+    if (!incoming.hasAttribute("data-keep")) { return; }
     incoming.removeAttribute("data-keep");
-    while (e.detail.target.firstChild) { incoming.appendChild(e.detail.target.firstChild); }
+    while (target.firstChild) { incoming.appendChild(target.firstChild); }
   });
   document.addEventListener("htmx:wsAfterMessage", readMeta);
   document.addEventListener("htmx:afterSettle", readMeta);

@@ -113,6 +113,25 @@ def submit(player: Any, seat: int, clicks: list[tuple[str, str]], watchers: list
     assert player.is_hidden("#move-error"), player.inner_text("#move-error")
 
 
+def keep_board(page: Any) -> None:
+    """Remember the page's drawn board: a delta swaps single points and facts and leaves it in place."""
+    page.evaluate("window.dmBoard = document.getElementById('tc-root')")
+
+
+def drawn_in_place(page: Any, *points: tuple[str, str]) -> bool:
+    """The board was updated by parts (the same #tc-root), and each of these points is a drawn SVG
+    group holding its piece: htmx parses a live update as HTML, and a <g> left in the HTML
+    namespace sits in the page but is never drawn (static/js/live.js rebuilds it as SVG)."""
+    return bool(page.evaluate(
+        """(sels) => document.getElementById('tc-root') === window.dmBoard && sels.every((sel) => {
+             const g = document.querySelector(sel);
+             return g instanceof SVGGElement && g.querySelector(':scope > use') instanceof SVGUseElement
+               && g.querySelector(':scope > circle') instanceof SVGCircleElement
+               && g.querySelector(':scope > text') instanceof SVGTextElement
+               && g.getBoundingClientRect().width > 0;
+           })""", [pt(board, coord) for board, coord in points]))
+
+
 def watch_errors(page: Any, errors: list[str]) -> None:
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
     page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
@@ -199,7 +218,11 @@ def test_two_connect_match_played_by_clicks_on_desktop_and_phone(server: Server,
     click(vic, "gomoku", "K2")
     show(vic, "yinsh")
     vic.screenshot(path=str(ARTIFACTS / "tc-phone-yinsh-placing.png"), full_page=True)
+    keep_board(spectator)
     submit(vic, 2, TURNS[1], watchers(2))
+    # the spectator got only the changed points and facts, drawn as SVG
+    assert drawn_in_place(spectator, ("yinsh", "B2"), ("yinsh", "D2"), ("gomoku", "K2"))
+    assert spectator.locator("#tc-root .pt.last").count() == 2
 
     # turn 3: typing fills the same box (and previews it); a third board is refused
     uli.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
@@ -213,6 +236,10 @@ def test_two_connect_match_played_by_clicks_on_desktop_and_phone(server: Server,
     assert said(uli, "squava") == "A turn is at most two moves (on two different boards), got 3."
     assert uli.input_value("#move-text") == "yinsh ring E2; gomoku D7"
     submit(uli, 1, TURNS[2], watchers(1))
+    # D2 and K2 lost their "last move" mark: sent without children, which the page's are moved into
+    spectator.wait_for_selector(pt("gomoku", "K2") + ":not(.last)", state="attached", timeout=TIMEOUT)
+    assert drawn_in_place(spectator, ("yinsh", "D2"), ("gomoku", "K2"), ("yinsh", "E2"), ("gomoku", "D7"))
+    assert spectator.locator("#tc-root .pt.last").count() == 2
 
     play_turn(vic, 2, TURNS[3], watchers(2))
     # turn 5 by keyboard: Enter on a focused point adds it once (and only once), arrows move the focus
@@ -260,6 +287,7 @@ def test_two_connect_match_played_by_clicks_on_desktop_and_phone(server: Server,
     assert sorted(uli.eval_on_selector_all("#tc-root .pt.will-flip", "els => els.map(e => e.dataset.coord)")) == \
         ["D2", "E2"]
     uli.screenshot(path=str(ARTIFACTS / "tc-desktop-jump-pending.png"), full_page=True)
+    keep_board(spectator)
     submit(uli, 1, TURNS[14], watchers(1))
     for page in (uli, vic, spectator):
         page.wait_for_selector(pt("yinsh", "D2") + ".m1", state="attached", timeout=TIMEOUT)
@@ -269,6 +297,8 @@ def test_two_connect_match_played_by_clicks_on_desktop_and_phone(server: Server,
     assert spectator.locator("#tc-root .tc-squava .pt.last").count() == 0
     assert spectator.locator("#tc-root .tc-yinsh .pt.last").count() == 2
     assert spectator.locator("#tc-root .tc-gomoku .pt.last").count() == 1
+    assert drawn_in_place(spectator, ("yinsh", "D2"), ("yinsh", "E2"), ("yinsh", "F2"), ("gomoku", "G7"))
+    spectator.screenshot(path=str(ARTIFACTS / "tc-spectator-jump-delta.png"), full_page=True)
 
     for n in range(16, 21):
         play_turn(players[2 - n % 2], 2 - n % 2, TURNS[n - 1], watchers(2 - n % 2))

@@ -228,6 +228,66 @@ def test_spectator_update_of_a_lance_move_is_at_most_2_kb_whatever_the_log_lengt
     assert len(html.encode()) <= 2048, (slide, len(html.encode()))
 
 
+#: A Two Connect match: a one-board first turn, two-board turns (Yinsh rings, Gomoku and Squava
+#: stones); Uli's third Squava stone (A1 B1 C1) loses him that board, so every turn after it is one
+#: move on one board.
+TC_TURNS = ["squava A1", "squava E5; gomoku N14", "squava B1; gomoku H7", "yinsh ring E5; gomoku N13",
+            "yinsh ring B2; gomoku H8", "yinsh ring D2; gomoku N11", "squava C1; gomoku H9", "gomoku A1",
+            "gomoku B1", "yinsh ring C5", "gomoku C1", "yinsh ring F9", "gomoku D1", "gomoku D14"]
+TC_ONE_BOARD = range(7, 14)  # indexes of TC_TURNS played after Squava was decided
+
+
+def _tc_play(match: Any, index: int) -> None:
+    _play(match, 1 + index % 2, TC_TURNS[index])
+    match.refresh_from_db()
+    public = match.game.view(match.game.load(match.current_bout.state), SPECTATOR)["public"]
+    assert public["moves_this_turn"] == (1 if index + 1 >= TC_ONE_BOARD.start else 2), (index, public)
+
+
+def test_spectator_update_of_a_two_connect_move_is_small_whatever_the_log_length(make_match: Any) -> None:
+    """Two Connect draws three boards (about 50 KB): a spectator's update for a turn carries the
+    points it changed, the board facts (bank meters, stone counts, tabs), the status, the clocks and
+    a log row, not the boards: at most 4 KB for a two-board turn and for a one-board turn, the same
+    early and late in the log.  (Measured: 3.4-3.5 KB and 2.6-2.7 KB; the whole board was ~48 KB.)"""
+    match = make_match("two-connect")
+    _open(match, "watch")
+    live.prepare(match.id)
+    sizes: dict[int, int] = {}
+    for index in range(len(TC_TURNS)):
+        _tc_play(match, index)
+        (html,) = _updates(match).values()
+        assert "data-base" in html
+        sizes[index] = len(html.encode())
+        if index not in (0, 6):  # the first turn ends the one-move rule, C1 decides Squava: whole boards
+            assert 'id="board"' not in html and 'id="tc-root"' not in html, index
+            assert TC_TURNS[index].split(";")[0].split()[-1] in html
+    two_boards = [sizes[i] for i in range(1, 6)]
+    one_board = [sizes[i] for i in TC_ONE_BOARD]
+    assert max(two_boards + one_board) <= 4096, sizes
+    # from the second turn of each kind on (the first has fewer "last move" marks to take off),
+    # the 5th turn sends what the 2nd sends, the 14th what the 9th sends (a few digits more at most)
+    assert abs(two_boards[-1] - two_boards[1]) <= 32 and abs(one_board[-1] - one_board[1]) <= 32, sizes
+
+
+def test_a_two_connect_delta_turns_the_board_before_into_the_board_after(make_match: Any) -> None:
+    """Applied to the page before (like htmx and live.js do), each update of a spectator, a seat
+    and the host draws the same board as a full rendering of the position after the turn."""
+    match = make_match("two-connect")
+    _open(match, "watch", "seat-1", "seat-2", "host")
+    live.prepare(match.id)
+    parts = render.split_parts(render.parts(render.context(match, SPECTATOR))["board"])
+    assert parts is not None and len(parts[1]) == 25 + 85 + 196 + 17  # points; won, hint, per board tab, state, meters, facts
+    for index in range(len(TC_TURNS)):
+        before = {v: render.fragments(match, v) for v in (SPECTATOR, 1, HOST)}
+        _tc_play(match, index)
+        sent = dict(live.prepare(match.id))
+        for viewer, label in ((SPECTATOR, "watch"), (1, "seat-1"), (HOST, "host")):
+            delta = sent[f"match-{match.id}-{label}"]["html"]
+            after = render.fragments(match, viewer)
+            assert render.split_parts(_board(after)) is not None
+            assert _board(_apply(before[viewer], delta)) == _board(after), (index, label)
+
+
 def test_sealed_orders_never_reach_spectators_or_the_other_seat_in_a_delta(make_match: Any) -> None:
     match = make_match("bidding-ttt")
     _open(match, "watch", "seat-1", "seat-2", "host")
@@ -351,6 +411,11 @@ def _apply(page: str, delta: str) -> str:
 def _cells(html: str) -> dict[str, str]:
     return {k: re.sub(r' hx-swap-oob="true"| data-live', "", v) for k, v in _elements(html).items()
             if k.startswith(("sq-", "fact-")) or k == "status"}
+
+
+def _board(html: str) -> str:
+    """The #board element as the page draws it (without the server-side live markers)."""
+    return re.sub(r' hx-swap-oob="true"| data-live', "", _elements(html)["board"])
 
 
 def _rows(html: str) -> list[str]:
