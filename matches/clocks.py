@@ -26,7 +26,7 @@ from typing import Any
 
 from django.db import connection
 
-from . import formats
+from . import formats, statements
 from .models import Bout, Clock, Match
 
 log = logging.getLogger(__name__)
@@ -37,7 +37,7 @@ def rows(bout: Bout) -> list[Clock]:
     locked transaction, and every change to its clocks goes through these objects."""
     cached: list[Clock] | None = bout.__dict__.get("_clock_rows")
     if cached is None:
-        cached = bout.__dict__["_clock_rows"] = list(bout.clocks.all())
+        cached = bout.__dict__["_clock_rows"] = statements.rows(Clock, {"bout_id": bout.pk}, order_by="seat")
     return cached
 
 
@@ -87,7 +87,7 @@ def flush(bout: Bout) -> None:
     """Write the clocks changed with `save=False` (one UPDATE for all of them)."""
     dirty = [c for c in rows(bout) if c.__dict__.pop("_unsaved", False)]
     if len(dirty) == 1:
-        dirty[0].save(update_fields=_FIELDS)
+        statements.update(dirty[0], _FIELDS)
     elif dirty:
         _update_rows(dirty)
 

@@ -11,11 +11,10 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Max
-from django.db.models.expressions import RawSQL
 
 from games.core import HOST, IllegalAction, Result, RuleError
 
-from . import clocks, endings
+from . import clocks, endings, statements
 from .models import Bout, Match, Season, SeasonPlayer, Seat, TurnLog
 
 log = logging.getLogger(__name__)
@@ -39,9 +38,11 @@ class NotAllowed(ServiceError):
 def lock(match: Match | int) -> tuple[Match, Bout | None]:
     """Lock the match row, then its current bout row (always in this order)."""
     pk = match if isinstance(match, int) else match.pk
-    locked = Match.objects.select_for_update().get(pk=pk)
-    bout = Bout.objects.select_for_update().filter(match_id=pk).order_by("-number").first()
-    return locked, bout
+    found = statements.rows(Match, {"id": pk}, lock=True)
+    if not found:
+        raise Match.DoesNotExist(f"there is no match {pk}")
+    bouts = statements.rows(Bout, {"match_id": pk}, order_by="number", descending=True, limit=1, lock=True)
+    return found[0], (bouts[0] if bouts else None)
 
 
 def check_version(bout: Bout, expected: int | None) -> None:
@@ -111,17 +112,6 @@ def next_sequence(match: Match) -> int:
     return (top or 0) + 1
 
 
-def _sequence_in_insert(match: Match) -> Any:
-    """The next sequence, computed by the INSERT itself (the match row is locked, so no other
-    transaction writes its log meanwhile) and read back through RETURNING; where the database
-    cannot return columns from an INSERT, asked first."""
-    if not connection.features.can_return_columns_from_insert:
-        return next_sequence(match)
-    table = TurnLog._meta.db_table
-    return RawSQL(f'(SELECT COALESCE(MAX("sequence"), 0) + 1 FROM "{table}" WHERE "match_id" = %s)',
-                  [match.pk], output_field=TurnLog._meta.get_field("sequence"))
-
-
 def write(
     match: Match,
     bout: Bout | None,
@@ -133,17 +123,21 @@ def write(
     sequence: int | None = None,
     **fields: Any,
 ) -> TurnLog:
-    return TurnLog.objects.create(
-        match=match,
-        bout=bout,
-        sequence=_sequence_in_insert(match) if sequence is None else sequence,
-        kind=kind,
-        actor=actor,
-        text=text,
-        created=now,
-        version=bout.version if bout is not None else None,
-        **fields,
-    )
+    entry = TurnLog(match=match, bout=bout, sequence=sequence or 0, kind=kind, actor=actor, text=text, created=now,
+                    version=bout.version if bout is not None else None, **fields)
+    if not connection.features.can_return_columns_from_insert:
+        entry.sequence = next_sequence(match) if sequence is None else sequence
+        entry.save()
+    elif sequence is None:
+        # numbered by the INSERT itself (the match row is locked: no other transaction writes its
+        # log meanwhile) and read back: one round trip instead of two
+        quote = connection.ops.quote_name
+        top = (f"(SELECT COALESCE(MAX({quote('sequence')}), 0) + 1 FROM {quote(TurnLog._meta.db_table)} "
+               f"WHERE {quote('match_id')} = %s)")
+        statements.insert(entry, {"sequence": (top, [match.pk])})
+    else:
+        statements.insert(entry)
+    return entry
 
 
 def note(match: Match, bout: Bout | None, text: str, now: datetime, *, kind: str = TurnLog.HOST_NOTE) -> TurnLog:
@@ -308,7 +302,7 @@ def after_state_change(match: Match, bout: Bout, state: Any, now: datetime, *, n
     if result is None:
         settle_clocks(match, bout, state, now, new_round=new_round, save=False)
         clocks.flush(bout)
-        bout.save()
+        statements.update(bout)  # bout.save(), built once (the move path's statements)
         return
     bout.round_version = bout.version
     finish_bout(

@@ -31,7 +31,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,7 +44,7 @@ from django.db import close_old_connections
 from django.db.models import Count, Max, Q
 
 from config.channel_layer import LayerUnavailable
-from games.core import HOST
+from games.core import HOST, SPECTATOR
 
 from . import presence, render
 from .audiences import audiences, group_name, viewer_label
@@ -50,6 +52,8 @@ from .audiences import audiences, group_name, viewer_label
 log = logging.getLogger(__name__)
 
 UPDATE_TYPE = "match.update"
+#: called with (group, message) as soon as one audience's update is drawn
+Emit = Callable[[str, dict[str, Any]], None]
 #: matches whose last sent parts are kept in memory (per process) for deltas
 CACHE_MATCHES = 1000
 
@@ -124,19 +128,36 @@ async def _drain() -> None:
             match_id = next(iter(_pending))
             written = _pending.pop(match_id)
         try:
-            messages = await sync_to_async(_prepare_and_close, thread_sensitive=False)(match_id, written)
-            await _send(messages)
+            await _broadcast(match_id, written)
         except Exception:  # a broken broadcast must never stop the others
             log.exception("live update of match %s failed", match_id)
+
+
+async def _broadcast(match_id: int, written: Written | None) -> None:
+    """Draw the update in a worker thread and send each audience's message from this loop as soon
+    as it is drawn (spectators first, see `_in_order`), while the next audience is drawn."""
+    loop = asyncio.get_running_loop()
+    sending: list[asyncio.Task[None]] = []
+
+    def emit(group: str, message: dict[str, Any]) -> None:  # in the worker thread
+        loop.call_soon_threadsafe(lambda: sending.append(loop.create_task(_send([(group, message)]))))
+
+    if "stream" in _off():
+        await _send(await sync_to_async(_prepare_and_close, thread_sensitive=False)(match_id, written))
+        return
+    await sync_to_async(_prepare_and_close, thread_sensitive=False)(match_id, written, emit)
+    # every emit's callback ran before this coroutine resumed (the loop runs callbacks in order)
+    await asyncio.gather(*sending)
 
 
 def _off() -> frozenset[str]:
     return frozenset(getattr(settings, "DEATHMATCH_LIVE_OFF", frozenset()))
 
 
-def _prepare_and_close(match_id: int, written: Written | None = None) -> list[tuple[str, dict[str, Any]]]:
+def _prepare_and_close(match_id: int, written: Written | None = None,
+                       emit: Emit | None = None) -> list[tuple[str, dict[str, Any]]]:
     try:
-        return prepare(match_id, written)
+        return prepare(match_id, written, emit)
     finally:
         close_old_connections()
 
@@ -183,6 +204,7 @@ class _Sent:
     status: str = ""  # the match's
     standing: tuple[dict[int, Any], str] | None = None  # score and bout label (render.shared)
     seats: list[Any] | None = None  # the match's seats (they change only before it starts)
+    presence_checked: float = 0.0  # when presence was last read (time.monotonic)
     parts: dict[int, dict[str, str]] = field(default_factory=dict)
 
 
@@ -208,24 +230,28 @@ def message(bout: Any, html: str) -> dict[str, Any]:
     }
 
 
-def prepare(match_id: int, written: Written | None = None) -> list[tuple[str, dict[str, Any]]]:
+def prepare(match_id: int, written: Written | None = None, emit: Emit | None = None) -> list[tuple[str, dict[str, Any]]]:
     """Render the update of every audience with an open socket: [(group, message)].
 
     `written` (a move's transaction, see `Written`): when it follows exactly the version this
-    process sent last, the update is drawn from it and nothing is read from the database."""
+    process sent last, the update is drawn from it and nothing is read from the database.
+    `emit(group, message)` is called as soon as each audience's message is drawn."""
     from .models import Bout, Match
 
+    off = _off()
     with _sent_lock:
-        last = None if "deltas" in _off() else _sent.get(int(match_id))
+        last = None if "deltas" in off else _sent.get(int(match_id))
+    if written is not None and "written" in off:
+        written = None
     if written is not None and last is not None and _follows(last, written):
-        return _render(written.match, written.bout, last, written)
+        return _render(written.match, written.bout, last, written, emit)
     # the match and its current bout in one query (a match in setup has none)
     current = Bout.objects.select_related("match").filter(match_id=match_id).order_by("-number").first()
     match = current.match if current is not None else Match.objects.filter(pk=match_id).first()
     if match is None:
         forget(match_id)
         return []
-    return _render(match, current, last, None)
+    return _render(match, current, last, None, emit)
 
 
 def _follows(last: _Sent, written: Written) -> bool:
@@ -240,12 +266,25 @@ def _follows(last: _Sent, written: Written) -> bool:
             and all(r.bout_id == bout.id and not r.undone and not r.corrected for r in rows))
 
 
-def _render(match: Any, current: Any, last: _Sent | None, written: Written | None) -> list[tuple[str, dict[str, Any]]]:
+#: how long the audiences a process last drew for count as still open (no presence read meanwhile)
+PRESENCE_FRESH = 5.0
+
+
+def _render(match: Any, current: Any, last: _Sent | None, written: Written | None,
+            emit: Emit | None = None) -> list[tuple[str, dict[str, Any]]]:
     from .models import TurnLog
 
     off = _off()
     viewers = audiences(match)
-    open_ = None if "presence" in off else presence.open_audiences(match.id, [viewer_label(v) for v in viewers])
+    checked = time.monotonic()
+    if written is not None and last is not None and set(viewers) <= set(last.parts) \
+            and checked - last.presence_checked < PRESENCE_FRESH:
+        # a move drawn from its transaction, every audience drawn last time (a few seconds ago):
+        # no presence read (an audience that left meanwhile gets one update too many)
+        open_ = None
+        checked = last.presence_checked
+    else:
+        open_ = None if "presence" in off else presence.open_audiences(match.id, [viewer_label(v) for v in viewers])
     if open_ is not None:
         viewers = [v for v in viewers if viewer_label(v) in open_]
     if not viewers:
@@ -260,6 +299,7 @@ def _render(match: Any, current: Any, last: _Sent | None, written: Written | Non
                          seats=last.seats if same_bout and last is not None else None,
                          clocks=written.clocks if written is not None else None)
     snap["presence"] = False  # the host's presence list has messages of its own
+    viewers = _in_order(match, viewers, snap["state"])
     bout = snap["bout"]
     bout_no, version = (bout.number, bout.version) if bout is not None else (0, 0)
     before = last
@@ -295,7 +335,7 @@ def _render(match: Any, current: Any, last: _Sent | None, written: Written | Non
     full_snap: dict[str, Any] | None = None
     now = _Sent(match.watch_token, bout_no, version, finished, log_max, flagged, log_top=log_top,
                 last_move=snap["last_move"], status=match.status, standing=(snap["score"], snap["bout_label"]),
-                seats=snap["seats"])
+                seats=snap["seats"], presence_checked=checked)
     boards: dict[Any, str] | None = None if "share" in off else {}
     diffs: dict[tuple[str, str], list[str]] = {}
     row_html: dict[Any, str] = {}
@@ -310,21 +350,23 @@ def _render(match: Any, current: Any, last: _Sent | None, written: Written | Non
             if viewer == HOST:
                 now.host_seq = _host_seq(match, before if delta else None, rows)
                 now.panel_key = render.host_panel_key(ctx, now.host_seq)
-            parts = now.parts[viewer] = render.parts(ctx, boards)
-            html = render.assemble(ctx, parts)
+            parts = now.parts[viewer] = render.parts(ctx, boards, personalize=False)
+            html = render.assemble(ctx, {k: render.personal(v, ctx["viewer_cls"]) for k, v in parts.items()})
         else:
             ctx = render.context(match, viewer, snap)
-            keep = None
+            # a move's transaction changed neither the score nor the banner (same running bout, no host)
+            keep = {k: old[k] for k in FROZEN_IN_A_MOVE if k in old} if written is not None else {}
             if viewer == HOST:
                 # the panel is redrawn only when what it shows changed (not for every move)
                 now.host_seq = _host_seq(match, before, rows)
                 now.panel_key = render.host_panel_key(ctx, now.host_seq)
                 if now.panel_key == before.panel_key and "host-panel" in old:
-                    keep = {"host-panel": old["host-panel"]}
-            parts = now.parts[viewer] = render.parts(ctx, boards, keep)
+                    keep["host-panel"] = old["host-panel"]
+            # parts as drawn for every audience alike (slots unfilled): cut and compared once per update
+            parts = now.parts[viewer] = render.parts(ctx, boards, keep, personalize=False)
             pieces = [render.meta(ctx, before.version)]
             for element, part in parts.items():
-                pieces += _changed(old.get(element), part, diffs)
+                pieces += [render.personal(piece, ctx["viewer_cls"]) for piece in _changed(old.get(element), part, diffs)]
             if rows:
                 # the same rows look the same to every audience but the host (correction forms)
                 # and, in sealed games, to each seat (its own orders)
@@ -334,12 +376,26 @@ def _render(match: Any, current: Any, last: _Sent | None, written: Written | Non
                 pieces.append(f'<ol hx-swap-oob="beforeend:#log-list">{row_html[key]}</ol>')
             html = "".join(pieces)
         out.append((group_name(match.id, viewer), message(bout, html)))
+        if emit is not None:  # sent now: the next audience is drawn meanwhile
+            emit(*out[-1])
     with _sent_lock:
         _sent[match.id] = now
         _sent.move_to_end(match.id)
         while len(_sent) > CACHE_MATCHES:
             _sent.popitem(last=False)
     return out
+
+
+#: parts a move cannot change: the score and the end banner change only when a bout ends (never in
+#: a move drawn from its transaction, see `_follows`)
+FROZEN_IN_A_MOVE = ("score", "banner")
+
+
+def _in_order(match: Any, viewers: list[int], state: Any) -> list[int]:
+    """Who gets a move first: spectators (the most sockets), then the seats, the one to act next
+    first, then the host."""
+    to_act = set(match.game.to_act(state)) if state is not None else set()
+    return sorted(viewers, key=lambda v: (v != SPECTATOR, v == HOST, v not in to_act, v))
 
 
 def _host_seq(match: Any, before: _Sent | None, rows: list[Any]) -> int:

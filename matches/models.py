@@ -341,13 +341,6 @@ class Bout(models.Model):
         return self.turns.filter(kind=TurnLog.MOVE, undone=False, corrected=False).order_by("sequence", "id")
 
 
-class LogSequenceField(models.PositiveIntegerField):  # type: ignore[type-arg]
-    """`TurnLog.sequence`, read back from the INSERT (RETURNING) so that `engine.write` can let the
-    database number a new row in the INSERT itself: one round trip instead of two."""
-
-    db_returning = True
-
-
 class TurnLog(models.Model):
     """Append-only log.  `kind` move = a game action (replayed); host/clock = a
     match event shown in the log (never replayed)."""
@@ -358,7 +351,7 @@ class TurnLog(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="turns")
     bout = models.ForeignKey(Bout, null=True, blank=True, on_delete=models.CASCADE, related_name="turns")
     #: per match, growing; a correction reuses the corrected entry's sequence
-    sequence = LogSequenceField()
+    sequence = models.PositiveIntegerField()
     kind = models.CharField(max_length=8, choices=KINDS, default=MOVE)
     #: seat number, or 0 (HOST) for host actions and host-applied game actions ("resolve")
     actor = models.SmallIntegerField()

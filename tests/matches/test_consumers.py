@@ -14,6 +14,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from matches import presence
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,8 +31,10 @@ async def _open(token: str) -> WebsocketCommunicator:
 
 
 async def _drain(comm: WebsocketCommunicator) -> list[str]:
+    """Everything the socket got until it stays quiet for longer than the host's presence box
+    waits before it is redrawn (a shorter wait let that redraw arrive after the drain)."""
     out = []
-    while not await comm.receive_nothing(timeout=0.2):
+    while not await comm.receive_nothing(timeout=presence.PUSH_DELAY + 0.25):
         out.append(await comm.receive_from())
     return out
 

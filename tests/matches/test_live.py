@@ -313,7 +313,7 @@ async def test_notify_returns_before_rendering_when_a_server_loop_runs(make_matc
     rendered = asyncio.Event()
     loop = asyncio.get_running_loop()
 
-    def slow_prepare(match_id: int, written: Any = None) -> list[Any]:
+    def slow_prepare(match_id: int, written: Any = None, emit: Any = None) -> list[Any]:
         started.set()
         released.wait(5)
         loop.call_soon_threadsafe(rendered.set)
