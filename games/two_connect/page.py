@@ -501,7 +501,8 @@ def _taken_no(word: str) -> str:
 
 
 def _said(taken_no: str, coord: str) -> str:
-    """What the click script says for a click on occupied point `coord` (two_connect.js `taken`)."""
+    """What the click script says for a click on occupied point `coord` without a data-no of its own
+    (two_connect.js `refusal`)."""
     return taken_no.replace("{at}", coord) if taken_no else ""
 
 
