@@ -19,6 +19,7 @@ Pure: no Django (the templates read plain dicts and strings).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from html import escape
@@ -219,8 +220,9 @@ class _Shaper:
         if self.solo:
             open_to = [self.to_move] if status == "open" and self.to_move else []
         out["open_to_me"] = self.me in open_to
-        refusal = "" if self.solo else str((bv.get("refusal") or {}).get(str(self.me), "")) if self.me else ""
-        out["refusal"] = refusal if self.acting else ""
+        # for a seat whether or not it is its turn (the page's "not your turn" comes first): a board
+        # attribute that changed with every turn would make a live update swap the whole board
+        out["refusal"] = "" if self.solo else str((bv.get("refusal") or {}).get(str(self.me), "")) if self.me else ""
         out["plays_text"] = self._plays_text(status, open_to)
         if out["result_text"] or not self.to_move:  # decided, or left unfinished when the match ended
             out["tab_text"] = out["result_text"] or "unfinished"
@@ -229,10 +231,14 @@ class _Shaper:
         else:
             out["tab_text"] = "open" if self.to_move in open_to else "closed"
         out["meters"] = [] if self.solo else self._meters(bv)
+        # the refusal of a click on an occupied point, "{at}" for the point: the click script derives
+        # each occupied point's sentence from it, so points need not carry one that comes and goes with the turn
+        taken = _taken_no(word) if self.me else ""
+        out["taken_no"] = _prefix(word, self.solo) + taken if taken else ""
         lit = word in self.last_boards if not self.solo else True
         last = set(bv.get("last_squares") or []) if lit else set()
         win = list(bv.get("win_squares") or [])
-        prefix = "" if self.solo else f"{_TITLES[word]}: "
+        prefix = _prefix(word, self.solo)
         if word == "yinsh":
             self._yinsh(out, bv, last, set(win), prefix)
         else:
@@ -291,8 +297,10 @@ class _Shaper:
             no = ""
             if self.acting and value:
                 no = prefix + _refusal(rules.play, board, self.me, index)
+            said = _said(out["taken_no"], name) if value else ""
             points.append({"coord": name, "x": _n(x), "y": _n(y), "xy": (x, y), "v": f"s{value}" if value else "",
                            "seat": value, "mark": self.marks.get(value, ""), "label": label, "no": no,
+                           "say_no": no if self.acting and no != said else None,
                            "last": name in last, "win": name in win})
         out["points"] = points
         stones = bv.get("stones") or {}
@@ -324,7 +332,7 @@ class _Shaper:
         # in the move phase a lone click on anything but one's own ring would place a ring: one
         # sentence for the whole board (the rules' refusal of that placement)
         out["lone_no"] = ""
-        if self.acting and not placing and board.winner is None:
+        if self.me and not placing and board.winner is None:  # whether or not it is the seat's turn (a frame attribute)
             out["lone_no"] = prefix + _refusal(rules.play, board, self.me, YinshMove(None, parse_point(NAMES[0])))
         points = []
         for name in NAMES:
@@ -343,9 +351,13 @@ class _Shaper:
                 no = prefix + _refusal(rules.play, board, self.me, YinshMove(None, parse_point(name)))
             elif self.acting and mine_to_move and name not in ring_moves:
                 no = f"{prefix}the ring on {name} has no point to move to"
+            # the click script derives a placement's refusal on an occupied point (data-taken-no); in
+            # the move phase a click goes to the ring logic and only an explicit data-no is read
+            said = _said(out["taken_no"], name) if placing and kind else ""
             points.append({"coord": name, "x": _n(x), "y": _n(y), "xy": (x, y), "v": f"{kind}{seat}" if kind else "",
                            "seat": seat,
                            "piece": piece, "mark": self.marks.get(seat, ""), "label": label, "no": no,
+                           "say_no": no if self.acting and no != said else None,
                            "last": name in last, "win": name in win})
         out["points"] = points
 
@@ -419,8 +431,8 @@ def _svg_body(b: Mapping[str, Any], interactive: bool) -> str:
                  f'data-board="{word}" data-coord="{p["coord"]}"')
         if p["v"]:
             attrs += f' data-v="{p["v"]}"'
-        if p["no"]:
-            attrs += f' data-no="{escape(p["no"])}"'
+        if p.get("say_no") is not None:  # what the click script would not derive from data-taken-no
+            attrs += f' data-no="{escape(p["say_no"])}"'
         if interactive:
             attrs += f' role="button" tabindex="0" aria-label="{escape(p["label"])}"'
         piece = ""
@@ -464,6 +476,34 @@ def _refusal(play: Callable[..., Any], *args: Any) -> str:
     except (IllegalAction, RuleError) as error:
         return str(error)
     return ""
+
+
+def _prefix(word: str, solo: bool) -> str:
+    """What a board's refusals start with in a match of three boards ("Squava: ")."""
+    return "" if solo else f"{_TITLES[word]}: "
+
+
+@cache
+def _taken_no(word: str) -> str:
+    """The rules' refusal of a stone or ring placed on an occupied point of board `word`, with
+    "{at}" for the point ("{at} is not empty"), asked of the rules on a board with one piece."""
+    if word == "yinsh":
+        yinsh: YinshRules = Yinsh.rules
+        at = NAMES[0]
+        said = _refusal(yinsh.play, yinsh.from_points(rings1=at), 1, YinshMove(None, parse_point(at)))
+    else:
+        rules: GridRules = Squava.rules if word == "squava" else Gomoku.rules
+        at = rules.name(0)
+        cells = (1,) + (0,) * (rules.size * rules.size - 1)
+        said = _refusal(rules.play, GridBoard(cells=cells), 1, 0)
+    pattern = re.compile(rf"(?<![A-Za-z0-9]){re.escape(at)}(?![0-9])")
+    return pattern.sub("{at}", said) if pattern.search(said) else ""
+
+
+def _said(taken_no: str, coord: str) -> str:
+    """What the click script says for a click on occupied point `coord` without a data-no of its own
+    (two_connect.js `refusal`)."""
+    return taken_no.replace("{at}", coord) if taken_no else ""
 
 
 def _marks(names: Mapping[int, str]) -> dict[int, str]:

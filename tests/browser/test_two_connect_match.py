@@ -218,11 +218,19 @@ def test_two_connect_match_played_by_clicks_on_desktop_and_phone(server: Server,
     click(vic, "gomoku", "K2")
     show(vic, "yinsh")
     vic.screenshot(path=str(ARTIFACTS / "tc-phone-yinsh-placing.png"), full_page=True)
-    keep_board(spectator)
+    for page in (spectator, uli):
+        keep_board(page)
     submit(vic, 2, TURNS[1], watchers(2))
-    # the spectator got only the changed points and facts, drawn as SVG
-    assert drawn_in_place(spectator, ("yinsh", "B2"), ("yinsh", "D2"), ("gomoku", "K2"))
+    # the spectator and the other player got only the changed points, facts and #tc-turn, drawn as SVG
+    # (the mover's page is redrawn by the reply to its move)
+    for page in (spectator, uli):
+        assert drawn_in_place(page, ("yinsh", "B2"), ("yinsh", "D2"), ("gomoku", "K2"))
     assert spectator.locator("#tc-root .pt.last").count() == 2
+    # whose turn it is came with #tc-turn: the points are clickable for Uli only (a pointer)
+    uli.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+    cursor = "e => getComputedStyle(e).cursor"
+    assert uli.eval_on_selector(pt("squava", "C3"), cursor) == "pointer"
+    assert vic.eval_on_selector(pt("yinsh", "E5"), cursor) == "default"
 
     # turn 3: typing fills the same box (and previews it); a third board is refused
     uli.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
@@ -287,7 +295,8 @@ def test_two_connect_match_played_by_clicks_on_desktop_and_phone(server: Server,
     assert sorted(uli.eval_on_selector_all("#tc-root .pt.will-flip", "els => els.map(e => e.dataset.coord)")) == \
         ["D2", "E2"]
     uli.screenshot(path=str(ARTIFACTS / "tc-desktop-jump-pending.png"), full_page=True)
-    keep_board(spectator)
+    for page in (spectator, vic):
+        keep_board(page)
     submit(uli, 1, TURNS[14], watchers(1))
     for page in (uli, vic, spectator):
         page.wait_for_selector(pt("yinsh", "D2") + ".m1", state="attached", timeout=TIMEOUT)
@@ -298,6 +307,7 @@ def test_two_connect_match_played_by_clicks_on_desktop_and_phone(server: Server,
     assert spectator.locator("#tc-root .tc-yinsh .pt.last").count() == 2
     assert spectator.locator("#tc-root .tc-gomoku .pt.last").count() == 1
     assert drawn_in_place(spectator, ("yinsh", "D2"), ("yinsh", "E2"), ("yinsh", "F2"), ("gomoku", "G7"))
+    assert drawn_in_place(vic, ("gomoku", "G7"))  # the phone still shows the Gomoku tab of Vic's last click
     spectator.screenshot(path=str(ARTIFACTS / "tc-spectator-jump-delta.png"), full_page=True)
 
     for n in range(16, 21):

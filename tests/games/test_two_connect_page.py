@@ -6,7 +6,9 @@ boards only; a decided board is announced in the status line and the log."""
 
 from __future__ import annotations
 
+import html
 import math
+import re
 from collections import Counter
 from dataclasses import replace
 from typing import Any
@@ -154,6 +156,77 @@ def test_every_point_refusal_is_the_servers_own_sentence() -> None:
             assert p["no"] == said, (b["word"], p["coord"])
             refused += bool(p["no"])
     assert refused == 5 + 4  # the placed rings, and the gomoku stones
+
+
+def clicked(b: dict[str, Any]) -> dict[str, str]:
+    """What two_connect.js says for a click on each point of a drawn board (its `refusal`): the
+    point's own data-no when it has one (even empty), else the board's data-taken-no for an
+    occupied point, "{at}" standing for the point."""
+    out = {}
+    for tag in re.findall(r"<g [^>]*data-coord=[^>]*>", b["svg"]):
+        coord = re.search(r' data-coord="([^"]+)"', tag).group(1)
+        own = re.search(r' data-no="([^"]*)"', tag)
+        if b.get("phase") == "move":  # yinsh(): a ring move, else the point's data-no or the lone click's
+            out[coord] = (html.unescape(own.group(1)) if own else "") or b["lone_no"]
+        elif own is not None:
+            out[coord] = html.unescape(own.group(1))
+        else:
+            out[coord] = b["taken_no"].replace("{at}", coord) if " data-v=" in tag and b["taken_no"] else ""
+    return out
+
+
+@pytest.mark.parametrize(("slug", "turns", "seat"), [
+    ("two-connect", OPENING[:5], 2),  # Vic places rings, Gomoku stones are down
+    ("two-connect", OPENING[:12], 1),  # Uli moves rings: the placement refusal is the board's lone_no
+    ("squava", ["C3", "D4", "A1"], 2),
+    ("gomoku", ["H7", "H8"], 1),
+    ("yinsh", ["ring E5", "ring F6", "ring C3"], 2),
+])
+def test_every_click_on_a_drawn_point_says_the_servers_sentence(slug: str, turns: list[str], seat: int) -> None:
+    """The sentence the click script finds in the markup (a point's data-no or its board's
+    data-taken-no) is the page's refusal for that point, and that is the server's."""
+    game = get_game(slug)
+    state = played(game, turns)
+    assert seat in game.to_act(state)
+    tc = shape(game, state, seat)["tc"]
+    for b in tc["boards"]:
+        said = clicked(b)
+        for p in b["points"]:
+            if b.get("phase") == "move":
+                # an own ring without moves says why, a lone click elsewhere (a ring placement) the rules'
+                # refusal of placing a ring there; own rings with moves are picked, not refused
+                if p["coord"] in tc["yinsh_moves"]:
+                    continue
+                placement = server_says(game, state, seat, f"yinsh ring {p['coord']}; gomoku A1")
+                assert said[p["coord"]] == (p["no"] or placement), p["coord"]
+                continue
+            assert said[p["coord"]] == p["no"], (b["word"], p["coord"])
+            if slug == "two-connect":
+                text = f"{b['word']} ring {p['coord']}" if b["word"] == "yinsh" else f"{b['word']} {p['coord']}"
+                other = "gomoku A1" if b["word"] != "gomoku" else "squava A1"
+                assert p["no"] == server_says(game, state, seat, f"{text}; {other}"), (b["word"], p["coord"])
+            else:
+                text = f"ring {p['coord']}" if slug == "yinsh" else p["coord"]
+                assert p["no"] == server_says(game, state, seat, text), p["coord"]
+
+
+@pytest.mark.parametrize(("slug", "turns"), [("two-connect", OPENING[:5]), ("two-connect", OPENING[:12]),
+                                             ("gomoku", ["H7", "H8"]), ("yinsh", ["ring E5", "ring F6"])])
+def test_a_seats_board_markup_is_the_same_whether_or_not_it_is_its_turn(slug: str, turns: list[str]) -> None:
+    """Everything but #tc-turn and the live parts: the boards' refusals, the occupied-point sentence,
+    the Yinsh lone click and the points drawn are the same for a seat on its turn and off it, so a
+    live update of a move swaps a few parts, not the whole board (tests/matches/test_live.py)."""
+    game = get_game(slug)
+    state = played(game, turns)
+    seat = next(iter(game.to_act(state)))
+    on = shape(game, state, seat)["tc"]
+    view = game.view(state, seat)
+    off = page.context(view, {"viewer": seat, "names": NAMES_BY_SEAT, "my_turn": False, "status": "",
+                              "log": [], "bout_number": 1})["tc"]
+    assert on["acting"] and not off["acting"]
+    for a, b in zip(on["boards"], off["boards"], strict=True):
+        for key in ("refusal", "taken_no", "lone_no", "phase", "svg"):
+            assert a.get(key) == b.get(key), (a["word"], key)
 
 
 def test_the_waiting_seat_is_told_it_is_not_their_turn() -> None:

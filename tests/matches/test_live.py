@@ -21,6 +21,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.core import HOST, SPECTATOR
 from matches import live, presence, render, services
+from tests.games.test_two_connect_page import OPENING
 
 ROOT = Path(__file__).resolve().parents[2]
 META = re.compile(r'<div id="live-meta"[^>]*data-version="(\d+)"(?:[^>]*data-base="(\d+)")?')
@@ -244,47 +245,90 @@ def _tc_play(match: Any, index: int) -> None:
     assert public["moves_this_turn"] == (1 if index + 1 >= TC_ONE_BOARD.start else 2), (index, public)
 
 
-def test_spectator_update_of_a_two_connect_move_is_small_whatever_the_log_length(make_match: Any) -> None:
-    """Two Connect draws three boards (about 50 KB): a spectator's update for a turn carries the
-    points it changed, the board facts (bank meters, stone counts, tabs), the status, the clocks and
-    a log row, not the boards: at most 4 KB for a two-board turn and for a one-board turn, the same
-    early and late in the log.  (Measured: 3.4-3.5 KB and 2.6-2.7 KB; the whole board was ~48 KB.)"""
+TC_LABELS = ("watch", "seat-1", "seat-2", "host")
+#: Two Connect turns where Yinsh rings move (Uli's and Vic's last five placements, then ring moves)
+TC_RING_TURNS = OPENING[:18]
+TC_RING_MOVES = range(10, 18)
+
+
+def test_every_audiences_update_of_a_two_connect_move_is_small_whatever_the_log_length(make_match: Any) -> None:
+    """Two Connect draws three boards (about 50 KB, 75 KB for a seat): an update for a turn carries
+    the points it changed, the board facts (bank meters, stone counts, tabs), #tc-turn (whose turn
+    it is for that audience), the status, the clocks and a log row, not the boards.  A spectator's
+    update is at most 4 KB, a seat's and the host's at most 4.5 KB, for a two-board turn and for a
+    one-board turn, the same early and late in the log.  (Measured: spectator 3.4-3.5 KB and
+    2.6-2.7 KB; seats 3.7-4.0 KB and 2.9-3.1 KB, which were the whole ~75 KB board on every turn
+    before whose turn it is left the board's frame; host 3.8-4.0 KB and 3.0-3.1 KB.)"""
     match = make_match("two-connect")
-    _open(match, "watch")
+    _open(match, *TC_LABELS)
     live.prepare(match.id)
-    sizes: dict[int, int] = {}
+    sizes: dict[str, dict[int, int]] = {label: {} for label in TC_LABELS}
     for index in range(len(TC_TURNS)):
         _tc_play(match, index)
-        (html,) = _updates(match).values()
-        assert "data-base" in html
-        sizes[index] = len(html.encode())
-        if index not in (0, 6):  # the first turn ends the one-move rule, C1 decides Squava: whole boards
-            assert 'id="board"' not in html and 'id="tc-root"' not in html, index
-            assert TC_TURNS[index].split(";")[0].split()[-1] in html
-    two_boards = [sizes[i] for i in range(1, 6)]
-    one_board = [sizes[i] for i in TC_ONE_BOARD]
-    assert max(two_boards + one_board) <= 4096, sizes
-    # from the second turn of each kind on (the first has fewer "last move" marks to take off),
-    # the 5th turn sends what the 2nd sends, the 14th what the 9th sends (a few digits more at most)
-    assert abs(two_boards[-1] - two_boards[1]) <= 32 and abs(one_board[-1] - one_board[1]) <= 32, sizes
+        for label, html in _updates(match).items():
+            assert "data-base" in html
+            sizes[label][index] = len(html.encode())
+            if index != 6:  # C1 decides Squava: its board's frame changes, the whole board is sent
+                assert 'id="board"' not in html and 'id="tc-root"' not in html, (index, label)
+                assert TC_TURNS[index].split(";")[0].split()[-1] in html
+    for label, bound in (("watch", 4096), ("seat-1", 4608), ("seat-2", 4608), ("host", 4608)):
+        two_boards = [sizes[label][i] for i in range(1, 6)]
+        one_board = [sizes[label][i] for i in TC_ONE_BOARD]
+        assert max(two_boards + one_board + [sizes[label][0]]) <= bound, (label, sizes[label])
+        # a later turn by the same seat on the same boards sends what an earlier one sent (a few digits
+        # more at most): Vic's rings and stones of turns 4 and 6, Uli's Gomoku stones of turns 9 and 13,
+        # Vic's rings of turns 10 and 12 (a seat's update differs between acting and waiting)
+        for early, late in ((3, 5), (8, 12), (9, 11)):
+            assert abs(sizes[label][late] - sizes[label][early]) <= 32, (label, sizes[label])
 
 
-def test_a_two_connect_delta_turns_the_board_before_into_the_board_after(make_match: Any) -> None:
-    """Applied to the page before (like htmx and live.js do), each update of a spectator, a seat
-    and the host draws the same board as a full rendering of the position after the turn."""
+def test_a_seats_update_of_a_yinsh_ring_move_is_small(make_match: Any) -> None:
+    """Once the rings are placed, the seat coming to act also gets the map of its ring moves (legal
+    destinations, flips and the refusal of every other point on the rings' lines, ~4-5 KB) inside
+    #tc-turn: at most 10 KB for a seat (measured 4.2-9.1 KB), 5 KB for the spectator and the host
+    (3.7-4.8 KB), and never the whole board."""
     match = make_match("two-connect")
-    _open(match, "watch", "seat-1", "seat-2", "host")
+    _open(match, *TC_LABELS)
+    live.prepare(match.id)
+    for index, text in enumerate(TC_RING_TURNS):
+        _play(match, 1 + index % 2, text)
+        sent = _updates(match)
+        if index not in TC_RING_MOVES:
+            continue
+        for label, html in sent.items():
+            assert "data-base" in html and 'id="tc-root"' not in html, (index, label)
+            bound = 10240 if label.startswith("seat") else 5120
+            assert len(html.encode()) <= bound, (index, label, len(html.encode()))
+        acting = f"seat-{2 - index % 2}"
+        assert 'id="tc-ring-moves"' in sent[acting], (index, acting)
+
+
+@pytest.mark.parametrize(("turns", "whole"), [
+    (TC_TURNS, {6: set(TC_LABELS)}),  # C1 decides Squava
+    # the turn a seat places its fifth ring, its Yinsh board's click sentences change (data-phase)
+    (TC_RING_TURNS, {8: {"seat-1"}, 9: {"seat-2"}}),
+], ids=["stones", "rings"])
+def test_a_two_connect_delta_turns_the_board_before_into_the_board_after(make_match: Any, turns: list[str],
+                                                                          whole: dict[int, set[str]]) -> None:
+    """Applied to the page before (like htmx and live.js do), each update of a spectator, each seat
+    and the host draws the same board as a full rendering of the position after the turn; and it is
+    made of parts (not the whole #board) but where the board's frame changes."""
+    match = make_match("two-connect")
+    _open(match, *TC_LABELS)
     live.prepare(match.id)
     parts = render.split_parts(render.parts(render.context(match, SPECTATOR))["board"])
-    assert parts is not None and len(parts[1]) == 25 + 85 + 196 + 17  # points; won, hint, per board tab, state, meters, facts
-    for index in range(len(TC_TURNS)):
-        before = {v: render.fragments(match, v) for v in (SPECTATOR, 1, HOST)}
-        _tc_play(match, index)
+    # points; won, hint, per board tab, state, meters, facts; the turn
+    assert parts is not None and len(parts[1]) == 25 + 85 + 196 + 17 + 1
+    viewers = ((SPECTATOR, "watch"), (1, "seat-1"), (2, "seat-2"), (HOST, "host"))
+    for index, text in enumerate(turns):
+        before = {v: render.fragments(match, v) for v, _ in viewers}
+        _play(match, 1 + index % 2, text)
         sent = dict(live.prepare(match.id))
-        for viewer, label in ((SPECTATOR, "watch"), (1, "seat-1"), (HOST, "host")):
+        for viewer, label in viewers:
             delta = sent[f"match-{match.id}-{label}"]["html"]
             after = render.fragments(match, viewer)
             assert render.split_parts(_board(after)) is not None
+            assert ('id="tc-root"' in delta) == (label in whole.get(index, ())), (index, label)
             assert _board(_apply(before[viewer], delta)) == _board(after), (index, label)
 
 

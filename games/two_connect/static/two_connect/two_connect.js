@@ -1,8 +1,11 @@
 // Two Connect (and Squava, Gomoku, Yinsh alone): clicks compose the whole turn in
 // #move-text ("squava C3; gomoku H7", "yinsh ring E5", "yinsh E5-E8"); ghosts preview
 // the pending parts.  This script knows no rules: the server renders what each click
-// would be refused with (data-no, in the server's words), the legal ring destinations
+// would be refused with (data-no, in the server's words; data-taken-no on a board is the
+// sentence for any occupied point, "{at}" standing for it), the legal ring destinations
 // and the markers each ring move flips (#tc-ring-moves).  It only composes notation.
+// Whose turn it is (moves needed, the page's refusal) is read from #tc-turn, a live part:
+// a live update swaps it and the points that changed, not the whole board.
 (function () {
   "use strict";
   var SVG = "http://www.w3.org/2000/svg";
@@ -12,6 +15,7 @@
   var busy = null;    // the point handled in this task (a key press and its synthetic click are one)
 
   function root() { return document.getElementById("tc-root"); }
+  function turn() { var t = document.getElementById("tc-turn"); return t ? t.dataset : {}; }
   function box() { return document.getElementById("move-text"); }
   function board(word) { return document.querySelector('#tc-root .tc-board[data-word="' + word + '"]'); }
   function point(word, coord) {
@@ -58,9 +62,9 @@
     } else if (r.dataset.solo === "1") {
       parts = [part];
     } else {
-      var need = parseInt(r.dataset.need, 10) || 1;
+      var need = parseInt(turn().need, 10) || 1;
       var counted = parts.filter(function (p) { return p.board; }).length;
-      if (counted >= need) { say(where, need === 1 ? r.dataset.one : r.dataset.three); return; }
+      if (counted >= need) { say(where, need === 1 ? turn().one : r.dataset.three); return; }
       parts.push(part);
     }
     quiet(); write(); draw();
@@ -71,14 +75,21 @@
     if (!r || !document.getElementById("move-form") || busy === pt) { return; }
     busy = pt; setTimeout(function () { busy = null; }, 0);
     var word = pt.dataset.board, coord = pt.dataset.coord, where = pt.closest(".tc-board");
-    if (r.dataset.no) { say(where, r.dataset.no); return; }
+    if (turn().no) { say(where, turn().no); return; }
     var i = pendingAt(word, coord);
     if (i >= 0) { parts.splice(i, 1); picked = null; quiet(); write(); draw(); return; }  // take a pending move back
     if (where.dataset.no) { say(where, where.dataset.no); return; }
     if (word === "yinsh" && where.dataset.phase === "move") { yinsh(pt, where, coord); return; }
-    if (pt.dataset.no) { say(where, pt.dataset.no); return; }
+    var no = refusal(pt, where);
+    if (no) { say(where, no); return; }
     if (word === "yinsh") { setPart({ board: word, text: "yinsh ring " + coord, at: [coord], kind: "ring" }, where); }
     else { setPart({ board: word, text: word + " " + coord, at: [coord], kind: "stone" }, where); }
+  }
+
+  // a point's own data-no (even empty) wins; an occupied point otherwise says its board's data-taken-no
+  function refusal(pt, where) {
+    if (pt.hasAttribute("data-no")) { return pt.dataset.no; }
+    return pt.dataset.v && where.dataset.takenNo ? where.dataset.takenNo.replace("{at}", pt.dataset.coord) : "";
   }
 
   function yinsh(pt, where, coord) {
@@ -200,7 +211,7 @@
       }
     }
     var pending = document.getElementById("tc-pending");
-    var need = parseInt(r.dataset.need, 10) || 0;
+    var need = parseInt(turn().need, 10) || 0;
     var chosen = parts.filter(function (p) { return p.board; });
     if (pending) {
       pending.textContent = picked ? "(ring " + picked + " chosen: click where it goes)"
