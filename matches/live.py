@@ -348,17 +348,16 @@ def _render(match: Any, current: Any, last: _Sent | None, written: Written | Non
                              "presence": True, "last_move": None}
             ctx = render.context(match, viewer, full_snap)
             if viewer == HOST:
-                now.host_seq = _host_seq(match, before if delta else None, rows)
+                now.host_seq = ctx["host_seq"] = _host_seq(match, before if delta else None, rows)
                 now.panel_key = render.host_panel_key(ctx, now.host_seq)
             parts = now.parts[viewer] = render.parts(ctx, boards, personalize=False)
             html = render.assemble(ctx, {k: render.personal(v, ctx["viewer_cls"]) for k, v in parts.items()})
         else:
             ctx = render.context(match, viewer, snap)
-            # a move's transaction changed neither the score nor the banner (same running bout, no host)
-            keep = {k: old[k] for k in FROZEN_IN_A_MOVE if k in old} if written is not None else {}
+            keep = {}
             if viewer == HOST:
                 # the panel is redrawn only when what it shows changed (not for every move)
-                now.host_seq = _host_seq(match, before, rows)
+                now.host_seq = ctx["host_seq"] = _host_seq(match, before, rows)
                 now.panel_key = render.host_panel_key(ctx, now.host_seq)
                 if now.panel_key == before.panel_key and "host-panel" in old:
                     keep["host-panel"] = old["host-panel"]
@@ -384,11 +383,6 @@ def _render(match: Any, current: Any, last: _Sent | None, written: Written | Non
         while len(_sent) > CACHE_MATCHES:
             _sent.popitem(last=False)
     return out
-
-
-#: parts a move cannot change: the score and the end banner change only when a bout ends (never in
-#: a move drawn from its transaction, see `_follows`)
-FROZEN_IN_A_MOVE = ("score", "banner")
 
 
 def _in_order(match: Any, viewers: list[int], state: Any) -> list[int]:

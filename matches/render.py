@@ -135,6 +135,9 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "clock_minutes": match.game_slug in MINUTE_CLOCKS and viewer != HOST,
         "viewer_cls": f"p{viewer}" if viewer >= 1 else "",
     }
+    if viewer == HOST:
+        # the host panel's "Start bout N" (read here: the panel must not ask the database)
+        ctx["needs_next_bout"] = match.status == "running" and bout is not None and bout.finished is not None
     if viewer == HOST and snap.get("presence", True):
         ctx["presence"] = presence.presence(match, seats)
         # the Reopen button: only when the host or a clock (not the rules) ended the bout or match

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import functools
+import itertools
+import random
 import re
 import threading
 from pathlib import Path
@@ -464,3 +467,101 @@ def _board(html: str) -> str:
 
 def _rows(html: str) -> list[str]:
     return re.findall(r'<span class="text">([^<]*)</span>', html)
+
+
+# -- a move drawn from its own transaction ---------------------------------------------------------
+
+
+def _legal(match: Any, rng: random.Random) -> tuple[int, str, int] | None:
+    """A random legal action of a seat that may act now, with the bout version to send."""
+    bout = match.bouts.order_by("-number").first()
+    game = match.game
+    state = game.load(bout.state)
+    if bout.finished is not None or game.result(state) is not None:
+        return None
+    seat = sorted(game.pending(state))[0]
+    options = list(itertools.islice(game.legal_actions(state, seat), 80))
+    return seat, game.format(rng.choice(options)), bout.version
+
+
+@pytest.mark.parametrize("slug", ["lance-assembly", "grid-master", "two-connect", "squava", "gomoku", "yinsh",
+                                  "bidding-ttt", "back-to-the-wall"])
+def test_an_update_drawn_from_the_moves_transaction_is_the_one_read_back(
+        make_match: Any, slug: str, monkeypatch: Any, django_capture_on_commit_callbacks: Any) -> None:
+    """services hand over what a move wrote (live.Written); when it follows the version this process
+    sent, the update is drawn from it with no query.  For every game and audience it is, byte for
+    byte, the update drawn by reading the match back (the time frozen so clocks read the same)."""
+    from django.utils import timezone
+
+    match = make_match(slug)
+    _open(match, "watch", "host", *(f"seat-{n}" for n in range(1, match.game.seats + 1)))
+    handed: list[Any] = []
+    monkeypatch.setattr(live, "notify", lambda match_id, written=None: handed.append(written))
+    live.prepare(match.id)
+    rng = random.Random(slug)
+    drawn_alone = 0
+    for _ in range(10):
+        found = _legal(match, rng)
+        if found is None:
+            break
+        seat, text, version = found
+        handed.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            services.submit(match.id, seat, text, version)
+        (written,) = handed
+        assert written is not None and written.rows[-1].text == text
+        before = live._sent[match.id]
+        with monkeypatch.context() as patched:
+            patched.setattr(timezone, "now", functools.partial(lambda at: at, timezone.now()))
+            with CaptureQueriesContext(connection) as queries:
+                quick = live.prepare(match.id, written)
+            live._sent[match.id] = before  # the same update again, read back from the database
+            read = live.prepare(match.id)
+        assert [(g, m["html"]) for g, m in quick] == [(g, m["html"]) for g, m in read], text
+        drawn_alone += not queries.captured_queries
+    assert drawn_alone >= 3, drawn_alone
+
+
+def test_a_move_that_does_not_follow_the_update_sent_is_read_back(
+        roles: Any, monkeypatch: Any, django_capture_on_commit_callbacks: Any) -> None:
+    """Another process sent version n+1 (this one holds n): the move making n+2 is read back from
+    the database, and its delta carries both moves' log rows; a transaction's hand-over arriving
+    after a newer update never takes a page back."""
+    match = roles.match
+    _open(match, "watch")
+    handed: list[Any] = []
+    monkeypatch.setattr(live, "notify", lambda match_id, written=None: handed.append(written))
+    with django_capture_on_commit_callbacks(execute=True):
+        _play(match, 1, "place C3")
+    live.prepare(match.id, handed[-1])
+    with django_capture_on_commit_callbacks(execute=True):
+        _play(match, 2, "place D4")  # broadcast by "another process": this one never draws it
+    older = handed[-1]
+    with django_capture_on_commit_callbacks(execute=True):
+        _play(match, 1, "place C4")
+    with CaptureQueriesContext(connection) as queries:
+        ((_, sent),) = live.prepare(match.id, handed[-1])
+    assert queries.captured_queries  # read back
+    assert "place D4" in sent["html"] and "place C4" in sent["html"]
+    version = int(META.search(sent["html"]).group(1))
+    ((_, late),) = live.prepare(match.id, older)  # the hand-over of version n+1 arrives last
+    assert int(META.search(late["html"]).group(1)) == version
+
+
+def test_the_written_meta_element_is_the_templates() -> None:
+    from django.template.loader import get_template
+
+    for ctx, base in (({"bout_number": 2, "version": 17, "server_now": "2026-11-23T00:00:00.000+00:00",
+                        "my_turn": True}, 16),
+                      ({"bout_number": 0, "version": 0, "server_now": "x<y", "my_turn": False}, None)):
+        drawn = render.compact(get_template("matches/partials/meta.html").render({**ctx, "oob": True, "base": base}))
+        assert render.meta(ctx, base) == drawn
+
+
+def test_spectators_are_sent_first_then_the_seat_to_act(roles: Any) -> None:
+    match = roles.match
+    _open(match, "watch", "seat-1", "seat-2", "host")
+    _play(match, 1, "place C3")  # seat 2 to act
+    order: list[str] = []
+    live.prepare(match.id, emit=lambda group, message: order.append(group.split(f"match-{match.id}-")[1]))
+    assert order == ["watch", "seat-2", "seat-1", "host"]
