@@ -42,6 +42,7 @@ from wsclient import WebSocket  # noqa: E402
 
 META = re.compile(r'id="live-meta"[^>]*?data-bout="(\d+)"[^>]*?data-version="(\d+)"(?:[^>]*?data-base="(\d*)")?')
 HOST = "127.0.0.1"
+TRACE: Any = None  # --trace: this process's moves and arrivals, beside daphne's steps
 
 
 def pct(values: list[float], p: float) -> float:
@@ -68,6 +69,7 @@ def environment(args: argparse.Namespace) -> dict[str, str]:
         "DEATHMATCH_REDIS_PREFIX": f"bench{os.getpid()}",
         "DATABASE_CONN_MAX_AGE": "60",
         "DEATHMATCH_LIVE_OFF": args.off,
+        "BENCH_TRACE": args.trace,
     }
     return env
 
@@ -277,6 +279,8 @@ async def app_phase(n: int, moves: int, port: int, match: Any, pause: float) -> 
         target = chooser.version + 1
         event = tracker.event(target)
         t0 = time.perf_counter()
+        if TRACE:
+            TRACE.write(f"MOVE {t0:.6f}\n")
         movers[seat].send(json.dumps({"type": "move", "text": text, "version": chooser.version}))
         try:
             await asyncio.wait_for(event.wait(), 60)
@@ -286,6 +290,8 @@ async def app_phase(n: int, moves: int, port: int, match: Any, pause: float) -> 
                   f"({tracker.reached.get(target, 0)}/{tracker.n})", file=sys.stderr)
             break
         latencies.append((tracker.done_at[target] - t0) * 1000)
+        if TRACE:
+            TRACE.write(f"DONE {tracker.done_at[target]:.6f}\n")
         chooser.version = target
         await asyncio.sleep(pause)
     full = firsts[0] if firsts else ""
@@ -307,6 +313,8 @@ async def bare_phase(n: int, moves: int, port: int, pause: float) -> dict[str, A
     for version in range(1, moves + 1):
         event = tracker.event(version)
         t0 = time.perf_counter()
+        if TRACE:
+            TRACE.write(f"MOVE {t0:.6f}\n")
         trigger.send(json.dumps({"fire": version}))
         try:
             await asyncio.wait_for(event.wait(), 60)
@@ -314,6 +322,8 @@ async def bare_phase(n: int, moves: int, port: int, pause: float) -> dict[str, A
             tracker.errors += 1
             break
         latencies.append((tracker.done_at[version] - t0) * 1000)
+        if TRACE:
+            TRACE.write(f"DONE {tracker.done_at[version]:.6f}\n")
         await asyncio.sleep(pause)
     await close_all(sockets)
     return {"lat": latencies, "errors": tracker.errors}
@@ -324,7 +334,8 @@ def start_daphne(env: dict[str, str], port: int, log: Path) -> subprocess.Popen[
     handle = open(log, "wb")  # noqa: SIM115 (kept open for the child's lifetime)
     # a listen backlog for 2,000 sockets arriving at once (Twisted's default is 50: resets)
     endpoint = f"tcp:port={port}:interface={HOST}:backlog=2048"
-    proc = subprocess.Popen([daphne, "-e", endpoint, "bench.fanout_asgi:application"],
+    app = "bench.trace_asgi:application" if env.get("BENCH_TRACE") else "bench.fanout_asgi:application"
+    proc = subprocess.Popen([daphne, "-e", endpoint, app],
                             cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT)
     import socket
 
@@ -388,8 +399,13 @@ def main() -> None:
                                                              "postgres://postgres@127.0.0.1:5432/bench_fanout"))
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0")
     parser.add_argument("--server-moves", type=int, default=30)
-    parser.add_argument("--off", default="", help="levers to turn off: deltas,offpath,presence,share")
+    parser.add_argument("--off", default="", help="levers to turn off: deltas,offpath,presence,share,written,stream")
+    parser.add_argument("--trace", default="", help="a file: timestamps of each step of every move (bench/trace.py reads it)")
     args = parser.parse_args()
+    global TRACE
+    if args.trace:
+        Path(args.trace).write_text("")
+        TRACE = open(args.trace, "a", buffering=1)  # noqa: SIM115
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))

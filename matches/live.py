@@ -33,7 +33,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,7 +135,9 @@ async def _drain() -> None:
 
 async def _broadcast(match_id: int, written: Written | None) -> None:
     """Draw the update in a worker thread and send each audience's message from this loop as soon
-    as it is drawn (spectators first, see `_in_order`), while the next audience is drawn."""
+    as it is drawn (spectators first, see `_in_order`), while the next audience is drawn.  (Drawing
+    it on the loop itself was measured too: the loop then sends nothing until every audience is
+    drawn, and the spectators waited longer; bench/README.md.)"""
     loop = asyncio.get_running_loop()
     sending: list[asyncio.Task[None]] = []
 
@@ -272,6 +274,17 @@ PRESENCE_FRESH = 5.0
 
 def _render(match: Any, current: Any, last: _Sent | None, written: Written | None,
             emit: Emit | None = None) -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    for item in _steps(match, current, last, written):
+        out.append(item)
+        if emit is not None:  # sent now: the next audience is drawn meanwhile
+            emit(*item)
+    return out
+
+
+def _steps(match: Any, current: Any, last: _Sent | None,
+           written: Written | None) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each audience's (group, message) as soon as it is drawn; what was sent is kept at the end."""
     from .models import TurnLog
 
     off = _off()
@@ -289,7 +302,7 @@ def _render(match: Any, current: Any, last: _Sent | None, written: Written | Non
         viewers = [v for v in viewers if viewer_label(v) in open_]
     if not viewers:
         forget(match.id)
-        return []
+        return
     # the score and the bout's label change only when a bout ends or another starts; seats only in setup
     same_bout = (last is not None and current is not None and last.match_token == match.watch_token
                  and last.bout == current.number and not last.finished and current.finished is None
@@ -339,7 +352,6 @@ def _render(match: Any, current: Any, last: _Sent | None, written: Written | Non
     boards: dict[Any, str] | None = None if "share" in off else {}
     diffs: dict[tuple[str, str], list[str]] = {}
     row_html: dict[Any, str] = {}
-    out = []
     for viewer in viewers:
         old = before.parts.get(viewer) if delta and before is not None else None
         if old is None or before is None:
@@ -374,15 +386,12 @@ def _render(match: Any, current: Any, last: _Sent | None, written: Written | Non
                     row_html[key] = render.log_rows(match, ctx, rows)
                 pieces.append(f'<ol hx-swap-oob="beforeend:#log-list">{row_html[key]}</ol>')
             html = "".join(pieces)
-        out.append((group_name(match.id, viewer), message(bout, html)))
-        if emit is not None:  # sent now: the next audience is drawn meanwhile
-            emit(*out[-1])
+        yield group_name(match.id, viewer), message(bout, html)
     with _sent_lock:
         _sent[match.id] = now
         _sent.move_to_end(match.id)
         while len(_sent) > CACHE_MATCHES:
             _sent.popitem(last=False)
-    return out
 
 
 def _in_order(match: Any, viewers: list[int], state: Any) -> list[int]:

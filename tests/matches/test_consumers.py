@@ -258,3 +258,46 @@ async def test_notify_renders_once_per_audience_with_a_socket_not_per_connection
     assert got[0] == got[1] == got[2] and got[3] == got[4]  # one rendering fanned out per group
     for comm in tabs:
         await comm.disconnect()
+
+
+async def test_moves_over_sockets_reach_every_audience_as_deltas_drawn_from_their_transactions(
+        make_match: Any, monkeypatch: Any) -> None:
+    """After the first update, each move is drawn from its own transaction (live.Written: nothing
+    read back) and every audience gets every version, each a delta on the one before, the
+    spectators' first."""
+    from matches import live
+
+    match = await database_sync_to_async(make_match)("lance-assembly")
+    tokens = await database_sync_to_async(lambda: {s.number: s.token for s in match.seats.all()})()
+    socks = {"watch": await _open(match.watch_token), "host": await _open(match.host_token),
+             1: await _open(tokens[1]), 2: await _open(tokens[2])}
+    for comm in socks.values():
+        await _drain(comm)
+    read_back: list[int] = []
+    real = live._render
+    monkeypatch.setattr(live, "_render", lambda *args: read_back.append(args[3] is None) or real(*args))
+    sent: list[str] = []
+    real_send = live._send
+
+    async def recording(messages: Any) -> None:
+        sent.extend(group.rsplit("-", 1)[-1] for group, _ in messages)
+        await real_send(messages)
+
+    monkeypatch.setattr(live, "_send", recording)
+    held = {name: None for name in socks}
+    for index, text in enumerate(["place C3", "place D4", "place C4", "place E5"]):
+        seat = 1 + index % 2
+        version = await _current_version(match)
+        await socks[seat].send_to(text_data=json.dumps({"type": "move", "text": text, "version": version}))
+        for name, comm in socks.items():
+            html = await _update(comm)
+            assert _version_of(html) == version + 1, name
+            base = re.search(r'data-base="(\d+)"', html)
+            if held[name] is not None:  # every update after the first is a delta on the version before
+                assert base is not None and int(base.group(1)) == held[name], (name, text)
+            held[name] = version + 1
+        await _drain(socks[seat])  # the mover's own (empty) error box
+    assert read_back == [True, False, False, False]  # only the first update was read back (nothing sent before)
+    assert sent[4:] and all(sent[i] == "watch" for i in range(4, len(sent), 4))  # spectators first
+    for comm in socks.values():
+        await comm.disconnect()

@@ -1,0 +1,103 @@
+"""bench/fanout.py --trace: the app's ASGI application with timestamps at each step of a move's
+live path, written to BENCH_TRACE (one line per event: name, perf_counter).  Bench only."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from typing import Any
+
+from bench.fanout_asgi import application  # noqa: F401  (sets Django up; what daphne serves)
+from matches import consumers, live, services
+
+_out = open(os.environ["BENCH_TRACE"], "a", buffering=1)  # noqa: SIM115 (open for the process's life)
+_lock = threading.Lock()
+
+
+def mark(name: str) -> None:
+    with _lock:
+        _out.write(f"{name} {time.perf_counter():.6f}\n")
+
+
+def _wrap_async(owner: Any, name: str, before: str, after: str | None = None) -> None:
+    real = getattr(owner, name)
+
+    async def wrapped(*args: Any, **kwargs: Any) -> Any:
+        mark(before)
+        try:
+            return await real(*args, **kwargs)
+        finally:
+            if after:
+                mark(after)
+
+    setattr(owner, name, wrapped)
+
+
+def _wrap_sync(owner: Any, name: str, before: str, after: str | None = None) -> None:
+    real = getattr(owner, name)
+
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        mark(before)
+        try:
+            return real(*args, **kwargs)
+        finally:
+            if after:
+                mark(after)
+
+    setattr(owner, name, wrapped)
+
+
+_wrap_async(consumers.MatchConsumer, "receive", "receive", "replied")
+_wrap_sync(services, "submit", "submit", "committed")
+_wrap_async(live, "_broadcast", "broadcast")
+_wrap_sync(live, "prepare", "prepare", "prepared")
+_real_send = live._send
+
+
+async def _send(messages: Any) -> None:
+    mark("send:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
+    await _real_send(messages)
+    mark("sent:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
+
+
+live._send = _send
+_real_update = consumers.MatchConsumer.match_update
+
+
+async def match_update(self: Any, event: dict[str, Any]) -> None:
+    if self.viewer == -1:
+        mark("deliver")
+    await _real_update(self, event)
+    if self.viewer == -1:
+        mark("delivered*")
+
+
+consumers.MatchConsumer.match_update = match_update
+
+from bench import fanout_asgi  # noqa: E402
+
+_wrap_async(fanout_asgi.BareConsumer, "receive", "bare:receive", "bare:sent")
+_real_bare = fanout_asgi.BareConsumer.bare_page
+
+
+async def bare_page(self: Any, event: dict[str, Any]) -> None:
+    mark("bare:deliver")
+    await _real_bare(self, event)
+    mark("bare:delivered*")
+
+
+fanout_asgi.BareConsumer.bare_page = bare_page
+
+from channels_redis import pubsub as _pubsub  # noqa: E402
+
+_real_receive_message = _pubsub.RedisSingleShardConnection._receive_message
+
+
+def _receive_message(self: Any, message: Any) -> None:
+    if message is not None:
+        mark("layer:received")
+    _real_receive_message(self, message)
+
+
+_pubsub.RedisSingleShardConnection._receive_message = _receive_message
