@@ -23,7 +23,7 @@ from config import logredact
 from config.channel_layer import LayerUnavailable
 from games.core import HOST, SPECTATOR, RuleError
 
-from . import live, presence, render
+from . import live, presence, relay, render
 
 log = logging.getLogger(__name__)
 #: reads (token, current fragments) run in worker threads side by side, not one after another in
@@ -64,12 +64,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(self.group, self.channel_name)
         except LAYER_ERRORS as error:  # Redis away: the layer re-adds the group when it is back
             log.warning("websocket of match %s joins its group later: %s", self.match_id, error)
+        await relay.for_loop(self.channel_layer).join(self.group, self)  # the live updates (relay.py)
         await presence.arrive(self.match_id, render.viewer_label(self.viewer), self.channel_name)
         # a (re)connecting page may have missed updates: send the current state
         await self.send(text_data=await self._fragments())
 
     async def disconnect(self, code: int) -> None:
         if self.match_id is not None and self.group:
+            await relay.for_loop(self.channel_layer).leave(self.group, self)
             try:
                 await self.channel_layer.group_discard(self.group, self.channel_name)
             except LAYER_ERRORS as error:  # the stale member expires with the group

@@ -46,7 +46,7 @@ from django.db.models import Count, Max, Q
 from config.channel_layer import LayerUnavailable
 from games.core import HOST, SPECTATOR
 
-from . import presence, render
+from . import presence, relay, render
 from .audiences import audiences, group_name, viewer_label
 
 log = logging.getLogger(__name__)
@@ -174,9 +174,14 @@ def _send_now(match_id: int, written: Written | None = None) -> None:
 
 
 async def _send(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Each message once per web process, to its relay (relay.py), which writes it to the
+    audience's sockets there; with the "relay" lever off, to every socket's own channel."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
+    if "relay" not in _off():
+        messages = [(relay.relay_group(group), {**message, "type": relay.UPDATE_TYPE, "group": group})
+                    for group, message in messages]
     results = await asyncio.gather(*(layer.group_send(group, message) for group, message in messages),
                                    return_exceptions=True)
     for (group, _), result in zip(messages, results, strict=True):

@@ -1,0 +1,124 @@
+"""One channel per web process carries the live updates to that process's sockets.
+
+Channels' own fan-out gives every websocket consumer a channel of its own in
+each audience group: a group message becomes one queued message per socket,
+and each consumer task wakes, takes it, unpacks it and dispatches it, one
+asyncio step at a time for all of them.  Measured on the project machine
+(bench/trace.py), the first of 100 spectator sockets got its move 16-28 ms
+after the message reached the process, and the last ~15 ms later; at 1,000
+sockets ten times that.  With the core Redis layer the group message is
+also pushed to Redis once per socket.
+
+Here each process joins each audience group it has sockets for once, with
+one channel (`relay_group(group)`); `live` sends each audience's update to
+that group, so Redis carries one message per process, and the relay writes
+it straight to every local socket of the audience.  The consumers still join
+their own groups for everything else (the host's presence box, the layer's
+"Redis is back" note).
+
+`live` falls back to the consumers' groups when `DEATHMATCH_LIVE_OFF`
+contains "relay" (to measure the lever).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from typing import Any, Protocol
+
+from config.channel_layer import LayerUnavailable
+
+log = logging.getLogger(__name__)
+
+#: what a channel-layer call raises while Redis is away (the consumers catch the same)
+LAYER_ERRORS = (LayerUnavailable, OSError, TimeoutError)
+UPDATE_TYPE = "relay.update"
+
+
+class Socket(Protocol):
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None: ...
+
+
+def relay_group(group: str) -> str:
+    """The group the process relays of an audience group join (one member per process)."""
+    return f"relay-{group}"
+
+
+class Relay:
+    """This process's (this event loop's) relay over one channel layer."""
+
+    def __init__(self, layer: Any) -> None:
+        self.layer = layer
+        self.sockets: dict[str, set[Socket]] = {}
+        self.channel: str | None = None
+        self.task: asyncio.Task[None] | None = None
+        self._starting = asyncio.Lock()
+        self._joining: dict[str, asyncio.Lock] = {}
+
+    async def join(self, group: str, socket: Socket) -> None:
+        """`socket` gets the updates sent to `group` from now on."""
+        self.sockets.setdefault(group, set()).add(socket)
+        channel = await self._channel()
+        async with self._joining.setdefault(group, asyncio.Lock()):
+            if socket in self.sockets.get(group, ()):
+                try:  # every join adds it again: that also renews the group's expiry in Redis
+                    await self.layer.group_add(relay_group(group), channel)
+                except LAYER_ERRORS as error:  # the resilient layer adds it when Redis is back
+                    log.warning("relay joins %s later: %s", group, error)
+
+    async def leave(self, group: str, socket: Socket) -> None:
+        members = self.sockets.get(group)
+        if members is not None:
+            members.discard(socket)
+        if members or self.channel is None:
+            return
+        async with self._joining.setdefault(group, asyncio.Lock()):
+            if self.sockets.get(group):
+                return  # another socket of the audience arrived meanwhile
+            self.sockets.pop(group, None)
+            self._joining.pop(group, None)
+            try:
+                await self.layer.group_discard(relay_group(group), self.channel)
+            except LAYER_ERRORS as error:  # the layer retries the discard when Redis is back
+                log.info("relay left %s without the group: %s", group, error)
+
+    async def _channel(self) -> str:
+        async with self._starting:
+            if self.channel is None:
+                self.channel = await self.layer.new_channel()
+                self.task = asyncio.get_running_loop().create_task(self._run(self.channel))
+        return self.channel
+
+    async def _run(self, channel: str) -> None:
+        while True:
+            try:
+                message = await self.layer.receive(channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # a layer without the resilient wrapper: wait, try again
+                log.warning("relay receive failed: %r", error)
+                await asyncio.sleep(1.0)
+                continue
+            if message.get("type") == UPDATE_TYPE:
+                await self.deliver(str(message.get("group", "")), str(message.get("html", "")))
+
+    async def deliver(self, group: str, html: str) -> None:
+        """Write one update to every local socket of `group` (a closed one is skipped)."""
+        for socket in list(self.sockets.get(group, ())):
+            try:
+                await socket.send(text_data=html)
+            except Exception as error:  # a socket closing meanwhile must not stop the others
+                log.debug("relay skipped a socket of %s: %r", group, error)
+
+
+_relays: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Relay] = weakref.WeakKeyDictionary()
+
+
+def for_loop(layer: Any) -> Relay:
+    """The relay of the running event loop (one per server process; tests run one loop each)."""
+    loop = asyncio.get_running_loop()
+    relay = _relays.get(loop)
+    if relay is None or relay.layer is not layer:
+        relay = _relays[loop] = Relay(layer)
+    return relay
