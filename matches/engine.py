@@ -97,7 +97,9 @@ def notify(match_id: int, *, written: tuple[Match, Bout, list[TurnLog]] | None =
             if written is None:
                 live.notify(match_id)
             else:
-                live.notify(match_id, live.Written(*written, clocks=tuple(clocks.rows(written[1]))))
+                bout = written[1]
+                live.notify(match_id, live.Written(*written, clocks=tuple(clocks.rows(bout)),
+                                                   state=bout.__dict__.get("_game_state")))
         except Exception:
             log.exception("live.notify failed for match %s", match_id)
 
@@ -298,6 +300,7 @@ def after_state_change(match: Match, bout: Bout, state: Any, now: datetime, *, n
     """Store the new state; clocks; finish the bout if the rules ended it."""
     game = match.game
     bout.state = game.dump(state)
+    bout.__dict__["_game_state"] = state  # what `bout.state` dumps, for the live layer (notify)
     result = game.result(state)
     if result is None:
         settle_clocks(match, bout, state, now, new_round=new_round, save=False)

@@ -1,13 +1,16 @@
 """Live updates: services hand over a match id; this renders and fans out.
 
-    services (decide, commit) --match id--> live.notify --> render --> channel layer
+    services (decide, commit) --match id [+ what the move wrote]--> live.notify --> render
+        --> channel layer (one message per audience and web process) --> relay --> sockets
 
-`notify(match_id)` is called after commit and returns at once when the
+`notify(match_id, written)` is called after commit and returns at once when the
 process runs an event loop (daphne): the match is queued and the loop's
-broadcaster renders it in a worker thread, then `group_send`s, so the
-mover's reply never waits for other audiences' rendering.  Outside a server
-(management commands, tests without sockets) it renders and sends in line.
-Notifications for a match that arrive while it waits are coalesced.
+broadcaster renders it in a worker thread, sending each audience's message as
+soon as it is drawn (spectators first, then the seat to act, the other seats,
+the host), so the mover's reply never waits for other audiences' rendering.
+Outside a server (management commands, tests without sockets) it renders and
+sends in line.  Notifications for a match that arrive while it waits are
+coalesced.
 
 What is sent (`prepare`):
 
@@ -21,6 +24,11 @@ What is sent (`prepare`):
   `hx-swap-oob="beforeend:#log-list"`.  Otherwise (first update of this
   process, a new bout, a rewritten log) the full fragments.  A page whose
   version is not the delta's base refetches everything (static/js/live.js).
+- a move's update is drawn from what its transaction wrote (`Written`) when
+  it follows the version this process sent: no query at all.
+
+Each message goes to the audience's relay group (relay.py): one Redis message
+per web process, written there to every socket of the audience.
 
 A failed broadcast is logged and skipped: it never undoes or blocks a
 committed move.  Presence ("who is connected") lives in presence.py.
@@ -71,6 +79,7 @@ class Written:
     bout: Any
     rows: list[Any]
     clocks: tuple[Any, ...] = ()
+    state: Any = None  # the bout's game state as the rules returned it (`bout.state` is its dump)
 
 
 _lock = threading.Lock()
@@ -315,7 +324,8 @@ def _steps(match: Any, current: Any, last: _Sent | None,
     snap = render.shared(match, turns=False, bout=current,
                          standing=last.standing if same_bout and last is not None else None,
                          seats=last.seats if same_bout and last is not None else None,
-                         clocks=written.clocks if written is not None else None)
+                         clocks=written.clocks if written is not None else None,
+                         state=written.state if written is not None else None)
     snap["presence"] = False  # the host's presence list has messages of its own
     viewers = _in_order(match, viewers, snap["state"])
     bout = snap["bout"]

@@ -39,7 +39,7 @@ MINUTE_CLOCKS = frozenset({"two-connect"})
 
 def shared(match: Any, *, turns: bool = True, bout: Any = None,
            standing: tuple[dict[int, Any], str] | None = None, seats: list[Any] | None = None,
-           clocks: tuple[Any, ...] | None = None) -> dict[str, Any]:
+           clocks: tuple[Any, ...] | None = None, state: Any = None) -> dict[str, Any]:
     """What every audience's rendering reads from the database: fetched once
     per update (live renders all audiences from one snapshot).
 
@@ -49,13 +49,14 @@ def shared(match: Any, *, turns: bool = True, bout: Any = None,
     matches/CONTRACT.md).  `turns=False` leaves the log out (live updates
     append only the new rows; see `log_rows`).  Live updates pass what they
     loaded already: `bout` (the current bout) and `standing` (score and bout
-    label, unchanged while the same bout runs), `seats` and the bout's `clocks` rows."""
+    label, unchanged while the same bout runs), `seats`, the bout's `clocks` rows and its
+    game `state` (as the rules returned it, not loaded again from `bout.state`)."""
     bout = bout if bout is not None else match.current_bout
     seats = seats if seats is not None else list(match.seats.order_by("number"))
     score, label = standing if standing is not None else (None, None)
     return {
         "bout": bout,
-        "state": match.game.load(bout.state) if bout is not None else None,
+        "state": (state if state is not None else match.game.load(bout.state)) if bout is not None else None,
         "seats": seats,
         "score": score if score is not None else _score(match, seats),
         "clocks": _clocks(bout, clocks),
@@ -122,7 +123,7 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         # squares to outline; the game's page hook fills them from its view
         "last_cells": [],
         "win_cells": [],
-        "host_act_url": reverse("host_act", args=[match.host_token]) if viewer == HOST else "",
+        "host_act_url": _host_act_url(match.host_token) if viewer == HOST else "",
         "round_deadline": "" if snap.get("replay") else _round_deadline(bout, match),
         "round_left": bout.round_left if bout is not None and not snap.get("replay") else None,
         "last_text": last_text,
@@ -425,6 +426,12 @@ def _board_template(slug: str) -> str:
     return get_template(f"{app_dir(slug)}/board.html").template.name
 
 
+@lru_cache(maxsize=1024)
+def _host_act_url(token: str) -> str:
+    return reverse("host_act", args=[token])
+
+
+@cache  # the same for every page of the game (the loader is asked once per process)
 def head_template(slug: str) -> str:
     """`<app>/head.html`: the game's own stylesheet and click script, in <head>."""
     return select_template([f"{app_dir(slug)}/head.html", "matches/partials/head_none.html"]).template.name

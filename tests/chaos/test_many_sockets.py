@@ -40,8 +40,11 @@ def test_two_thousand_sockets_connect_and_leave_on_one_process(chaos_db: str, re
         server.stop()
 
 
-def _group_size(redis: RedisServer, match_id: int) -> int:
-    keys = [k for k in redis.command("--scan", "--pattern", f"*match-{match_id}-watch*").split() if k]
+def _group_size(redis: RedisServer, match_id: int, *, relay: bool = False) -> int:
+    """Members of the spectators' group (one per socket), or of its relay group (one per web
+    process: matches/relay.py)."""
+    keys = [k for k in redis.command("--scan", "--pattern", f"*match-{match_id}-watch*").split()
+            if k and (":relay-" in k) == relay]
     return sum(int(redis.command("zcard", k).strip() or 0) for k in keys)
 
 
@@ -78,6 +81,7 @@ async def _storm(server: Daphne, redis: RedisServer, match: dict) -> list[str]: 
     figures.append(f"group members in Redis: {in_group}; dashboard shows spectators "
                    f"x{shown.group(1) if shown else '?'}")
     assert in_group == SOCKETS
+    assert _group_size(redis, match["id"], relay=True) == 1  # one process: one relay member carries the moves
     assert shown and int(shown.group(1)) == SOCKETS, presence
     # a broadcast reaches every one of them
     _, html, _ = await asyncio.to_thread(http.get, f"/h/{match['host']}/")
@@ -92,10 +96,10 @@ async def _storm(server: Daphne, redis: RedisServer, match: dict) -> list[str]: 
     started = time.monotonic()
     await asyncio.gather(*(s.close() for s in sockets))
     deadline = time.monotonic() + 60
-    while (_group_size(redis, match["id"]) or "\u00d7" in (presence := await asyncio.to_thread(
+    while (_group_size(redis, match["id"]) or _group_size(redis, match["id"], relay=True) or "\u00d7" in (presence := await asyncio.to_thread(
             _presence, http, match["host"]))) and time.monotonic() < deadline:
         await asyncio.sleep(0.5)
-    left = _group_size(redis, match["id"])
+    left = _group_size(redis, match["id"]) + _group_size(redis, match["id"], relay=True)
     figures.append(f"all left in {time.monotonic() - started:.1f} s: group members {left}, "
                    f"spectators on the dashboard: {'none' if 'Spectators' in presence and chr(215) not in presence else presence}")
     assert left == 0
