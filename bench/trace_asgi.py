@@ -101,3 +101,20 @@ def _receive_message(self: Any, message: Any) -> None:
 
 
 _pubsub.RedisSingleShardConnection._receive_message = _receive_message
+
+import gc  # noqa: E402
+
+_gc_started: list[float] = []
+
+
+def _gc_callback(phase: str, info: dict[str, Any]) -> None:
+    if info.get("generation") != 2:
+        return
+    if phase == "start":
+        _gc_started.append(time.perf_counter())
+    elif _gc_started:
+        took = time.perf_counter() - _gc_started.pop()
+        mark(f"gc2:{took * 1000:.0f}ms")
+
+
+gc.callbacks.append(_gc_callback)
