@@ -15,12 +15,13 @@ from collections import defaultdict
 
 def main(path: str) -> None:
     moves: list[dict[str, float]] = []
-    for line in open(path, encoding="utf-8"):
-        name, at = line.split()
-        if name == "MOVE":
-            moves.append({"MOVE": float(at)})
-        elif moves and (name not in moves[-1] or name.endswith("*")):
-            moves[-1][name] = float(at)  # the first of each step after the move (the last: "name*")
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            name, at = line.split()
+            if name == "MOVE":
+                moves.append({"MOVE": float(at)})
+            elif moves and (name not in moves[-1] or name.endswith("*")):
+                moves[-1][name] = float(at)  # the first of each step after the move (the last: "name*")
     steps: dict[str, list[float]] = defaultdict(list)
     for move in moves:
         start = move["MOVE"]
