@@ -104,12 +104,15 @@ class Relay:
                 await self.deliver(str(message.get("group", "")), str(message.get("html", "")))
 
     async def deliver(self, group: str, html: str) -> None:
-        """Write one update to every local socket of `group` (a closed one is skipped)."""
-        for socket in list(self.sockets.get(group, ())):
+        """Write one update to every local socket of `group`; one that fails is dropped (it is
+        closed or closing: its consumer's disconnect would drop it too)."""
+        members = self.sockets.get(group, set())
+        for socket in list(members):
             try:
                 await socket.send(text_data=html)
             except Exception as error:  # a socket closing meanwhile must not stop the others
-                log.debug("relay skipped a socket of %s: %r", group, error)
+                members.discard(socket)
+                log.info("relay dropped a socket of %s: %r", group, error)
 
 
 _relays: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Relay] = weakref.WeakKeyDictionary()

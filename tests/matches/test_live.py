@@ -567,3 +567,37 @@ def test_spectators_are_sent_first_then_the_seat_to_act(roles: Any) -> None:
     order: list[str] = []
     live.prepare(match.id, emit=lambda group, message: order.append(group.split(f"match-{match.id}-")[1]))
     assert order == ["watch", "seat-2", "seat-1", "host"]
+
+
+async def test_the_relay_writes_to_every_socket_and_drops_one_that_fails() -> None:
+    from channels.layers import InMemoryChannelLayer
+
+    from matches import relay
+
+    class Sock:
+        def __init__(self, broken: bool = False) -> None:
+            self.got: list[str] = []
+            self.broken = broken
+
+        async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+            if self.broken:
+                raise RuntimeError("socket closed")
+            self.got.append(text_data or "")
+
+    layer = InMemoryChannelLayer()
+    mine = relay.Relay(layer)
+    good, bad, other = Sock(), Sock(broken=True), Sock()
+    for sock in (good, bad):
+        await mine.join("match-1-watch", sock)
+    await mine.join("match-1-seat-1", other)
+    assert set(layer.groups["relay-match-1-watch"]) == {mine.channel}  # one member for the process
+    await layer.group_send("relay-match-1-watch", {"type": relay.UPDATE_TYPE, "group": "match-1-watch", "html": "v2"})
+    for _ in range(50):
+        if good.got:
+            break
+        await asyncio.sleep(0.01)
+    assert good.got == ["v2"] and other.got == [] and bad not in mine.sockets["match-1-watch"]
+    await mine.leave("match-1-watch", good)
+    assert "match-1-watch" not in mine.sockets and not layer.groups.get("relay-match-1-watch")
+    assert mine.task is not None
+    mine.task.cancel()
