@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
 from typing import Any, Protocol
 
@@ -34,6 +35,9 @@ log = logging.getLogger(__name__)
 #: what a channel-layer call raises while Redis is away (the consumers catch the same)
 LAYER_ERRORS = (LayerUnavailable, OSError, TimeoutError)
 UPDATE_TYPE = "relay.update"
+#: seconds after which a join adds the relay to its group again (channels_redis expires a group's
+#: members after `group_expiry`, a day by default)
+REJOIN_AFTER = 3600.0
 
 
 class Socket(Protocol):
@@ -55,17 +59,26 @@ class Relay:
         self.task: asyncio.Task[None] | None = None
         self._starting = asyncio.Lock()
         self._joining: dict[str, asyncio.Lock] = {}
+        self._joined: dict[str, float] = {}  # group -> when the relay last joined it (monotonic)
 
     async def join(self, group: str, socket: Socket) -> None:
-        """`socket` gets the updates sent to `group` from now on."""
+        """`socket` gets the updates sent to `group` from now on.
+
+        The relay joins the layer's group once for all of this process's sockets of the audience
+        (2,000 sockets arriving at once make one `group_add`, not 2,000 more), and again when its
+        membership is older than `REJOIN_AFTER` (Redis expires group members after a day)."""
         self.sockets.setdefault(group, set()).add(socket)
         channel = await self._channel()
         async with self._joining.setdefault(group, asyncio.Lock()):
-            if socket in self.sockets.get(group, ()):
-                try:  # every join adds it again: that also renews the group's expiry in Redis
-                    await self.layer.group_add(relay_group(group), channel)
-                except LAYER_ERRORS as error:  # the resilient layer adds it when Redis is back
-                    log.warning("relay joins %s later: %s", group, error)
+            joined = self._joined.get(group)
+            if socket not in self.sockets.get(group, ()) or (
+                    joined is not None and time.monotonic() - joined < REJOIN_AFTER):
+                return
+            try:
+                await self.layer.group_add(relay_group(group), channel)
+                self._joined[group] = time.monotonic()
+            except LAYER_ERRORS as error:  # the resilient layer adds it when Redis is back
+                log.warning("relay joins %s later: %s", group, error)
 
     async def leave(self, group: str, socket: Socket) -> None:
         members = self.sockets.get(group)
@@ -78,6 +91,7 @@ class Relay:
                 return  # another socket of the audience arrived meanwhile
             self.sockets.pop(group, None)
             self._joining.pop(group, None)
+            self._joined.pop(group, None)
             try:
                 await self.layer.group_discard(relay_group(group), self.channel)
             except LAYER_ERRORS as error:  # the layer retries the discard when Redis is back
