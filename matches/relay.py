@@ -57,6 +57,7 @@ class Relay:
         self.sockets: dict[str, set[Socket]] = {}
         self.channel: str | None = None
         self.task: asyncio.Task[None] | None = None
+        self.refresher: asyncio.Task[None] | None = None
         self._starting = asyncio.Lock()
         self._joining: dict[str, asyncio.Lock] = {}
         self._joined: dict[str, float] = {}  # group -> when the relay last joined it (monotonic)
@@ -101,8 +102,22 @@ class Relay:
         async with self._starting:
             if self.channel is None:
                 self.channel = await self.layer.new_channel()
-                self.task = asyncio.get_running_loop().create_task(self._run(self.channel))
+                loop = asyncio.get_running_loop()
+                self.task = loop.create_task(self._run(self.channel))
+                self.refresher = loop.create_task(self._refresh(self.channel))
         return self.channel
+
+    async def _refresh(self, channel: str) -> None:
+        """Join every group with sockets again every `REJOIN_AFTER` seconds: sockets that stay
+        open for days must not lose their updates when Redis expires the relay's membership."""
+        while True:
+            await asyncio.sleep(REJOIN_AFTER)
+            for group in [g for g, members in self.sockets.items() if members]:
+                try:
+                    await self.layer.group_add(relay_group(group), channel)
+                    self._joined[group] = time.monotonic()
+                except LAYER_ERRORS as error:
+                    log.warning("relay could not renew %s: %s", group, error)
 
     async def _run(self, channel: str) -> None:
         while True:

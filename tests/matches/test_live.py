@@ -599,5 +599,35 @@ async def test_the_relay_writes_to_every_socket_and_drops_one_that_fails() -> No
     assert good.got == ["v2"] and other.got == [] and bad not in mine.sockets["match-1-watch"]
     await mine.leave("match-1-watch", good)
     assert "match-1-watch" not in mine.sockets and not layer.groups.get("relay-match-1-watch")
-    assert mine.task is not None
+    assert mine.task is not None and mine.refresher is not None
     mine.task.cancel()
+    mine.refresher.cancel()
+
+
+async def test_the_relay_renews_its_memberships(monkeypatch: Any) -> None:
+    """Redis expires group members after a day: a relay whose sockets stay open joins again."""
+    from channels.layers import InMemoryChannelLayer
+
+    from matches import relay
+
+    class Sock:
+        async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+            pass
+
+    monkeypatch.setattr(relay, "REJOIN_AFTER", 0.05)
+    layer = InMemoryChannelLayer(group_expiry=1)
+    mine = relay.Relay(layer)
+    await mine.join("match-2-watch", Sock())
+    added: list[str] = []
+    real = layer.group_add
+
+    async def counting(group: str, channel: str) -> None:
+        added.append(group)
+        await real(group, channel)
+
+    monkeypatch.setattr(layer, "group_add", counting)
+    await asyncio.sleep(0.3)
+    assert added and set(added) == {"relay-match-2-watch"}
+    assert mine.task is not None and mine.refresher is not None
+    mine.task.cancel()
+    mine.refresher.cancel()
