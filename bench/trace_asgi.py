@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from bench.fanout_asgi import application  # noqa: F401  (sets Django up; what daphne serves)
-from matches import consumers, live, services
+from matches import consumers, live, relay, services
 
 _out = open(os.environ["BENCH_TRACE"], "a", buffering=1)  # noqa: SIM115 (open for the process's life)
 _lock = threading.Lock()
@@ -55,25 +55,26 @@ _wrap_sync(live, "prepare", "prepare", "prepared")
 _real_send = live._send
 
 
-async def _send(messages: Any) -> None:
+async def _send(messages: Any, written: Any = None) -> None:
     mark("send:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
-    await _real_send(messages)
+    await _real_send(messages, written)
     mark("sent:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
 
 
 live._send = _send
-_real_update = consumers.MatchConsumer.match_update
+_real_deliver = relay.Relay.deliver
 
 
-async def match_update(self: Any, event: dict[str, Any]) -> None:
-    if self.viewer == -1:
+async def deliver(self: Any, group: str, html: str) -> None:
+    watch = group.endswith("-watch")
+    if watch:
         mark("deliver")
-    await _real_update(self, event)
-    if self.viewer == -1:
+    await _real_deliver(self, group, html)
+    if watch:
         mark("delivered*")
 
 
-consumers.MatchConsumer.match_update = match_update
+relay.Relay.deliver = deliver
 
 from bench import fanout_asgi  # noqa: E402
 

@@ -62,6 +62,8 @@ log = logging.getLogger(__name__)
 UPDATE_TYPE = "match.update"
 #: called with (group, message) as soon as one audience's update is drawn
 Emit = Callable[[str, dict[str, Any]], None]
+#: seconds the drawing thread waits for the loop to write an audience's update before drawing the next
+HANDOFF_WAIT = 0.05
 #: matches whose last sent parts are kept in memory (per process) for deltas
 CACHE_MATCHES = 1000
 
@@ -151,7 +153,11 @@ async def _broadcast(match_id: int, written: Written | None) -> None:
     sending: list[asyncio.Task[None]] = []
 
     def emit(group: str, message: dict[str, Any]) -> None:  # in the worker thread
-        loop.call_soon_threadsafe(lambda: sending.append(loop.create_task(_send([(group, message)]))))
+        out = threading.Event()
+        loop.call_soon_threadsafe(lambda: sending.append(loop.create_task(_send([(group, message)], out.set))))
+        # Let the loop write this audience to its sockets before the next one is drawn: both need
+        # the GIL, and a thread that wants it waits up to the switch interval (5 ms) for a busy holder.
+        out.wait(HANDOFF_WAIT)
 
     if "stream" in _off():
         await _send(await sync_to_async(_prepare_and_close, thread_sensitive=False)(match_id, written))
@@ -182,15 +188,32 @@ def _send_now(match_id: int, written: Written | None = None) -> None:
         log.exception("live update of match %s failed", match_id)
 
 
-async def _send(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """Each message once per web process, to its relay (relay.py), which writes it to the
-    audience's sockets there; with the "relay" lever off, to every socket's own channel."""
+async def _send(messages: list[tuple[str, dict[str, Any]]], written: Callable[[], None] | None = None) -> None:
+    """Each message to this process's sockets of its audience at once (this loop's relay), then once
+    per web process through the layer to the relays of the others (relay.py), which skip their own;
+    with the "relay" lever off, to every socket's own channel.  `written()` is called when this
+    process's sockets have it (before the layer is asked anything)."""
     layer = get_channel_layer()
-    if layer is None or not messages:
-        return
-    if "relay" not in _off():
-        messages = [(relay.relay_group(group), {**message, "type": relay.UPDATE_TYPE, "group": group})
-                    for group, message in messages]
+    try:
+        if layer is None or not messages:
+            return
+        if "relay" not in _off():
+            mine = relay.local(layer) if "local" not in _off() else None
+            if mine is not None:
+                for group, message in messages:
+                    await mine.deliver(group, message["html"])
+                if written is not None:
+                    await _written_out()
+            if written is not None:
+                written()
+                written = None
+            origin = mine.channel if mine is not None else ""
+            messages = [(relay.relay_group(group), {**message, "type": relay.UPDATE_TYPE, "group": group,
+                                                     "origin": origin})
+                        for group, message in messages]
+    finally:
+        if written is not None:
+            written()
     results = await asyncio.gather(*(layer.group_send(group, message) for group, message in messages),
                                    return_exceptions=True)
     for (group, _), result in zip(messages, results, strict=True):
@@ -198,6 +221,14 @@ async def _send(messages: list[tuple[str, dict[str, Any]]]) -> None:
             log.warning("live update to %s skipped: %s", group, result)
         elif isinstance(result, BaseException):
             log.error("live update to %s failed: %r", group, result)
+
+
+async def _written_out() -> None:
+    """Return once the loop has written what the sockets were just handed: daphne's transport
+    (Twisted) buffers a send and writes it when the loop next polls the socket, and a
+    task resumed by `sleep(0)` runs before that poll's write callbacks, hence two."""
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
 
 
 # -- what to send ---------------------------------------------------------------------------
