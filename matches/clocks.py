@@ -108,8 +108,7 @@ def _update_rows(dirty: list[Clock]) -> None:
         for clock in dirty:
             params += [clock.pk, field.get_db_prep_save(getattr(clock, field.attname), connection)]
     ids = ", ".join(["%s"] * len(dirty))
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {quote(Clock._meta.db_table)} SET {', '.join(sets)} WHERE {quote('id')} IN ({ids})",
+    statements.execute(f"UPDATE {quote(Clock._meta.db_table)} SET {', '.join(sets)} WHERE {quote('id')} IN ({ids})",
                        [*params, *(c.pk for c in dirty)])
 
 

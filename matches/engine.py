@@ -15,7 +15,7 @@ from django.db.models import Max
 from games.core import HOST, IllegalAction, Result, RuleError
 
 from . import clocks, endings, statements
-from .models import Bout, Match, Season, SeasonPlayer, Seat, TurnLog
+from .models import Bout, Clock, Match, Season, SeasonPlayer, Seat, TurnLog
 
 log = logging.getLogger(__name__)
 
@@ -35,13 +35,23 @@ class NotAllowed(ServiceError):
 # -- locking, versions, broadcast -----------------------------------------------
 
 
-def lock(match: Match | int) -> tuple[Match, Bout | None]:
-    """Lock the match row, then its current bout row (always in this order)."""
+def lock(match: Match | int, *, with_clocks: bool = False) -> tuple[Match, Bout | None]:
+    """Lock the match row, then its current bout row (always in this order).  `with_clocks`: read
+    the bout's clocks too (clocks.rows), in the same round trip where the database allows."""
     pk = match if isinstance(match, int) else match.pk
-    found = statements.rows(Match, {"id": pk}, lock=True)
+    current = statements.Query(Bout, {"match_id": pk}, order_by="number", descending=True, limit=1, lock=True)
+    if with_clocks and statements.can_batch():
+        quote = connection.ops.quote_name
+        bout_id = statements.Raw(f"SELECT {quote('id')} FROM {quote(Bout._meta.db_table)} WHERE {quote('match_id')} = %s "
+                                 f"ORDER BY {quote('number')} DESC LIMIT 1", (pk,))
+        found, bouts, clock_rows = statements.read(statements.Query(Match, {"id": pk}, lock=True), current,
+                                                   statements.Query(Clock, {"bout_id": bout_id}, order_by="seat"))
+        if bouts:
+            bouts[0].__dict__["_clock_rows"] = clock_rows  # what clocks.rows(bout) would read
+    else:
+        found, bouts = statements.read(statements.Query(Match, {"id": pk}, lock=True), current)
     if not found:
         raise Match.DoesNotExist(f"there is no match {pk}")
-    bouts = statements.rows(Bout, {"match_id": pk}, order_by="number", descending=True, limit=1, lock=True)
     return found[0], (bouts[0] if bouts else None)
 
 
@@ -337,11 +347,13 @@ def play(
         used = clocks.stop(clock, now, save=False)  # written with the next seat's clock (clocks.flush)
     if not bumped:
         bump(bout)
-    entry = write(match, bout, TurnLog.MOVE, actor, canonical, now, by_host=by_host, time_used=used)
-    # the host's own game action ("resolve") always closes the round
-    new_round = not game.sealed or actor == HOST or sealed_round_changed(game, before, after, actor)
-    after_state_change(match, bout, after, now, new_round=new_round)
-    clocks.flush(bout)  # when the bout ended, the mover's clock is still to write
+    # the log row, the clocks and the bout go to the database together (statements.batched)
+    with statements.batched():
+        entry = write(match, bout, TurnLog.MOVE, actor, canonical, now, by_host=by_host, time_used=used)
+        # the host's own game action ("resolve") always closes the round
+        new_round = not game.sealed or actor == HOST or sealed_round_changed(game, before, after, actor)
+        after_state_change(match, bout, after, now, new_round=new_round)
+        clocks.flush(bout)  # when the bout ended, the mover's clock is still to write
     return entry
 
 

@@ -182,7 +182,7 @@ def submit(match: Match | int, seat: int, text: str, expected_version: int) -> T
     now = _now()
     timed_out = False
     with transaction.atomic():
-        match, bout = engine.lock(match)
+        match, bout = engine.lock(match, with_clocks=True)
         bout = engine.require_running_bout(match, bout)
         seat = engine.require_seat(match, seat)
         if match.paused:
@@ -206,7 +206,7 @@ def host_apply(match: Match, text: str, expected_version: int) -> TurnLog:
     """Host: a game action as HOST ("resolve"), or orders for a seat ("seat 2: A1 3")."""
     now = _now()
     with transaction.atomic():
-        match, bout = engine.lock(match)
+        match, bout = engine.lock(match, with_clocks=True)
         bout = engine.require_running_bout(match, bout)
         text = _clean(text)
         found = _SEAT_ORDERS.match(text)
@@ -378,7 +378,7 @@ def award_bout(match: Match, seat: int) -> Bout:
     """Host: the current bout goes to `seat`."""
     now = _now()
     with transaction.atomic():
-        match, bout = engine.lock(match)
+        match, bout = engine.lock(match, with_clocks=True)
         bout = engine.require_running_bout(match, bout)
         seat = engine.require_seat(match, seat)
         engine.bump(bout)
@@ -392,7 +392,7 @@ def forfeit(match: Match, seat: int, scope: str | None = None) -> Bout:
     """Host: `seat` forfeits the bout or the match (`scope`, default from the format)."""
     now = _now()
     with transaction.atomic():
-        match, bout = engine.lock(match)
+        match, bout = engine.lock(match, with_clocks=True)
         bout = engine.require_running_bout(match, bout)
         seat = engine.require_seat(match, seat)
         scope = scope or match.format.get("forfeit", "match")
@@ -478,7 +478,7 @@ def adjust_clock(match: Match, seat: int, seconds: float) -> None:
     in sealed games, move the round deadline."""
     now = _now()
     with transaction.atomic():
-        match, bout = engine.lock(match)
+        match, bout = engine.lock(match, with_clocks=True)
         bout = engine.require_running_bout(match, bout)
         seat = engine.require_seat(match, seat)
         seconds = float(seconds)

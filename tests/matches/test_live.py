@@ -604,6 +604,49 @@ async def test_the_relay_writes_to_every_socket_and_drops_one_that_fails() -> No
     mine.refresher.cancel()
 
 
+async def test_an_update_reaches_this_process_at_once_and_other_processes_through_the_layer(monkeypatch: Any) -> None:
+    """This loop's relay writes the update before the layer is asked anything; the relay of another
+    process (another Relay on the same layer) gets it through the layer; nobody gets it twice."""
+    from channels.layers import InMemoryChannelLayer
+
+    from matches import relay
+
+    class Sock:
+        def __init__(self) -> None:
+            self.got: list[str] = []
+
+        async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+            self.got.append(text_data or "")
+
+    layer = InMemoryChannelLayer()
+    monkeypatch.setattr(live, "get_channel_layer", lambda: layer)
+    mine, elsewhere = relay.for_loop(layer), relay.Relay(layer)
+    here, there = Sock(), Sock()
+    await mine.join("match-1-watch", here)
+    await elsewhere.join("match-1-watch", there)
+    asked: list[str] = []
+    real_send = layer.group_send
+
+    async def group_send(group: str, message: dict[str, Any]) -> None:
+        asked.append(f"{group} with {len(here.got)} here")
+        await real_send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", group_send)
+    written: list[list[str]] = []
+    await live._send([("match-1-watch", live.message(None, "v2"))], lambda: written.append(list(here.got)))
+    assert written == [["v2"]] and asked == ["relay-match-1-watch with 1 here"]
+    for _ in range(50):
+        if there.got:
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.05)  # time for this process's copy to come back through the layer
+    assert here.got == ["v2"] and there.got == ["v2"]
+    for each in (mine, elsewhere):
+        assert each.task is not None and each.refresher is not None
+        each.task.cancel()
+        each.refresher.cancel()
+
+
 async def test_the_relay_renews_its_memberships(monkeypatch: Any) -> None:
     """Redis expires group members after a day: a relay whose sockets stay open joins again."""
     from channels.layers import InMemoryChannelLayer
