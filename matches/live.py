@@ -194,26 +194,23 @@ async def _send(messages: list[tuple[str, dict[str, Any]]], written: Callable[[]
     with the "relay" lever off, to every socket's own channel.  `written()` is called when this
     process's sockets have it (before the layer is asked anything)."""
     layer = get_channel_layer()
+    off = _off()
+    mine = relay.local(layer) if layer is not None and "relay" not in off and "local" not in off else None
     try:
-        if layer is None or not messages:
-            return
-        if "relay" not in _off():
-            mine = relay.local(layer) if "local" not in _off() else None
-            if mine is not None:
-                for group, message in messages:
-                    await mine.deliver(group, message["html"])
-                if written is not None:
-                    await _written_out()
-            if written is not None:
-                written()
-                written = None
-            origin = mine.channel if mine is not None else ""
-            messages = [(relay.relay_group(group), {**message, "type": relay.UPDATE_TYPE, "group": group,
-                                                     "origin": origin})
-                        for group, message in messages]
+        if mine is not None:
+            for group, message in messages:
+                await mine.deliver(group, message["html"])
+            if written is not None and messages:
+                await _written_out()
     finally:
         if written is not None:
             written()
+    if layer is None or not messages:
+        return
+    if "relay" not in off:
+        origin = mine.channel if mine is not None else ""
+        messages = [(relay.relay_group(group), {**message, "type": relay.UPDATE_TYPE, "group": group, "origin": origin})
+                    for group, message in messages]
     results = await asyncio.gather(*(layer.group_send(group, message) for group, message in messages),
                                    return_exceptions=True)
     for (group, _), result in zip(messages, results, strict=True):

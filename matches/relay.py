@@ -12,16 +12,17 @@ also pushed to Redis once per socket.
 Here each process joins each audience group it has sockets for once, with
 one channel (`relay_group(group)`); `live` sends each audience's update to
 that group, so Redis carries one message per process, and the relay writes
-it straight to every local socket of the audience.
+it straight to every local socket of the audience.  The consumers still join
+their own groups for everything else (the host's presence box, the layer's
+"Redis is back" note).
 
 The process that drew an update does not wait for Redis to bring it back:
 `live` hands it to its own relay first (`local`, `deliver`), then sends it
 to the group tagged with that relay's channel (`origin`), and the relay
 skips the copy that comes back.  Measured on the project machine, the
 group_send and the trip back through Redis were ~10 ms of the ~20 ms a move
-took to reach 10 spectators on the same process (bench/README.md).  The consumers still join
-their own groups for everything else (the host's presence box, the layer's
-"Redis is back" note).
+took to reach 10 spectators on the same process (bench/README.md).  With
+Redis away, this process's own sockets still get their updates.
 
 `live` falls back to the consumers' groups when `DEATHMATCH_LIVE_OFF`
 contains "relay" (to measure the lever).

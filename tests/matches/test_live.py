@@ -609,6 +609,7 @@ async def test_an_update_reaches_this_process_at_once_and_other_processes_throug
     process (another Relay on the same layer) gets it through the layer; nobody gets it twice."""
     from channels.layers import InMemoryChannelLayer
 
+    from config.channel_layer import LayerUnavailable
     from matches import relay
 
     class Sock:
@@ -641,6 +642,13 @@ async def test_an_update_reaches_this_process_at_once_and_other_processes_throug
         await asyncio.sleep(0.01)
     await asyncio.sleep(0.05)  # time for this process's copy to come back through the layer
     assert here.got == ["v2"] and there.got == ["v2"]
+
+    async def away(group: str, message: dict[str, Any]) -> None:
+        raise LayerUnavailable("Redis is away")
+
+    monkeypatch.setattr(layer, "group_send", away)  # Redis away: this process's sockets still get it
+    await live._send([("match-1-watch", live.message(None, "v3"))])
+    assert here.got == ["v2", "v3"] and there.got == ["v2"]
     for each in (mine, elsewhere):
         assert each.task is not None and each.refresher is not None
         each.task.cancel()
