@@ -133,7 +133,9 @@ def read(*queries: Query) -> list[list[Any]]:
 def can_batch() -> bool:
     """Several statements in one query: PostgreSQL through psycopg's client-side binding cursor
     (Django's default; not with the `server_side_binding` option, which binds on the server)."""
-    if connection.vendor != "postgresql":
+    from django.conf import settings
+
+    if connection.vendor != "postgresql" or "batch" in getattr(settings, "DEATHMATCH_LIVE_OFF", ()):
         return False
     import psycopg
 
