@@ -65,10 +65,16 @@ def yours(cls: Any, viewer_cls: Any) -> str:
 @register.simple_tag(takes_context=True)
 def mine(context: Any, seat: Any, text: str) -> str:
     """{% mine s.number ' me' %}: `text` (a literal of the template) on the viewer's own seat only."""
-    cls, viewer_cls = f"p{seat}", context.get("viewer_cls")
+    return mark_safe(own(context.get("viewer_cls"), seat, text))
+
+
+def own(viewer_cls: Any, seat: Any, text: str) -> str:
+    """What `{% mine seat text %}` writes, for markup written in Python (render.clocks): `text` as
+    is (markup, not escaped), its slot in a shared rendering, or ""."""
+    cls = f"p{seat}"
     if viewer_cls == SHARED_VIEWER:
-        return mark_safe(_slot(cls, text)) if cls in _OWNER_CLASSES else ""
-    return mark_safe(text) if viewer_cls and cls == viewer_cls else ""
+        return _slot(cls, text) if cls in _OWNER_CLASSES else ""
+    return text if viewer_cls and cls == viewer_cls else ""
 
 
 @register.simple_tag(takes_context=True)

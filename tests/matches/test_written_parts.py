@@ -1,0 +1,121 @@
+"""Parts of a live update written in Python for speed (render.clocks, ...) against the
+templates they stand for: byte for byte, over every game, audience, clock and match state.
+
+The full page still draws these parts from their templates; a live update (and the refetch)
+draws them in Python.  Both must stay the same markup: deltas are cut from one rendering
+against the next (render.split_parts), whichever drew them."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.template.loader import get_template
+
+from games.core import HOST, SPECTATOR
+from games.registry import slugs
+from matches import render, services
+from matches.templatetags.match_tags import SHARED_VIEWER
+
+CLOCKS = "matches/partials/clocks.html"
+#: names the template escapes and compacts (the services strip them, but keep tabs and line breaks)
+ODD_NAMES = ["Ann <&> \"x\" 'y'", "Bo\tb  two\nlines", "Cy", "Di"]
+
+
+def _configs(slug: str) -> list[dict[str, Any]]:
+    configs: list[dict[str, Any]] = [{}, {"clock": False}, {"seat_names": ODD_NAMES}]
+    if slug in ("bidding-ttt", "back-to-the-wall"):
+        configs.append({"clock": {"round_seconds": 90}})
+    else:
+        configs += [{"clock": {"per_move": 30, "reserve": 100}}, {"clock": {"bank": 1000.5}}]
+    return configs
+
+
+def _stages(make_match: Callable[..., Any], slug: str, config: dict[str, Any]) -> Iterator[Any]:
+    """The match in setup, started, after each of a few rounds of moves, paused, finished."""
+    config = dict(config)
+    if "seat_names" in config:
+        from games.registry import get_game
+
+        config["seat_names"] = config["seat_names"][:get_game(slug).seats]
+    match = make_match(slug, start=False, **config)
+    yield match
+    services.start_match(match, starting_seat=1)
+    match.refresh_from_db()
+    yield match
+    game, rng = match.game, random.Random(slug)
+    for _ in range(4):
+        bout = match.current_bout
+        if bout.finished is not None:
+            break
+        state = services.bout_state(bout)
+        for seat in sorted(game.to_act(state))[:1 if game.sealed else None]:
+            # one sealed seat at a time: the others are still "thinking" (the badges)
+            services.submit(match, seat, game.format(game.random_action(state, seat, rng)), bout.version)
+            break
+        match.refresh_from_db()
+        yield match
+    services.pause_clocks(match)
+    match.refresh_from_db()
+    yield match
+    services.resume_clocks(match)
+    services.end_match(match, winners=[1])
+    match.refresh_from_db()
+    yield match
+
+
+def _contexts(match: Any) -> Iterator[dict[str, Any]]:
+    snap = render.shared(match)
+    for viewer in (SPECTATOR, HOST, *range(1, match.game.seats + 1)):
+        ctx = render.context(match, viewer, snap)
+        for viewer_cls in (ctx["viewer_cls"], SHARED_VIEWER):
+            for oob in (True, False):
+                yield {**ctx, "viewer_cls": viewer_cls, "oob": oob}
+
+
+def _template(name: str, ctx: dict[str, Any]) -> str:
+    return render.compact(get_template(name).render(ctx))
+
+
+@pytest.mark.parametrize("slug", slugs())
+def test_the_written_clocks_are_the_templates(make_match: Any, slug: str) -> None:
+    seen: set[str] = set()
+    for config in _configs(slug):
+        for match in _stages(make_match, slug, config):
+            for ctx in _contexts(match):
+                html = render.clocks(ctx)
+                assert html == _template(CLOCKS, ctx), (slug, config, match.status, ctx["viewer"])
+                seen |= {mark for mark in MARKS if mark in html}
+    expected = {"no clock", "clocks paused", 'hx-swap-oob="true"', "\ue000p1"}
+    if slug in ("bidding-ttt", "back-to-the-wall"):
+        expected |= {"Round closes in", "Each round closes after", "badge ok", ">thinking<"}
+    else:
+        expected |= {"clock-move", "data-ticking", " left<", "spending", "not started"}
+    if slug == "two-connect":
+        expected |= {"bank for the match", " min<"}
+    assert expected <= seen, expected - seen
+
+
+MARKS = ("no clock", "clocks paused", "not started", 'hx-swap-oob="true"', "\ue000p1", "Round closes in",
+         "Each round closes after", "badge ok", ">thinking<", "clock-move", "data-ticking", " left<", "spending",
+         "bank for the match", " min<")
+
+
+@pytest.mark.parametrize("values", [
+    {"per_move": 30.5, "move_left": None, "reserve_left": 1e-07},
+    {"per_move": 0.4, "move_left": 12345.678, "reserve_left": 4000000.0, "paused": True},
+    {"per_move": 2.5, "move_left": 1e16, "reserve_left": -3, "configured": True, "move_end": "<x>"},
+    {"per_move": None, "reserve_left": float("nan"), "running": True, "spending": True, "deadline": "a&b"},
+    {"per_move": 7, "move_end": "two  spaces", "deadline": "tab\there"},
+])
+@pytest.mark.parametrize("name", ["Ann", " lead", "trail\t", "two\nlines", "", "<b>&amp;"])
+def test_the_written_clocks_are_the_templates_for_odd_values(roles: Any, values: dict[str, Any], name: str) -> None:
+    ctx = render.context(roles.match, 1)
+    seats = [{**s, "name": name, "clock": {**(s["clock"] or {}), **values}} for s in ctx["seats"]]
+    for minutes in (True, False):
+        for deadline in ("2026-01-01T00:00:00", "a\nb", ""):
+            drawn = {**ctx, "seats": seats, "clock_minutes": minutes, "oob": True, "round_deadline": deadline,
+                     "round_left": 61.25}
+            assert render.clocks(drawn) == _template(CLOCKS, drawn)
