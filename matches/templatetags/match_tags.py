@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from django import template
-from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 register = template.Library()
@@ -81,10 +81,12 @@ def own(viewer_cls: Any, seat: Any, text: str) -> str:
 def grid_cells(context: Any, g: Any) -> str:
     """The rows of a square board (matches/partials/grid.html): a row label, then one button a
     cell.  Written here rather than as a template loop because every live update draws it and the
-    template language took ~2 ms for 36 cells; the markup is the one the loop wrote."""
+    template language took ~2 ms for 36 cells; the markup is the one the loop wrote.  Escaped with
+    the standard library's `html.escape`, which is what Django's `escape` returns, without its
+    lazy-string wrapper: that wrapper took 0.3 of this tag's 0.43 ms (~230 values a board)."""
     board_name = context.get("board_name") or ""
-    cell_id = escape(board_name or "sq")
-    board = escape(board_name or context.get("match").game_slug)
+    cell_id = _esc(board_name or "sq")
+    board = _esc(board_name or context.get("match").game_slug)
     last = set(context.get("last_cells") or ())
     win = set(context.get("win_cells") or ())
     hints = context.get("hint_cells") or {}
@@ -93,14 +95,19 @@ def grid_cells(context: Any, g: Any) -> str:
     for number, row in enumerate(g["rows"], 1):
         out.append(f'<span class="rowlabel" aria-hidden="true">{number}</span>')
         for cell in row:
-            coord = escape(cell["coord"])
+            coord = _esc(cell["coord"])
             raw = cell["coord"]
             classes = " last" * (raw in last) + " win" * (raw in win) + " hint" * (raw in hints)
             said = (", last move" * (raw in last) + ", winning line" * (raw in win)
-                    + (f", {escape(hints.get(raw, ''))}" if raw in hints else ""))
+                    + (f", {_esc(hints.get(raw, ''))}" if raw in hints else ""))
             out.append(
                 f'<button type="button" id="{cell_id}-{coord}" data-live data-board="{board}" '
-                f'class="cell {escape(cell["cls"])}{classes}" data-coord="{coord}" data-value="{escape(cell["value"])}" '
-                f'aria-label="{coord}, {escape(yours(cell["cls"], viewer_cls))}{escape(cell["label"])}{said}">'
-                f'<span class="piece-in" aria-hidden="true">{escape(cell["text"])}</span></button>')
+                f'class="cell {_esc(cell["cls"])}{classes}" data-coord="{coord}" data-value="{_esc(cell["value"])}" '
+                f'aria-label="{coord}, {_esc(yours(cell["cls"], viewer_cls))}{_esc(cell["label"])}{said}">'
+                f'<span class="piece-in" aria-hidden="true">{_esc(cell["text"])}</span></button>')
     return mark_safe("".join(out))  # every value above is escaped
+
+
+def _esc(value: Any) -> str:
+    """Django's `escape(value)`, as plain text."""
+    return html.escape(str(value))

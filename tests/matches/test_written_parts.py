@@ -8,6 +8,7 @@ against the next (render.split_parts), whichever drew them."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -75,8 +76,26 @@ def _contexts(match: Any) -> Iterator[dict[str, Any]]:
                 yield {**ctx, "viewer_cls": viewer_cls, "oob": oob}
 
 
+def _compact(html: str) -> str:
+    """render.compact as it was first written (three patterns), the reference of the faster one."""
+    html = re.sub(r"<[a-zA-Z][^>]*\n[^>]*>", lambda tag: re.sub(r"\s+", " ", tag.group(0)), html)
+    return re.sub(r"[ \t]*\n\s*", " ", re.sub(r">\s+<", "> <", html)).strip()
+
+
 def _template(name: str, ctx: dict[str, Any]) -> str:
-    return render.compact(get_template(name).render(ctx))
+    drawn = get_template(name).render(ctx)
+    assert render.compact(drawn) == _compact(drawn)
+    return _compact(drawn)
+
+
+def test_compact_is_the_three_patterns() -> None:
+    rng = random.Random(7)
+    # str.isspace and the patterns' \s agree on all of these (\x1c-\x1f, \x85, \u2028 too)
+    alphabet = [" ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x85", "\xa0", "\u2028", "\u3000", "a", "<b", ">", "é"]
+    for size in range(200):
+        for _ in range(20):
+            text = "".join(rng.choice(alphabet) for _ in range(size % 40))
+            assert render.compact(text) == _compact(text), repr(text)
 
 
 @pytest.mark.parametrize("slug", slugs())
@@ -119,3 +138,14 @@ def test_the_written_clocks_are_the_templates_for_odd_values(roles: Any, values:
             drawn = {**ctx, "seats": seats, "clock_minutes": minutes, "oob": True, "round_deadline": deadline,
                      "round_left": 61.25}
             assert render.clocks(drawn) == _template(CLOCKS, drawn)
+
+
+def test_the_board_cells_escape_as_django_does() -> None:
+    from django.utils.functional import lazy
+    from django.utils.html import escape
+    from django.utils.safestring import mark_safe
+
+    from matches.templatetags.match_tags import _esc
+
+    for value in ("C3", "<a href='x'>&amp;\"", mark_safe("<b>"), 3, 2.5, None, True, lazy(lambda: "<i>", str)()):
+        assert _esc(value) == escape(value)
