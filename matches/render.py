@@ -442,7 +442,10 @@ def _line_breaks(html: str) -> str:
     return " ".join(out)
 
 
-_PART_START = re.compile(r"<([a-zA-Z][\w-]*)\b[^>]*\bdata-live\b[^>]*>")
+# `[^>]*?`, not `[^>]*`: the same matches (a start tag through its first ">", holding the word
+# data-live), found from the front; greedy, each part's tag (a cell's is ~250 characters) was
+# walked back to its "data-live": 0.15 -> 0.08 ms a Lance board
+_PART_START = re.compile(r"<([a-zA-Z][\w-]*)\b[^>]*?\bdata-live\b[^>]*>")
 _PART_ID = re.compile(r'\bid="([^"]+)"')
 
 

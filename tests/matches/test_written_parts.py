@@ -149,3 +149,27 @@ def test_the_board_cells_escape_as_django_does() -> None:
 
     for value in ("C3", "<a href='x'>&amp;\"", mark_safe("<b>"), 3, 2.5, None, True, lazy(lambda: "<i>", str)()):
         assert _esc(value) == escape(value)
+
+
+_GREEDY_PART_START = re.compile(r"<([a-zA-Z][\w-]*)\b[^>]*\bdata-live\b[^>]*>")
+
+
+def _same_part_starts(html: str) -> None:
+    def found(pattern: re.Pattern[str]) -> list[tuple[int, int, str]]:
+        return [(m.start(), m.end(), m.group(1)) for m in pattern.finditer(html)]
+
+    assert found(render._PART_START) == found(_GREEDY_PART_START), repr(html)
+
+
+@pytest.mark.parametrize("slug", slugs())
+def test_live_parts_are_found_as_the_greedy_pattern_found_them(make_match: Any, slug: str) -> None:
+    """render._PART_START looks for "data-live" from the front of a tag; the same matches."""
+    for match in _stages(make_match, slug, {}):
+        snap = render.shared(match)
+        for viewer in (SPECTATOR, HOST, 1):
+            for html in render.parts(render.context(match, viewer, snap)).values():
+                _same_part_starts(html)
+    rng = random.Random(3)
+    pieces = ["<", ">", "a", "b-", " ", "data-live", "data-lived", "x", "=\"", "\n", "<i ", "</i>", "-"]
+    for _ in range(3000):
+        _same_part_starts("".join(rng.choice(pieces) for _ in range(rng.randrange(30))))
