@@ -7,6 +7,7 @@ against the next (render.split_parts), whichever drew them."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections.abc import Callable, Iterator
@@ -15,12 +16,15 @@ from typing import Any
 import pytest
 from django.template.loader import get_template
 
-from games.core import HOST, SPECTATOR
+from games.core import HOST, SPECTATOR, RuleError
 from games.registry import slugs
 from matches import render, services
+from matches.engine import ServiceError
 from matches.templatetags.match_tags import SHARED_VIEWER
+from tests.matches.test_live import TC_TURNS
 
 CLOCKS = "matches/partials/clocks.html"
+LOG_ROW = "matches/partials/log_row.html"
 #: names the template escapes and compacts (the services strip them, but keep tabs and line breaks)
 ODD_NAMES = ["Ann <&> \"x\" 'y'", "Bo\tb  two\nlines", "Cy", "Di"]
 
@@ -34,8 +38,9 @@ def _configs(slug: str) -> list[dict[str, Any]]:
     return configs
 
 
-def _stages(make_match: Callable[..., Any], slug: str, config: dict[str, Any]) -> Iterator[Any]:
-    """The match in setup, started, after each of a few rounds of moves, paused, finished."""
+def _stages(make_match: Callable[..., Any], slug: str, config: dict[str, Any], *, edits: bool = False) -> Iterator[Any]:
+    """The match in setup, started, after each of a few rounds of moves (with `edits`: then a
+    correction and an undo by the host), paused, finished."""
     config = dict(config)
     if "seat_names" in config:
         from games.registry import get_game
@@ -58,11 +63,35 @@ def _stages(make_match: Callable[..., Any], slug: str, config: dict[str, Any]) -
             break
         match.refresh_from_db()
         yield match
+    if edits:
+        yield from _edits(match)
     services.pause_clocks(match)
     match.refresh_from_db()
     yield match
     services.resume_clocks(match)
     services.end_match(match, winners=[1])
+    match.refresh_from_db()
+    yield match
+
+
+def _edits(match: Any) -> Iterator[Any]:
+    """A correction (to the same text) and an undo of the bout's last move, when the rules allow."""
+    last = match.turns.filter(kind="move", undone=False, corrected=False).order_by("-sequence").first()
+    for edit in ((lambda v: services.correct(match, last.sequence, last.text, v)),
+                 (lambda v: services.undo(match, v, 1))):
+        try:
+            edit(match.current_bout.version)
+        except (ServiceError, RuleError, AttributeError):  # no move yet, or a bout the clock ended
+            continue
+        match.refresh_from_db()
+        yield match
+
+
+def _decided(make_match: Callable[..., Any]) -> Iterator[Any]:
+    """Two Connect after the turn that decides Squava (its log row carries a note)."""
+    match = make_match("two-connect")
+    for index, text in enumerate(TC_TURNS[:8]):
+        services.submit(match, 1 + index % 2, text, match.current_bout.version)
     match.refresh_from_db()
     yield match
 
@@ -173,3 +202,53 @@ def test_live_parts_are_found_as_the_greedy_pattern_found_them(make_match: Any, 
     pieces = ["<", ">", "a", "b-", " ", "data-live", "data-lived", "x", "=\"", "\n", "<i ", "</i>", "-"]
     for _ in range(3000):
         _same_part_starts("".join(rng.choice(pieces) for _ in range(rng.randrange(30))))
+
+
+def _template_rows(match: Any, ctx: dict[str, Any], rows: list[Any]) -> str:
+    """render.log_rows as it was: each entry through log_row.html, then compact."""
+    entries = render._log_entries(match, rows, ctx["viewer"], ctx["names"])
+    notes = render.page_hook(match.game_slug, "log_notes")
+    if notes is not None and ctx.get("view") is not None:
+        entries = notes(ctx["view"], entries, ctx)
+    row = get_template(LOG_ROW)
+    return _compact("".join(row.render({**ctx, "e": e}) for e in entries))
+
+
+LOG_MARKS = ("kind-move", "kind-host", " undone", " corrected", "was: ", "correct</summary>", 'class="time"',
+             "submitted sealed orders", 'class="note"')
+
+
+@pytest.mark.parametrize("slug", slugs())
+def test_the_written_log_rows_are_the_templates(make_match: Any, slug: str) -> None:
+    seen: set[str] = set()
+    sealed = slug in ("bidding-ttt", "back-to-the-wall")
+    clock = {"round_seconds": 90} if sealed else {"per_move": 30, "reserve": 100}
+    matches = (match for config in ({}, {"seat_names": ODD_NAMES, "clock": clock})
+               for match in _stages(make_match, slug, config, edits=True))
+    for match in itertools.chain(matches, _decided(make_match) if slug == "two-connect" else ()):
+        rows = list(match.turns.select_related("bout").order_by("sequence", "id"))
+        snap = render.shared(match)
+        for viewer in (SPECTATOR, HOST, *range(1, match.game.seats + 1)):
+            ctx = render.context(match, viewer, snap)
+            for chunk in (rows, *([row] for row in rows[-3:])):
+                html = render.log_rows(match, ctx, chunk)
+                assert html == _template_rows(match, ctx, chunk), (slug, match.status, viewer)
+                seen |= {mark for mark in LOG_MARKS if mark in html}
+    expected = {"kind-move", " undone", " corrected", "was: ", "correct</summary>"}
+    expected.add("submitted sealed orders" if sealed else 'class="time"')
+    if slug == "two-connect":
+        expected.add('class="note"')
+    assert expected <= seen, expected - seen
+
+
+@pytest.mark.parametrize("text", ["place C3", " lead", "trail\t", "two\nlines", "", "<b>&amp;", "  "])
+def test_the_written_log_rows_are_the_templates_for_odd_values(roles: Any, text: str) -> None:
+    ctx = render.context(roles.match, HOST)
+    base = {"bout": 1, "sequence": 3, "kind": "move", "actor": 1, "who": "Ann", "text": "place C3",
+            "time_used": 2.25, "undone": False, "corrected": False, "corrected_from": "", "created": None}
+    for change in ({"text": text}, {"who": text}, {"note": text}, {"corrected_from": text, "corrected": True},
+                   {"kind": text}, {"time_used": 0.05}, {"bout": 0, "time_used": None}, {"undone": True}):
+        for drawn in (ctx, {**ctx, "is_host": False}, {**ctx, "host_act_url": text}):
+            e = {**base, **change}
+            reference = _compact(get_template(LOG_ROW).render({**drawn, "e": e}))
+            assert render.log_row(drawn, e) == reference, (change, drawn["is_host"])
