@@ -252,3 +252,28 @@ def test_the_written_log_rows_are_the_templates_for_odd_values(roles: Any, text:
             e = {**base, **change}
             reference = _compact(get_template(LOG_ROW).render({**drawn, "e": e}))
             assert render.log_row(drawn, e) == reference, (change, drawn["is_host"])
+
+
+@pytest.mark.parametrize("slug", slugs())
+def test_contexts_drawn_from_one_snapshot_are_those_drawn_alone(make_match: Any, slug: str) -> None:
+    """A page hook that reads the view alone (VIEW_ONLY) runs once per snapshot for every audience
+    with the same view: each audience's context is still the one it gets from its own snapshot."""
+    for match in _stages(make_match, slug, {}):
+        snap = render.shared(match)
+        for viewer in (SPECTATOR, HOST, *range(1, match.game.seats + 1)):
+            shared = render.context(match, viewer, snap)
+            alone = render.context(match, viewer, {k: v for k, v in snap.items() if k != "page_memo"})
+            for ctx in (shared, alone):
+                ctx.pop("server_now")
+            assert shared == alone, (slug, match.status, viewer)
+
+
+def test_a_view_only_page_hook_runs_once_for_every_audience_with_the_same_view(roles: Any, monkeypatch: Any) -> None:
+    from games.lance_assembly import page
+
+    calls: list[int] = []
+    real = page.square_grid
+    monkeypatch.setattr(page, "square_grid", lambda *args: calls.append(1) or real(*args))
+    snap = render.shared(roles.match)
+    keys = {render.context(roles.match, viewer, snap)["view_key"] for viewer in (SPECTATOR, 1, 2, HOST)}
+    assert len(calls) == 1 and len(keys) == 1
