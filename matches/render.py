@@ -14,11 +14,12 @@ import html
 import importlib
 import json
 import re
+from collections.abc import Iterable
 from datetime import timedelta
 from functools import cache, lru_cache
 from typing import Any
 
-from django.template.defaultfilters import floatformat
+from django.template.defaultfilters import floatformat, pluralize
 from django.template.loader import get_template, select_template
 from django.urls import reverse
 from django.utils import timezone
@@ -312,7 +313,7 @@ def clocks(ctx: dict[str, Any]) -> str:
     view = ctx.get("view")
     badges = ctx["game"].sealed and view and not view.get("result")
     running_match = match.status == "running"
-    texts, values = [], []  # what `compact` could change: text between tags, attribute values
+    texts, attributes, spread = [], [], []  # what `compact` could change (see `_compacted`)
     out = ['<section id="clocks" ', 'hx-swap-oob="true"' if ctx.get("oob") else "",
            ' class="card clocks" aria-label="clocks">\n']
     for s in ctx.get("seats") or ():
@@ -326,11 +327,11 @@ def clocks(ctx: dict[str, Any]) -> str:
                 " running" if running else "", " spending" if c.get("spending") and running else "", '"',
                 " data-ticking" if running else "", "\n"]
         if c:
-            move_end, deadline = _shown(c.get("move_end", "")), _shown(c.get("deadline", ""))
-            values += [move_end, deadline]
-            out += ['data-per-move="', _shown_or_blank(per_move), '" data-move-end="', move_end,
-                    '" data-deadline="', deadline, '"\ndata-move-left="', _shown_or_blank(c.get("move_left")),
-                    '" data-reserve-left="', _shown(c.get("reserve_left", "")), '" data-minutes="',
+            shown = [_shown_or_blank(per_move), _shown(c.get("move_end", "")), _shown(c.get("deadline", "")),
+                     _shown_or_blank(c.get("move_left")), _shown(c.get("reserve_left", ""))]
+            spread += shown
+            out += ['data-per-move="', shown[0], '" data-move-end="', shown[1], '" data-deadline="', shown[2],
+                    '"\ndata-move-left="', shown[3], '" data-reserve-left="', shown[4], '" data-minutes="',
                     "1" if minutes else "0", '"']
         name = _shown(s.get("name", ""))
         texts.append(name)
@@ -361,7 +362,7 @@ def clocks(ctx: dict[str, Any]) -> str:
     round_seconds = setting.get("round_seconds") if isinstance(setting, dict) else None
     if deadline:
         shown = _shown(deadline)
-        values.append(shown)
+        attributes.append(shown)
         left = ctx.get("round_left", "")
         out += ['<div class="clock round"><span class="clock-name">Round closes in</span>'
                 '<span class="clock-time round-time" role="timer" data-deadline="', shown,
@@ -372,28 +373,28 @@ def clocks(ctx: dict[str, Any]) -> str:
     if match.paused:
         out.append('\n<div class="badge warn">clocks paused by the host</div>')
     out.append("\n</section>")
-    return _compacted("".join(out), texts, values)
+    return _compacted("".join(out), texts, attributes, spread)
 
 
 _BREAKS = re.compile("\n+")
 _SPACE = re.compile(r"\s")
 
 
-def _compacted(html: str, texts: list[str], values: list[str]) -> str:
+def _compacted(html: str, texts: Iterable[str] = (), attributes: Iterable[str] = (),
+               spread: Iterable[str] = ()) -> str:
     """`compact(html)` for markup written in Python with a bare line break wherever its template
-    has white space (render.clocks, render.log_row): each run of breaks becomes one space.  That is all `compact`
-    does to it when no text between tags holds a line break or starts or ends with white space,
-    and no attribute value holds any; otherwise (a seat named over two lines) `compact` itself
-    runs (a regex pass over every tag: most of the time this part takes).  `texts` and `values`
-    are as written (escaped)."""
-    if all(_plain_text(t) for t in texts) and not any(_SPACE.search(v) or "<" in v or ">" in v for v in values):
+    has white space (render.clocks, render.log_row, ...): each run of breaks becomes one space.
+    That is all `compact` does to it when no text between tags (`texts`) holds a line break or
+    starts or ends with white space, no attribute value (`attributes`) holds a line break, and no
+    value in a start tag the template spreads over lines (`spread`: `compact` turns its white
+    space into single spaces) holds any white space; otherwise (a seat named over two lines)
+    `compact` itself runs (a regex pass over every tag: most of the time this part took).  All
+    as written (escaped: "<" and ">" come only in markup passed as safe)."""
+    if (all("\n" not in t and t == t.strip() and "<" not in t and ">" not in t for t in texts)
+            and all("\n" not in v and "<" not in v and ">" not in v for v in attributes)
+            and not any(_SPACE.search(v) or "<" in v or ">" in v for v in spread)):
         return _BREAKS.sub(" ", html)
     return compact(html)
-
-
-def _plain_text(text: str) -> bool:
-    # "<" and ">" only in markup passed as safe: escaped text holds neither
-    return "\n" not in text and text == text.strip() and "<" not in text and ">" not in text
 
 
 def _whole(value: Any) -> str:
@@ -403,6 +404,61 @@ def _whole(value: Any) -> str:
     if type(value) is float and value.is_integer():
         return str(int(value))
     return str(floatformat(value, 0))
+
+
+def status(ctx: dict[str, Any]) -> str:
+    """`#status`, out of band, compacted: the markup of matches/partials/status.html (still the
+    full page's; tests/matches/test_written_parts.py holds the two equal), written out here
+    because every update draws it for each audience (whose turn it is): ~0.018 ms a time."""
+    last = "" if ctx["game"].sealed else _shown(ctx.get("last_text", ""))
+    text = _shown(ctx.get("status", ""))
+    html = "".join(['<div id="status" ', 'hx-swap-oob="true"' if ctx.get("oob") else "", ' class="status',
+                    " your-turn" if ctx.get("my_turn") else "",
+                    " finished" if ctx["match"].status == "finished" else "", '" data-last="', last, '"',
+                    " hidden" if ctx.get("banner") else "", ">", text, "</div>"])
+    return _compacted(html, [text], [last])
+
+
+def score(ctx: dict[str, Any]) -> str:
+    """`#score`, out of band, compacted: the markup of matches/partials/score.html with its
+    replay links (both still the full page's; tests/matches/test_written_parts.py holds them
+    equal), written out here because every update draws it: the templates took ~0.08 ms."""
+    label = _shown(ctx.get("bout_label", ""))
+    texts = [label]
+    out = ['<div id="score" ', 'hx-swap-oob="true"' if ctx.get("oob") else "", ' class="score">\n<span class="bout-no">',
+           label, "</span>\n"]
+    for s in ctx.get("seats") or ():
+        name, won = _shown(s.get("name", "")), _shown(s.get("score", ""))
+        texts += [name, won]
+        out += ['<span class="score-seat seat-', _shown(s["number"]), '"><span class="dot" aria-hidden="true"></span>',
+                name, ' <b aria-label="', won, " bout", pluralize(s.get("score", "")), ' won">', won, "</b></span>"]
+    out.append("\n")
+    bout_number = ctx.get("bout_number")
+    if bout_number:
+        out += [_replay_links(ctx, bout_number), "\n"]
+    out.append("\n</div>")
+    return _compacted("".join(out), texts)
+
+
+def _replay_links(ctx: dict[str, Any], bout_number: int) -> str:
+    """matches/partials/replay_links.html (included by score.html)."""
+    from .replay import replay_behind
+
+    behind = replay_behind(ctx["match"])
+    finished = getattr(ctx.get("bout"), "finished", None)
+    host = ctx.get("is_host")
+    if not (bout_number > 1 or finished or host or behind is not None):
+        return ""
+    out = ['<span class="replay-links" id="replay-links">Replays:\n']
+    for n in range(1, int(bout_number) + 1):
+        if n < bout_number or finished:
+            out.append(f'<a href="bouts/{n}/">bout {n}</a>')
+        elif host:
+            out.append(f'<a href="bouts/{n}/">bout {n} (running)</a>')
+        elif behind is not None:
+            out.append(f'<a href="bouts/{n}/">bout {n} ({f"{behind} behind" if behind else "running"})</a>')
+    out.append("</span>")
+    return "".join(out)
 
 
 def _shown(value: Any) -> str:
@@ -434,7 +490,7 @@ def log_row(ctx: dict[str, Any], e: dict[str, Any]) -> str:
     written out here because every move appends one to each audience's log: the template took
     ~0.07 ms a row.  Line breaks stand where the template has them (see `_compacted`)."""
     kind, who, text = _shown(e.get("kind", "")), _shown(e.get("who", "")), _shown(e.get("text", ""))
-    texts, values = [who, text], [kind]
+    texts, attributes = [who, text], [kind]
     out = ['<li class="kind-', kind, " undone" if e.get("undone") else "", " corrected" if e.get("corrected") else "",
            '">\n<span class="seq">', f'{_shown(e["bout"])}·' if e.get("bout") else "", _shown(e.get("sequence", "")),
            '</span>\n<span class="who">', who, '</span>\n<span class="text">', text, "</span>"]
@@ -454,7 +510,7 @@ def log_row(ctx: dict[str, Any], e: dict[str, Any]) -> str:
     out.append("\n")
     if ctx.get("is_host") and e.get("kind") == "move" and not e.get("undone") and not e.get("corrected"):
         url = _shown(ctx.get("host_act_url", ""))
-        values += [url, text]
+        attributes += [url, text]
         out += ['<details class="correct"><summary>correct</summary>\n<form hx-post="', url,
                 '" hx-swap="none" class="inline" hx-include="#host-seq">\n'
                 '<input type="hidden" name="action" value="correct"><input type="hidden" name="sequence" value="',
@@ -462,7 +518,7 @@ def log_row(ctx: dict[str, Any], e: dict[str, Any]) -> str:
                 _shown(ctx.get("version", "")), '">\n<input name="text" value="', text,
                 '" aria-label="corrected text"><button type="submit">Save</button>\n</form></details>\n']
     out.append("</li>")
-    return _compacted("".join(out), texts, values)
+    return _compacted("".join(out), texts, attributes)
 
 
 _BETWEEN_TAGS = re.compile(r">\s+<")
@@ -585,7 +641,8 @@ def _empty(value: Any) -> bool:
 
 #: parts written in Python rather than drawn from their template (which the full page still includes,
 #: and which tests/matches/test_written_parts.py holds them equal to): every update draws them
-_WRITTEN: dict[str, Any] = {"matches/partials/clocks.html": clocks}
+_WRITTEN: dict[str, Any] = {"matches/partials/clocks.html": clocks, "matches/partials/status.html": status,
+                            "matches/partials/score.html": score}
 
 
 def _seen(view: dict[str, Any] | None) -> str | None:

@@ -25,6 +25,8 @@ from tests.matches.test_live import TC_TURNS
 
 CLOCKS = "matches/partials/clocks.html"
 LOG_ROW = "matches/partials/log_row.html"
+STATUS = "matches/partials/status.html"
+SCORE = "matches/partials/score.html"
 #: names the template escapes and compacts (the services strip them, but keep tabs and line breaks)
 ODD_NAMES = ["Ann <&> \"x\" 'y'", "Bo\tb  two\nlines", "Cy", "Di"]
 
@@ -69,6 +71,10 @@ def _stages(make_match: Callable[..., Any], slug: str, config: dict[str, Any], *
     match.refresh_from_db()
     yield match
     services.resume_clocks(match)
+    for behind in (0, 2):  # replays of the running bout open to everyone, live or some moves behind
+        services.set_replay_access(match, behind)
+        match.refresh_from_db()
+        yield match
     services.end_match(match, winners=[1])
     match.refresh_from_db()
     yield match
@@ -128,15 +134,19 @@ def test_compact_is_the_three_patterns() -> None:
 
 
 @pytest.mark.parametrize("slug", slugs())
-def test_the_written_clocks_are_the_templates(make_match: Any, slug: str) -> None:
+def test_the_written_parts_are_the_templates(make_match: Any, slug: str) -> None:
+    """#clocks, #status and #score, for every audience, shared and own renderings, in and out of band."""
     seen: set[str] = set()
+    assert set(render._WRITTEN) == {CLOCKS, STATUS, SCORE}
     for config in _configs(slug):
         for match in _stages(make_match, slug, config):
             for ctx in _contexts(match):
-                html = render.clocks(ctx)
-                assert html == _template(CLOCKS, ctx), (slug, config, match.status, ctx["viewer"])
-                seen |= {mark for mark in MARKS if mark in html}
-    expected = {"no clock", "clocks paused", 'hx-swap-oob="true"', "\ue000p1"}
+                for name, written in render._WRITTEN.items():
+                    html = written(ctx)
+                    assert html == _template(name, ctx), (name, slug, config, match.status, ctx["viewer"])
+                    seen |= {mark for mark in MARKS if mark in html}
+    expected = {"no clock", "clocks paused", 'hx-swap-oob="true"', "\ue000p1", " your-turn", " finished", " hidden",
+                'data-last="', "replay-links", "(running)", " behind)", "bouts won"}
     if slug in ("bidding-ttt", "back-to-the-wall"):
         expected |= {"Round closes in", "Each round closes after", "badge ok", ">thinking<"}
     else:
@@ -148,7 +158,8 @@ def test_the_written_clocks_are_the_templates(make_match: Any, slug: str) -> Non
 
 MARKS = ("no clock", "clocks paused", "not started", 'hx-swap-oob="true"', "\ue000p1", "Round closes in",
          "Each round closes after", "badge ok", ">thinking<", "clock-move", "data-ticking", " left<", "spending",
-         "bank for the match", " min<")
+         "bank for the match", " min<", " your-turn", " finished", " hidden", 'data-last="', "replay-links",
+         "(running)", " behind)", "bouts won", "bout won")
 
 
 @pytest.mark.parametrize("values", [
@@ -157,6 +168,7 @@ MARKS = ("no clock", "clocks paused", "not started", 'hx-swap-oob="true"', "\ue0
     {"per_move": 2.5, "move_left": 1e16, "reserve_left": -3, "configured": True, "move_end": "<x>"},
     {"per_move": None, "reserve_left": float("nan"), "running": True, "spending": True, "deadline": "a&b"},
     {"per_move": 7, "move_end": "two  spaces", "deadline": "tab\there"},
+    {"per_move": "a  b", "move_left": " x", "reserve_left": "1\n2"},
 ])
 @pytest.mark.parametrize("name", ["Ann", " lead", "trail\t", "two\nlines", "", "<b>&amp;"])
 def test_the_written_clocks_are_the_templates_for_odd_values(roles: Any, values: dict[str, Any], name: str) -> None:
@@ -277,3 +289,15 @@ def test_a_view_only_page_hook_runs_once_for_every_audience_with_the_same_view(r
     snap = render.shared(roles.match)
     keys = {render.context(roles.match, viewer, snap)["view_key"] for viewer in (SPECTATOR, 1, 2, HOST)}
     assert len(calls) == 1 and len(keys) == 1
+
+
+@pytest.mark.parametrize("text", ["Ann to move.", " lead", "trail\t", "two\nlines", "", "<b>&amp;", "  "])
+def test_the_written_status_and_score_are_the_templates_for_odd_values(roles: Any, text: str) -> None:
+    ctx = render.context(roles.match, 1)
+    seats = [{**s, "score": score} for s, score in zip(ctx["seats"], (1, 2.5), strict=True)]
+    for change in ({"status": text}, {"last_text": text}, {"bout_label": text}, {"seats": seats, "bout_number": 3},
+                   {"banner": {"kind": "x"}, "my_turn": False, "bout_number": 0}):
+        drawn = {**ctx, **change, "oob": True}
+        assert render.status(drawn) == _template(STATUS, drawn), change
+        assert render.score(drawn) == _template(SCORE, drawn), change
+    assert '"1 bout won"' in render.score({**ctx, "seats": seats})
