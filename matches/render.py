@@ -610,7 +610,7 @@ _VIEWER_NAMES = re.compile(
     r"|can_reopen|status|server_now|log|banner|viewer_cls|clock_minutes)\b|(?<=\.)(me)\b"
 )
 _TEMPLATE_CODE = re.compile(r"\{[{%](.*?)[}%]\}", re.S)
-_YOURS = re.compile(r"\|\s*yours\s*:\s*viewer_cls\b|\{%\s*(mine|grid_cells)\b[^%]*%\}")
+_YOURS = re.compile(r"\|\s*yours\s*:\s*viewer_cls\b|\{%\s*(mine|grid_cells|grid_board)\b[^%]*%\}")
 _INCLUDE = re.compile(r"""\{%\s*include\s+["']([^"']+)["']""")
 
 

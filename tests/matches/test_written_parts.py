@@ -301,3 +301,35 @@ def test_the_written_status_and_score_are_the_templates_for_odd_values(roles: An
         assert render.status(drawn) == _template(STATUS, drawn), change
         assert render.score(drawn) == _template(SCORE, drawn), change
     assert '"1 bout won"' in render.score({**ctx, "seats": seats})
+
+
+#: matches/partials/grid.html as a template loop, before the `grid_board` tag wrote it
+GRID_TEMPLATE = """{% load match_tags %}<figure class="grid-board {{ board_class|default:'' }}" style="--cols: {{ g.cols|length }}">
+  {% if g.label and show_label %}<figcaption>{{ g.label }}</figcaption>{% endif %}
+  <div class="board" style="--cols: {{ g.cols|length }}" role="group" aria-label="{{ g.label|default:title }} board, {{ g.cols|length }} by {{ g.rows|length }}: arrow keys move, Enter picks">
+    <span class="corner" aria-hidden="true"></span>{% for c in g.cols %}<span class="collabel" aria-hidden="true">{{ c }}</span>{% endfor %}
+    {% grid_cells g %}
+  </div>
+</figure>
+"""
+
+
+@pytest.mark.parametrize("slug", ["lance-assembly", "grid-master"])
+def test_the_grid_board_tag_is_the_grid_template(make_match: Any, slug: str) -> None:
+    """Byte for byte, white space included (the full page draws it without `compact`)."""
+    from django.template import engines
+
+    reference, grid = engines["django"].from_string(GRID_TEMPLATE), get_template("matches/partials/grid.html")
+    drawn = 0
+    for match in _stages(make_match, slug, {}):
+        for ctx in _contexts(match):
+            if ctx.get("grid") is None:
+                continue
+            for extra in ({"board_class": "lance"}, {}, {"show_label": True, "board_class": "<x>"},
+                          {"show_label": True, "grid": {**ctx["grid"], "label": "Once & <twice>"}},
+                          {"title": "A & B", "board_name": "once"}):
+                drawn_ctx = {**ctx, **extra}
+                drawn_ctx["g"] = drawn_ctx["grid"]
+                assert grid.render(drawn_ctx) == reference.render(drawn_ctx), (slug, match.status, extra)
+                drawn += 1
+    assert drawn
