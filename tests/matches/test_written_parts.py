@@ -1,9 +1,12 @@
-"""Parts of a live update written in Python for speed (render.clocks, ...) against the
-templates they stand for: byte for byte, over every game, audience, clock and match state.
+"""What live updates draw faster, against what it replaced: byte for byte, over every game,
+audience, clock and match state.
 
-The full page still draws these parts from their templates; a live update (and the refetch)
-draws them in Python.  Both must stay the same markup: deltas are cut from one rendering
-against the next (render.split_parts), whichever drew them."""
+- parts written in Python (render.clocks, status, score, log_row) against their templates: the
+  full page still draws those from the templates, a live update (and the refetch) in Python, and
+  deltas are cut from one rendering against the next (render.split_parts), whichever drew them;
+- the grid_board tag against the grid.html loop it replaced (kept here as a string);
+- render.compact and render._PART_START against the patterns they were;
+- contexts drawn from one snapshot (a VIEW_ONLY page hook runs once) against contexts drawn alone."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ import pytest
 from django.template.loader import get_template
 
 from games.core import HOST, SPECTATOR, RuleError
-from games.registry import slugs
+from games.registry import get_game, slugs
 from matches import render, services
 from matches.engine import ServiceError
 from matches.templatetags.match_tags import SHARED_VIEWER
@@ -45,8 +48,6 @@ def _stages(make_match: Callable[..., Any], slug: str, config: dict[str, Any], *
     correction and an undo by the host), paused, finished."""
     config = dict(config)
     if "seat_names" in config:
-        from games.registry import get_game
-
         config["seat_names"] = config["seat_names"][:get_game(slug).seats]
     match = make_match(slug, start=False, **config)
     yield match
@@ -59,10 +60,8 @@ def _stages(make_match: Callable[..., Any], slug: str, config: dict[str, Any], *
         if bout.finished is not None:
             break
         state = services.bout_state(bout)
-        for seat in sorted(game.to_act(state))[:1 if game.sealed else None]:
-            # one sealed seat at a time: the others are still "thinking" (the badges)
-            services.submit(match, seat, game.format(game.random_action(state, seat, rng)), bout.version)
-            break
+        seat = min(game.to_act(state))  # in a sealed round the others are still "thinking" (the badges)
+        services.submit(match, seat, game.format(game.random_action(state, seat, rng)), bout.version)
         match.refresh_from_db()
         yield match
     if edits:
