@@ -14,6 +14,10 @@ from games.core.squares import Mark, square_grid, squares
 CORNERS = ("A1", "C1", "A3", "C3")
 MARKS = {"X": Mark("p1", "X"), "O": Mark("p2", "O")}
 
+#: `context` reads nothing but `view["public"]` (not ctx, not whose view it is): matches/render.py
+#: runs it once per update for every audience with the same view
+VIEW_ONLY = True
+
 
 def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     public = view.get("public") or {}

@@ -9,6 +9,10 @@ from games.core.squares import Mark, square_grid, squares
 
 MARKS = {"R": Mark("p1", "red tile"), "B": Mark("p2", "blue tile"), "N": Mark("neutral", "neutral tile")}
 
+#: `context` reads nothing but `view["public"]` (not ctx, not whose view it is): matches/render.py
+#: runs it once per update for every audience with the same view
+VIEW_ONLY = True
+
 
 def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     public = view.get("public") or {}

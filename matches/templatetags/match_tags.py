@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from django import template
-from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 register = template.Library()
@@ -65,20 +65,50 @@ def yours(cls: Any, viewer_cls: Any) -> str:
 @register.simple_tag(takes_context=True)
 def mine(context: Any, seat: Any, text: str) -> str:
     """{% mine s.number ' me' %}: `text` (a literal of the template) on the viewer's own seat only."""
-    cls, viewer_cls = f"p{seat}", context.get("viewer_cls")
+    return mark_safe(own(context.get("viewer_cls"), seat, text))
+
+
+def own(viewer_cls: Any, seat: Any, text: str) -> str:
+    """What `{% mine seat text %}` writes, for markup written in Python (render.clocks): `text` as
+    is (markup, not escaped), its slot in a shared rendering, or ""."""
+    cls = f"p{seat}"
     if viewer_cls == SHARED_VIEWER:
-        return mark_safe(_slot(cls, text)) if cls in _OWNER_CLASSES else ""
-    return mark_safe(text) if viewer_cls and cls == viewer_cls else ""
+        return _slot(cls, text) if cls in _OWNER_CLASSES else ""
+    return text if viewer_cls and cls == viewer_cls else ""
+
+
+@register.simple_tag(takes_context=True)
+def grid_board(context: Any, g: Any) -> str:
+    """matches/partials/grid.html: the figure of a square board, its column labels, then its cells
+    (`grid_cells`), white space included.  Written here because every live update of Lance Assembly
+    and Grid Master draws it: the template took ~0.06 ms around the cells (a loop over the column
+    labels, five lookups through filters); tests/matches/test_written_parts.py holds it equal to
+    that template, kept there."""
+    cols, rows, label = g["cols"], g["rows"], g.get("label")
+    width = len(cols)
+    caption = f"<figcaption>{_shown(label)}</figcaption>" if label and context.get("show_label") else ""
+    labels = "".join(f'<span class="collabel" aria-hidden="true">{_shown(c)}</span>' for c in cols)
+    return mark_safe(  # every value is escaped
+        f'<figure class="grid-board {_shown(context.get("board_class") or "")}" style="--cols: {width}">\n'
+        f"  {caption}\n"
+        f'  <div class="board" style="--cols: {width}" role="group" aria-label="{_shown(label or context.get("title", ""))}'
+        f' board, {width} by {len(rows)}: arrow keys move, Enter picks">\n'
+        f'    <span class="corner" aria-hidden="true"></span>{labels}\n'
+        f"    {grid_cells(context, g)}\n"
+        "  </div>\n"
+        "</figure>")
 
 
 @register.simple_tag(takes_context=True)
 def grid_cells(context: Any, g: Any) -> str:
     """The rows of a square board (matches/partials/grid.html): a row label, then one button a
     cell.  Written here rather than as a template loop because every live update draws it and the
-    template language took ~2 ms for 36 cells; the markup is the one the loop wrote."""
+    template language took ~2 ms for 36 cells; the markup is the one the loop wrote.  Escaped with
+    the standard library's `html.escape`, which is what Django's `escape` returns, without its
+    lazy-string wrapper: that wrapper took 0.3 of this tag's 0.43 ms (~230 values a board)."""
     board_name = context.get("board_name") or ""
-    cell_id = escape(board_name or "sq")
-    board = escape(board_name or context.get("match").game_slug)
+    cell_id = _esc(board_name or "sq")
+    board = _esc(board_name or context.get("match").game_slug)
     last = set(context.get("last_cells") or ())
     win = set(context.get("win_cells") or ())
     hints = context.get("hint_cells") or {}
@@ -87,14 +117,24 @@ def grid_cells(context: Any, g: Any) -> str:
     for number, row in enumerate(g["rows"], 1):
         out.append(f'<span class="rowlabel" aria-hidden="true">{number}</span>')
         for cell in row:
-            coord = escape(cell["coord"])
+            coord = _esc(cell["coord"])
             raw = cell["coord"]
             classes = " last" * (raw in last) + " win" * (raw in win) + " hint" * (raw in hints)
             said = (", last move" * (raw in last) + ", winning line" * (raw in win)
-                    + (f", {escape(hints.get(raw, ''))}" if raw in hints else ""))
+                    + (f", {_esc(hints.get(raw, ''))}" if raw in hints else ""))
             out.append(
                 f'<button type="button" id="{cell_id}-{coord}" data-live data-board="{board}" '
-                f'class="cell {escape(cell["cls"])}{classes}" data-coord="{coord}" data-value="{escape(cell["value"])}" '
-                f'aria-label="{coord}, {escape(yours(cell["cls"], viewer_cls))}{escape(cell["label"])}{said}">'
-                f'<span class="piece-in" aria-hidden="true">{escape(cell["text"])}</span></button>')
+                f'class="cell {_esc(cell["cls"])}{classes}" data-coord="{coord}" data-value="{_esc(cell["value"])}" '
+                f'aria-label="{coord}, {_esc(yours(cell["cls"], viewer_cls))}{_esc(cell["label"])}{said}">'
+                f'<span class="piece-in" aria-hidden="true">{_esc(cell["text"])}</span></button>')
     return mark_safe("".join(out))  # every value above is escaped
+
+
+def _esc(value: Any) -> str:
+    """Django's `escape(value)`, as plain text."""
+    return html.escape(str(value))
+
+
+def _shown(value: Any) -> str:
+    """`{{ value }}` for text: escaped unless marked safe (as the template language does)."""
+    return value.__html__() if hasattr(value, "__html__") else html.escape(str(value))
