@@ -69,7 +69,7 @@ def mine(context: Any, seat: Any, text: str) -> str:
 
 
 def own(viewer_cls: Any, seat: Any, text: str) -> str:
-    """What `{% mine seat text %}` writes, for markup written in Python (render.clocks): `text` as
+    """What `{% mine seat text %}` writes, for markup written in Python (written.clocks): `text` as
     is (markup, not escaped), its slot in a shared rendering, or ""."""
     cls = f"p{seat}"
     if viewer_cls == SHARED_VIEWER:

@@ -1,7 +1,7 @@
 """What live updates draw faster, against what it replaced: byte for byte, over every game,
 audience, clock and match state.
 
-- parts written in Python (render.clocks, status, score, log_row) against their templates: the
+- parts written in Python (written.clocks, status, score, log_row) against their templates: the
   full page still draws those from the templates, a live update (and the refetch) in Python, and
   deltas are cut from one rendering against the next (render.split_parts), whichever drew them;
 - the grid_board tag against the grid.html loop it replaced (kept here as a string);
@@ -21,7 +21,7 @@ from django.template.loader import get_template
 
 from games.core import HOST, SPECTATOR, RuleError
 from games.registry import get_game, slugs
-from matches import render, services
+from matches import render, services, written
 from matches.engine import ServiceError
 from matches.templatetags.match_tags import SHARED_VIEWER
 from tests.matches.test_live import TC_TURNS
@@ -140,8 +140,8 @@ def test_the_written_parts_are_the_templates(make_match: Any, slug: str) -> None
     for config in _configs(slug):
         for match in _stages(make_match, slug, config):
             for ctx in _contexts(match):
-                for name, written in render._WRITTEN.items():
-                    html = written(ctx)
+                for name, draw in render._WRITTEN.items():
+                    html = draw(ctx)
                     assert html == _template(name, ctx), (name, slug, config, match.status, ctx["viewer"])
                     seen |= {mark for mark in MARKS if mark in html}
     expected = {"no clock", "clocks paused", 'hx-swap-oob="true"', "\ue000p1", " your-turn", " finished", " hidden",
@@ -177,7 +177,7 @@ def test_the_written_clocks_are_the_templates_for_odd_values(roles: Any, values:
         for deadline in ("2026-01-01T00:00:00", "a\nb", ""):
             drawn = {**ctx, "seats": seats, "clock_minutes": minutes, "oob": True, "round_deadline": deadline,
                      "round_left": 61.25}
-            assert render.clocks(drawn) == _template(CLOCKS, drawn)
+            assert written.clocks(drawn) == _template(CLOCKS, drawn)
 
 
 def test_the_board_cells_escape_as_django_does() -> None:
@@ -262,7 +262,7 @@ def test_the_written_log_rows_are_the_templates_for_odd_values(roles: Any, text:
         for drawn in (ctx, {**ctx, "is_host": False}, {**ctx, "host_act_url": text}):
             e = {**base, **change}
             reference = _compact(get_template(LOG_ROW).render({**drawn, "e": e}))
-            assert render.log_row(drawn, e) == reference, (change, drawn["is_host"])
+            assert written.log_row(drawn, e) == reference, (change, drawn["is_host"])
 
 
 @pytest.mark.parametrize("slug", slugs())
@@ -297,9 +297,9 @@ def test_the_written_status_and_score_are_the_templates_for_odd_values(roles: An
     for change in ({"status": text}, {"last_text": text}, {"bout_label": text}, {"seats": seats, "bout_number": 3},
                    {"banner": {"kind": "x"}, "my_turn": False, "bout_number": 0}):
         drawn = {**ctx, **change, "oob": True}
-        assert render.status(drawn) == _template(STATUS, drawn), change
-        assert render.score(drawn) == _template(SCORE, drawn), change
-    assert '"1 bout won"' in render.score({**ctx, "seats": seats})
+        assert written.status(drawn) == _template(STATUS, drawn), change
+        assert written.score(drawn) == _template(SCORE, drawn), change
+    assert '"1 bout won"' in written.score({**ctx, "seats": seats})
 
 
 #: matches/partials/grid.html as a template loop, before the `grid_board` tag wrote it
