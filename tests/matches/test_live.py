@@ -655,6 +655,27 @@ async def test_an_update_reaches_this_process_at_once_and_other_processes_throug
         each.refresher.cancel()
 
 
+async def test_the_relay_stops_even_when_a_cancellation_is_lost_below_it() -> None:
+    """A receive that swallows a cancellation and reads again (seen with channels_redis on Python
+    3.11) must not keep the relay alive: an event loop shutting down waits for it forever."""
+    from matches import relay
+
+    class Layer:
+        async def receive(self, channel: str) -> dict[str, Any]:
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                pass  # lost
+            await asyncio.sleep(3600)
+            return {}
+
+    running = asyncio.ensure_future(relay.Relay(Layer())._run("relay-channel"))
+    await asyncio.sleep(0.01)
+    running.cancel()
+    done, _ = await asyncio.wait([running], timeout=2)
+    assert running in done and running.cancelled()
+
+
 async def test_the_relay_renews_its_memberships(monkeypatch: Any) -> None:
     """Redis expires group members after a day: a relay whose sockets stay open joins again."""
     from channels.layers import InMemoryChannelLayer
