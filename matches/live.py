@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -55,6 +56,7 @@ from config.channel_layer import LayerUnavailable
 from games.core import HOST, SPECTATOR
 
 from . import presence, relay, render
+from .written import unfilled
 from .audiences import audiences, group_name, viewer_label
 
 log = logging.getLogger(__name__)
@@ -420,9 +422,10 @@ def _steps(match: Any, current: Any, last: _Sent | None,
                     keep["host-panel"] = old["host-panel"]
             # parts as drawn for every audience alike (slots unfilled): cut and compared once per update
             parts = now.parts[viewer] = render.parts(ctx, boards, keep, personalize=False)
-            pieces = [render.meta(ctx, before.version)]
+            pieces = [render.meta(ctx, before.version, oob=False)]
             for element, part in parts.items():
-                pieces += [render.personal(piece, ctx["viewer_cls"]) for piece in _changed(old.get(element), part, diffs)]
+                pieces += [render.personal(piece, ctx["viewer_cls"])
+                           for piece in _changed(old.get(element), part, diffs, "patch" not in off)]
             if rows:
                 # the same rows look the same to every audience but the host (correction forms)
                 # and, in sealed games, to each seat (its own orders)
@@ -467,7 +470,7 @@ def _last_move(bout: Any) -> tuple[int, str]:
     return (found[0], found[1]) if found else (0, "")
 
 
-def _changed(old: str | None, new: str, memo: dict[tuple[str, str], list[str]]) -> list[str]:
+def _changed(old: str | None, new: str, memo: dict[tuple[str, str], list[str]], patch: bool = True) -> list[str]:
     """The out-of-band elements that turn `old` into `new`: nothing, changed parts, or all of `new`."""
     if old == new:
         return []
@@ -478,24 +481,81 @@ def _changed(old: str | None, new: str, memo: dict[tuple[str, str], list[str]]) 
         memo[key] = [new]
         a, b = render.split_parts(old), render.split_parts(new)
         if a is not None and b is not None and a[0] == b[0] and a[1].keys() == b[1].keys():
-            memo[key] = [_out_of_band(html, a[1][ident]) for ident, html in b[1].items() if a[1][ident] != html]
+            memo[key] = [_out_of_band(html, a[1][ident], patch) for ident, html in b[1].items() if a[1][ident] != html]
     return memo[key]
 
 
-def _out_of_band(element: str, old: str | None = None) -> str:
-    """A live part, swapped alone: `hx-swap-oob` on, the server-side `data-live` marker off.
+#: a start tag's attributes as this app writes them (name or name="value", values escaped)
+_START_TAG = re.compile(r'<([a-zA-Z][\w-]*)((?:\s+[^\s=>/"]+(?:="[^"]*")?)*)\s*$')
+_ATTRIBUTE = re.compile(r'\s+([^\s=>/"]+)(?:="([^"]*)")?')
+#: attributes of the server's drawing that a page never holds or that a patch always names
+_UNSENT = frozenset({"data-live", "hx-swap-oob", "data-keep", "data-merge", "data-drop"})
 
-    When only its start tag changed (a clock that stopped, a cell that lost its "last move"
-    mark), the part is sent empty with `data-keep`: static/js/live.js moves the children
-    the page has into it before the swap.  Not when the old part was `data-ticking` (a
-    running clock: the page's script has rewritten its children since)."""
+
+def _attributes(head: str) -> tuple[str, dict[str, str | None]] | None:
+    """(tag, {name: raw value or None}) of a start tag without its ">"; None if not plainly written."""
+    found = _START_TAG.match(head)
+    if found is None:
+        return None
+    attributes: dict[str, str | None] = {}
+    for attribute in _ATTRIBUTE.finditer(found.group(2)):
+        name = attribute.group(1)
+        if name in attributes:
+            return None
+        attributes[name] = attribute.group(2)
+    return found.group(1).lower(), attributes
+
+
+def _patch(head: str, old_head: str) -> str | None:
+    """The start tag `head` as a patch of `old_head`: its id, the attributes that changed and
+    `data-merge` (the page keeps the rest; static/js/live.js), `data-drop` naming those it lost.
+    None when the two are not the same element or are not plainly written."""
+    new, old = _attributes(head), _attributes(old_head)
+    if new is None or old is None or new[0] != old[0] or new[1].get("id") is None \
+            or new[1].get("id") != old[1].get("id"):
+        return None
+    tag, attrs = new
+    before = old[1]
+    out = [f'<{tag} id="{attrs["id"]}"']
+    for name, value in attrs.items():
+        if name in _UNSENT or name == "id" or (name in before and before[name] == value):
+            continue
+        out.append(f" {name}" if value is None else f' {name}="{value}"')
+    out.append(" data-merge")
+    dropped = [name for name in before if name not in attrs and name not in _UNSENT]
+    if dropped:
+        out.append(f' data-drop="{" ".join(dropped)}"')
+    return "".join(out)
+
+
+def _out_of_band(element: str, old: str | None = None, patch: bool = True) -> str:
+    """A live part, swapped alone by the websocket (htmx's ws extension swaps every top-level
+    element of a message out of band, by id, so no `hx-swap-oob` is written); the server-side
+    `data-live` marker off.
+
+    Against the part the page holds (`old`), only what changed is sent:
+    - when its start tag changed, only the attributes that changed, with `data-merge` (and
+      `data-drop` for those it lost): static/js/live.js copies the rest from the page's element;
+    - when only its start tag changed (a cell that lost its "last move" mark, a clock that
+      started or stopped), it is sent empty with `data-keep`: live.js moves the page's children
+      into it.  A clock's times count as unchanged (`written.FILLED`): clocks.js draws them from
+      the clock's data attributes, both while it runs and after it stopped.
+    `patch=False` (the "patch" lever off, for the benchmark): the whole start tag, `hx-swap-oob`
+    written, and children kept only when they are the same and the old part did not tick."""
     end = element.index(">")
     cut = end - 1 if element[end - 1] == "/" else end
-    start = element[:cut].replace(" data-live", "", 1) + ' hx-swap-oob="true"'
-    if old is not None and cut == end and " data-ticking" not in old[:old.find(">")]:
-        close = element.rfind("</")
-        old_end = old.find(">")
-        if close > 0 and old_end > 0 and old[old_end + 1:old.rfind("</")] == element[end + 1:close] \
-                and element[end + 1:close]:
-            return start + " data-keep" + element[cut:end + 1] + element[close:]
-    return start + element[cut:]
+    head = element[:cut].replace(" data-live", "", 1)
+    head = head.replace(' hx-swap-oob="true"', "", 1) if patch else head + ' hx-swap-oob="true"'
+    old_end = old.find(">") if old is not None else -1
+    if old is None or old_end < 0 or (not patch and " data-ticking" in old[:old_end]):
+        return head + element[cut:]
+    old_cut = old_end - 1 if old[old_end - 1] == "/" else old_end
+    patched = _patch(head, old[:old_cut]) if patch else None
+    if patched is not None and len(patched) < len(head):
+        head = patched
+    close = element.rfind("</")
+    if cut == end and close > end:  # an element with children: the page's may do
+        children, old_children = element[end + 1:close], old[old_end + 1:old.rfind("</")]
+        if old_children == children or (patch and unfilled(old_children) == unfilled(children)):
+            return head + " data-keep" + element[cut:end + 1] + element[close:]
+    return head + element[cut:]

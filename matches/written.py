@@ -24,16 +24,30 @@ from .templatetags.match_tags import minutes as minutes_text
 from .templatetags.match_tags import own
 
 
-def meta(ctx: dict[str, Any], base: int | None) -> str:
+def meta(ctx: dict[str, Any], base: int | None, oob: bool = True) -> str:
     """`#live-meta`: bout and version; `base` = the version a delta applies to (None: a full update).
+    `oob=False` for a delta, which only the websocket carries (its extension swaps every top-level
+    element out of band).
 
     The same element as matches/partials/meta.html draws (tests/matches/test_live.py compares
     them), written out here because every update of every audience carries one: the template
     took ~0.15 ms a time, this a few µs."""
     based = f' data-base="{int(base)}"' if base is not None else ""
-    return (f'<div id="live-meta" hx-swap-oob="true" data-bout="{int(ctx["bout_number"])}" '
+    swap = ' hx-swap-oob="true"' if oob else ""
+    return (f'<div id="live-meta"{swap} data-bout="{int(ctx["bout_number"])}" '
             f'data-version="{int(ctx["version"])}"{based} data-server-now="{escape(ctx["server_now"])}" '
             f'data-my-turn="{1 if ctx["my_turn"] else 0}" hidden></div>')
+
+
+#: the texts of a clock that its page's script draws from the clock's data attributes
+#: (static/js/clocks.js: from the deadlines while it runs, from data-move-left and
+#: data-reserve-left when it stands, rounded as `clock_text` and `minutes_text` round)
+FILLED = re.compile(r'(<span class="clock-(?:move|reserve)">)[^<]*(?=</span>)')
+
+
+def unfilled(html: str) -> str:
+    """Markup with the texts a page's script fills in (`FILLED`) left empty."""
+    return FILLED.sub(r"\1", html) if "clock-" in html else html
 
 
 def clocks(ctx: dict[str, Any]) -> str:

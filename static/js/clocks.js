@@ -15,17 +15,30 @@
     if (!isNaN(serverNow)) { offset = serverNow - Date.now(); }
   }
 
-  function fmt(seconds) {
-    var s = Math.max(0, Math.ceil(seconds - 1e-6));
+  function fmtWhole(s) {
     var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
     var mm = h ? String(m).padStart(2, "0") : String(m);
     return (h ? h + ":" : "") + mm + ":" + String(r).padStart(2, "0");
   }
-  function minutes(seconds) {
-    var s = Math.max(0, Math.ceil(seconds - 1e-6));
-    return s < 60 ? "0:" + String(s).padStart(2, "0") : Math.floor(s / 60) + " min";
-  }
+  function minutesWhole(s) { return s < 60 ? "0:" + String(s).padStart(2, "0") : Math.floor(s / 60) + " min"; }
+  function fmt(seconds) { return fmtWhole(Math.max(0, Math.ceil(seconds - 1e-6))); }
+  function minutes(seconds) { return minutesWhole(Math.max(0, Math.ceil(seconds - 1e-6))); }
   window.dmClockFormat = { fmt: fmt, minutes: minutes };
+
+  // A standing clock's times, from data-move-left / data-reserve-left, rounded as the server's
+  // `clock` and `minutes` filters round (a live update may keep the page's children of a clock
+  // and leave its times to this script: matches/written.py FILLED).
+  function standing(value, inMinutes) {
+    var seconds = parseFloat(value);
+    if (value === "" || isNaN(seconds)) { return "\u2014"; }
+    var s = Math.max(0, Math.floor(seconds + 0.999));
+    return inMinutes ? minutesWhole(s) : fmtWhole(s);
+  }
+  function drawStanding(el) {
+    var moveNode = el.querySelector(".clock-move"), reserveNode = el.querySelector(".clock-reserve");
+    if (moveNode) { moveNode.textContent = standing(el.dataset.moveLeft || "", false); }
+    if (reserveNode) { reserveNode.textContent = standing(el.dataset.reserveLeft || "", el.dataset.minutes === "1"); }
+  }
 
   function alert(el, kind, key) {
     if (fired[key]) { return; }
@@ -35,7 +48,10 @@
 
   function tickClock(el, now) {
     var deadline = Date.parse(el.dataset.deadline || "");
-    if (isNaN(deadline)) { return; }
+    if (isNaN(deadline)) {
+      if (el.dataset.reserveLeft !== undefined) { drawStanding(el); }
+      return;
+    }
     var moveEnd = Date.parse(el.dataset.moveEnd || "");
     var hasMove = (el.dataset.perMove || "") !== "";
     var total = Math.max(0, (deadline - now) / 1000);

@@ -72,6 +72,19 @@
       var rebuilt = asSvg(incoming);
       if (rebuilt) { fragment.replaceChild(rebuilt, incoming); incoming = rebuilt; }
     }
+    // a live part sent as a patch: only the attributes that changed (data-merge), those it lost
+    // named in data-drop; the others are the page's
+    if (incoming.hasAttribute("data-merge")) {
+      var drop = (incoming.getAttribute("data-drop") || "").split(" ");
+      incoming.removeAttribute("data-merge");
+      incoming.removeAttribute("data-drop");
+      for (var i = 0; i < target.attributes.length; i++) {
+        var attribute = target.attributes[i];
+        if (!incoming.hasAttribute(attribute.name) && drop.indexOf(attribute.name) < 0) {
+          incoming.setAttribute(attribute.name, attribute.value);
+        }
+      }
+    }
     // a live part sent without its children (only its start tag changed): keep the page's children
     if (!incoming.hasAttribute("data-keep")) { return; }
     incoming.removeAttribute("data-keep");

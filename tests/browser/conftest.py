@@ -91,6 +91,30 @@ class Server:
         self.start()
 
 
+#: every live part of a page (cells, facts, clocks) as the browser holds it: its attributes in one
+#: order and its text; a running clock's times left (as of its drawing) and text (counting down) aside
+LIVE_PARTS_JS = """() => [...document.querySelectorAll('#board [id], #clocks .clock')].map(el => {
+    const ticking = el.hasAttribute('data-ticking');
+    const attributes = [...el.attributes].map(a => [a.name, a.value])
+        .filter(([name]) => !(ticking && (name === 'data-move-left' || name === 'data-reserve-left'))).sort();
+    return [el.id, attributes, ticking ? el.querySelectorAll('.clock-time').length : el.textContent];
+})"""
+
+
+def same_as_fresh(browser: Any, page: Any, url: str, clocks: int) -> None:
+    """`page`, kept up to date by live updates (parts patched in place: static/js/live.js), holds
+    the same live parts as a fresh load of `url` (the same audience's link)."""
+    fresh = browser.new_context(viewport=page.viewport_size).new_page()
+    fresh.goto(url)
+    wait_connected(fresh)
+    now, then = page.evaluate(LIVE_PARTS_JS), fresh.evaluate(LIVE_PARTS_JS)
+    fresh.context.close()
+    assert [p[0] for p in now] == [p[0] for p in then]
+    differ = [p for p in now if p not in then]
+    assert not differ, f"live: {differ}\nfresh: {[p for p in then if p not in now]}"
+    assert len([p for p in now if p[0].startswith("clock-")]) == clocks
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

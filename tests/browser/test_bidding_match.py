@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, same_as_fresh, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -176,6 +176,7 @@ def test_a_bidding_match_played_by_clicks_keeps_each_sides_bids_secret(server: S
     assert bob.input_value("#move-text") == ""  # a new round: Bob's unsent draft is gone
     bob.wait_for_selector("#status >> text=Round 3 of 3", timeout=TIMEOUT)
     spectator.screenshot(path=str(ARTIFACTS / "bidding-spectator-round2.png"), full_page=True)
+    same_as_fresh(browser, spectator, watch_link, clocks=2)
 
     # -- round 3: G3 gives Red board G, and with A and D a column ------------------------------
     bob.click(tile("G3"))

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, cell, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, cell, same_as_fresh, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -62,6 +62,8 @@ def test_grid_master_by_clicking_survives_a_server_restart(server: Server, brows
         page.wait_for_selector(cell("A1", ""), timeout=TIMEOUT)
         page.wait_for_selector("#board .cell.last", timeout=TIMEOUT)
     o.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+    # the spectator's page, kept up by parts of the board, is what a fresh load draws
+    same_as_fresh(browser, watch, host.input_value("#watch-link"), clocks=2)
     # a page that missed a version refetches its fragments over http (htmx GET, swapped out of band)
     watch.evaluate("document.getElementById('status').textContent = 'stale'")
     watch.evaluate("window.dmRefetch()")

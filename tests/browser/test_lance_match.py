@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, cell, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, cell, same_as_fresh, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -108,16 +108,9 @@ def test_lance_assembly_bout_played_by_clicking_with_live_pages(server: Server, 
     _play(ann, others("ann"), ["A3"], "A3", "R", latencies)
     _play(bob, others("bob"), ["F3"], "F3", "B", latencies)
 
-    # the spectator's page, built from deltas (cells and clocks sent without their unchanged
-    # children), is the page a fresh load draws
-    cells_js = """() => [...document.querySelectorAll('#board .cell')].map(c =>
-        [c.dataset.coord, c.className, c.getAttribute('aria-label'), c.textContent])"""
-    clocks_js = "() => [...document.querySelectorAll('#clocks .clock')].map(c => c.querySelectorAll('.clock-time').length)"
-    fresh = browser.new_context().new_page()
-    fresh.goto(watch_link)
-    assert spectator.evaluate(cells_js) == fresh.evaluate(cells_js)
-    assert spectator.evaluate(clocks_js) == fresh.evaluate(clocks_js) == [1, 1]
-    fresh.context.close()
+    # the spectator's page, built from deltas (cells and clocks sent as patches of their changed
+    # attributes, without their unchanged children), is the page a fresh load draws
+    same_as_fresh(browser, spectator, watch_link, clocks=2)
 
     # an illegal click-move is refused inline, in plain words, and changes nothing
     ann.click('#board .cell[data-coord="F3"]')
@@ -138,6 +131,7 @@ def test_lance_assembly_bout_played_by_clicking_with_live_pages(server: Server, 
     _play(ann, others("ann"), [], "A4", "R", latencies)
     for page in pages.values():
         page.wait_for_selector(cell("A1", ""), timeout=TIMEOUT)
+    same_as_fresh(browser, spectator, watch_link, clocks=2)
 
     # a pending placement shows as a ghost tile; clicking the ghost takes it back
     bob.click('#board .cell[data-coord="E4"]')

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, same_as_fresh, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -244,6 +244,8 @@ def test_two_connect_match_played_by_clicks_on_desktop_and_phone(server: Server,
     assert said(uli, "squava") == "A turn is at most two moves (on two different boards), got 3."
     assert uli.input_value("#move-text") == "yinsh ring E2; gomoku D7"
     submit(uli, 1, TURNS[2], watchers(1))
+    # the spectator's board, built from parts (points, facts, clocks), is what a fresh load draws
+    same_as_fresh(browser, spectator, host.input_value("#watch-link"), clocks=2)
     # D2 and K2 lost their "last move" mark: sent without children, which the page's are moved into
     spectator.wait_for_selector(pt("gomoku", "K2") + ":not(.last)", state="attached", timeout=TIMEOUT)
     assert drawn_in_place(spectator, ("yinsh", "D2"), ("gomoku", "K2"), ("yinsh", "E2"), ("gomoku", "D7"))
