@@ -56,8 +56,8 @@ from config.channel_layer import LayerUnavailable
 from games.core import HOST, SPECTATOR
 
 from . import presence, relay, render
-from .written import unfilled
 from .audiences import audiences, group_name, viewer_label
+from .written import unfilled
 
 log = logging.getLogger(__name__)
 

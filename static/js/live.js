@@ -64,6 +64,18 @@
     var svg = holder.content.firstElementChild;
     return svg && svg.firstElementChild;
   }
+  // The attributes the server drew on each live part ([data-live]), as they arrived: the page's
+  // scripts change some (a pending move's classes and label) and add their own (a saved label),
+  // so a patch applies to what the server drew, as a whole new element would.
+  var drawn = new WeakMap();
+  function attributesOf(el) { return Array.from(el.attributes, function (a) { return [a.name, a.value]; }); }
+  function noteDrawn(scope) {
+    var parts = scope.querySelectorAll ? Array.from(scope.querySelectorAll("[data-live]")) : [];
+    if (scope.matches && scope.matches("[data-live]")) { parts.push(scope); }
+    parts.forEach(function (el) { if (!drawn.has(el)) { drawn.set(el, attributesOf(el)); } });
+  }
+  noteDrawn(document);  // deferred: the page is parsed and no other script has run yet
+
   document.addEventListener("htmx:oobBeforeSwap", function (e) {
     var fragment = e.detail.fragment, target = e.detail.target;
     var incoming = fragment && fragment.firstElementChild;
@@ -73,22 +85,24 @@
       if (rebuilt) { fragment.replaceChild(rebuilt, incoming); incoming = rebuilt; }
     }
     // a live part sent as a patch: only the attributes that changed (data-merge), those it lost
-    // named in data-drop; the others are the page's
+    // named in data-drop; the others as the server drew them on the page's element (for an
+    // element of unknown origin, as the page holds them)
+    var keep = incoming.hasAttribute("data-keep");
+    incoming.removeAttribute("data-keep");
     if (incoming.hasAttribute("data-merge")) {
       var drop = (incoming.getAttribute("data-drop") || "").split(" ");
       incoming.removeAttribute("data-merge");
       incoming.removeAttribute("data-drop");
-      for (var i = 0; i < target.attributes.length; i++) {
-        var attribute = target.attributes[i];
-        if (!incoming.hasAttribute(attribute.name) && drop.indexOf(attribute.name) < 0) {
-          incoming.setAttribute(attribute.name, attribute.value);
-        }
-      }
+      (drawn.get(target) || attributesOf(target)).forEach(function (pair) {
+        if (!incoming.hasAttribute(pair[0]) && drop.indexOf(pair[0]) < 0) { incoming.setAttribute(pair[0], pair[1]); }
+      });
+      drawn.set(incoming, attributesOf(incoming));
     }
     // a live part sent without its children (only its start tag changed): keep the page's children
-    if (!incoming.hasAttribute("data-keep")) { return; }
-    incoming.removeAttribute("data-keep");
-    while (target.firstChild) { incoming.appendChild(target.firstChild); }
+    if (keep) {
+      while (target.firstChild) { incoming.appendChild(target.firstChild); }
+    }
+    noteDrawn(fragment);
   });
   document.addEventListener("htmx:wsAfterMessage", readMeta);
   document.addEventListener("htmx:afterSettle", readMeta);

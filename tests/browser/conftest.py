@@ -92,12 +92,13 @@ class Server:
 
 
 #: every live part of a page (cells, facts, clocks) as the browser holds it: its attributes in one
-#: order and its text; a running clock's times left (as of its drawing) and text (counting down) aside
+#: order and its text (white space collapsed); a running clock's times left (as of its drawing) and text (counting down) aside
 LIVE_PARTS_JS = """() => [...document.querySelectorAll('#board [id], #clocks .clock')].map(el => {
     const ticking = el.hasAttribute('data-ticking');
     const attributes = [...el.attributes].map(a => [a.name, a.value])
         .filter(([name]) => !(ticking && (name === 'data-move-left' || name === 'data-reserve-left'))).sort();
-    return [el.id, attributes, ticking ? el.querySelectorAll('.clock-time').length : el.textContent];
+    return [el.id, attributes,
+            ticking ? el.querySelectorAll('.clock-time').length : el.textContent.replace(/\\s+/g, ' ').trim()];
 })"""
 
 

@@ -128,6 +128,10 @@ def test_lance_assembly_bout_played_by_clicking_with_live_pages(server: Server, 
     ann.click('#board .cell[data-coord="A3"]')
     ann.click('button.dir[data-dir="down"]')
     assert ann.input_value("#move-text") == "place A5; slide A1-A3 down 1"
+    # what a page's script wrote on a cell (a saved label, a class, a changed label) is not kept
+    # when a patch of that cell arrives: the patch applies to the cell as the server drew it
+    spectator.evaluate("""() => { const a1 = document.getElementById('sq-A1');
+        a1.dataset.label = 'saved'; a1.classList.add('scribbled'); a1.setAttribute('aria-label', 'scribbled'); }""")
     _play(ann, others("ann"), [], "A4", "R", latencies)
     for page in pages.values():
         page.wait_for_selector(cell("A1", ""), timeout=TIMEOUT)
