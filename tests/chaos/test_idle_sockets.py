@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import time
 from pathlib import Path
 
@@ -67,7 +68,8 @@ async def _idle(server: Daphne, match: dict) -> None:  # type: ignore[type-arg]
     await seat.send({"type": "move", "text": "place C3", "version": _version(seat.frames[-1])})
     for sock, count in zip(watchers, seen, strict=True):
         assert await sock.wait_frames(count + 1), "the move did not reach an idle watcher"
-    assert any('data-coord="C3"' in f and 'data-value="R"' in f for f in watchers[-1].frames[seen[-1]:])
+    # the cell, whole (a full update) or as a patch of what changed (a delta names it by its id)
+    assert any(re.search(r'id="sq-C3"[^>]*data-value="R"', f) for f in watchers[-1].frames[seen[-1]:])
     for sock in [*watchers, seat]:
         await sock.close()
 

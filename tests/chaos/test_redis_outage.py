@@ -75,7 +75,8 @@ def _last_board(sock: Socket) -> str:
 async def _shows(watchers: list[Socket], coord: str, since: list[int], timeout: float = 60) -> float:
     """Seconds until every watcher got a frame showing a piece on `coord`."""
     started = time.monotonic()
-    pattern = re.compile(rf'data-coord="{coord}" data-value="[A-Z]')
+    # the cell, whole (a full update) or as a patch of what changed (a delta names it by its id)
+    pattern = re.compile(rf'id="sq-{coord}"[^>]*data-value="[A-Z]')
     while time.monotonic() - started < timeout:
         if all(any(pattern.search(f) for f in w.frames[n:]) for w, n in zip(watchers, since, strict=True)):
             return time.monotonic() - started
