@@ -109,13 +109,14 @@ _gc_started: list[float] = []
 
 
 def _gc_callback(phase: str, info: dict[str, Any]) -> None:
-    if info.get("generation") != 2:
-        return
+    """Every collection of generations 1 and 2, and of generation 0 when it took 0.5 ms or more."""
     if phase == "start":
         _gc_started.append(time.perf_counter())
     elif _gc_started:
         took = time.perf_counter() - _gc_started.pop()
-        mark(f"gc2:{took * 1000:.0f}ms")
+        generation = info.get("generation")
+        if generation or took >= 0.0005:
+            mark(f"gc{generation}:{took * 1000:.1f}ms")
 
 
 gc.callbacks.append(_gc_callback)
