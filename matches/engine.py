@@ -41,11 +41,9 @@ def lock(match: Match | int, *, with_clocks: bool = False) -> tuple[Match, Bout 
     pk = match if isinstance(match, int) else match.pk
     current = statements.Query(Bout, {"match_id": pk}, order_by="number", descending=True, limit=1, lock=True)
     if with_clocks and statements.can_batch():
-        quote = connection.ops.quote_name
-        bout_id = statements.Raw(f"SELECT {quote('id')} FROM {quote(Bout._meta.db_table)} WHERE {quote('match_id')} = %s "
-                                 f"ORDER BY {quote('number')} DESC LIMIT 1", (pk,))
-        found, bouts, clock_rows = statements.read(statements.Query(Match, {"id": pk}, lock=True), current,
-                                                   statements.Query(Clock, {"bout_id": bout_id}, order_by="seat"))
+        found, bouts, clock_rows = statements.read(
+            statements.Query(Match, {"id": pk}, lock=True), current,
+            statements.Query(Clock, {"bout_id": current.scalar("id")}, order_by="seat"))
         if bouts:
             bouts[0].__dict__["_clock_rows"] = clock_rows  # what clocks.rows(bout) would read
     else:

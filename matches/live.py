@@ -488,8 +488,6 @@ def _changed(old: str | None, new: str, memo: dict[tuple[str, str], list[str]], 
 #: a start tag's attributes as this app writes them (name or name="value", values escaped)
 _START_TAG = re.compile(r'<([a-zA-Z][\w-]*)((?:\s+[^\s=>/"]+(?:="[^"]*")?)*)\s*$')
 _ATTRIBUTE = re.compile(r'\s+([^\s=>/"]+)(?:="([^"]*)")?')
-#: attributes of the server's drawing that a page never holds or that a patch always names
-_UNSENT = frozenset({"data-live", "hx-swap-oob", "data-keep", "data-merge", "data-drop"})
 
 
 def _attributes(head: str) -> tuple[str, dict[str, str | None]] | None:
@@ -518,11 +516,11 @@ def _patch(head: str, old_head: str) -> str | None:
     before = old[1]
     out = [f'<{tag} id="{attrs["id"]}"']
     for name, value in attrs.items():
-        if name in _UNSENT or name == "id" or (name in before and before[name] == value):
+        if name == "id" or (name in before and before[name] == value):
             continue
         out.append(f" {name}" if value is None else f' {name}="{value}"')
     out.append(" data-merge")
-    dropped = [name for name in before if name not in attrs and name not in _UNSENT]
+    dropped = [name for name in before if name not in attrs and name != "data-live"]  # the page keeps that marker
     if dropped:
         out.append(f' data-drop="{" ".join(dropped)}"')
     return "".join(out)
@@ -544,8 +542,7 @@ def _out_of_band(element: str, old: str | None = None, patch: bool = True) -> st
     written, and children kept only when they are the same and the old part did not tick."""
     end = element.index(">")
     cut = end - 1 if element[end - 1] == "/" else end
-    head = element[:cut].replace(" data-live", "", 1)
-    head = head.replace(' hx-swap-oob="true"', "", 1) if patch else head + ' hx-swap-oob="true"'
+    head = element[:cut].replace(" data-live", "", 1) + ("" if patch else ' hx-swap-oob="true"')
     old_end = old.find(">") if old is not None else -1
     if old is None or old_end < 0 or (not patch and " data-ticking" in old[:old_end]):
         return head + element[cut:]

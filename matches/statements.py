@@ -69,8 +69,16 @@ class Query:
     lock: bool = False
 
     def sql(self) -> tuple[str, list[Any]]:
-        quote = connection.ops.quote_name
         select, _, _ = _columns(self.model)
+        return self._select(select, lock=self.lock)
+
+    def scalar(self, column: str) -> Raw:
+        """This query's `column` alone, unlocked, as a filter value of another (a subquery)."""
+        sql, params = self._select(connection.ops.quote_name(column), lock=False)
+        return Raw(sql, tuple(params))
+
+    def _select(self, select: str, *, lock: bool) -> tuple[str, list[Any]]:
+        quote = connection.ops.quote_name
         where, params = [], []
         for column, value in self.filters.items():
             if isinstance(value, Raw):
@@ -84,7 +92,7 @@ class Query:
             sql += f" ORDER BY {quote(self.order_by)}{' DESC' if self.descending else ''}"
         if self.limit is not None:
             sql += f" LIMIT {int(self.limit)}"
-        if self.lock and connection.features.has_select_for_update:
+        if lock and connection.features.has_select_for_update:
             sql += " FOR UPDATE"
         return sql, params
 
@@ -131,16 +139,14 @@ def read(*queries: Query) -> list[list[Any]]:
 
 
 def can_batch() -> bool:
-    """Several statements in one query: PostgreSQL through psycopg's client-side binding cursor
-    (Django's default; not with the `server_side_binding` option, which binds on the server)."""
+    """Several statements in one query: PostgreSQL through psycopg's client-side binding cursor,
+    which Django uses unless the database's OPTIONS set `server_side_binding` (binding on the
+    server allows one statement a query)."""
     from django.conf import settings
 
-    if connection.vendor != "postgresql" or "batch" in getattr(settings, "DEATHMATCH_LIVE_OFF", ()):
-        return False
-    import psycopg
-
-    connection.ensure_connection()
-    return connection.connection is not None and issubclass(connection.connection.cursor_factory, psycopg.ClientCursor)
+    return (connection.vendor == "postgresql"
+            and connection.settings_dict.get("OPTIONS", {}).get("server_side_binding") is not True
+            and "batch" not in getattr(settings, "DEATHMATCH_LIVE_OFF", ()))
 
 
 # -- writes, batched ----------------------------------------------------------------------

@@ -10,18 +10,17 @@ function equal to its template, byte for byte, over every game and audience.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterable
 from typing import Any
 
 from django.template.defaultfilters import floatformat, pluralize
-from django.utils.formats import localize
-from django.utils.html import conditional_escape, escape
+from django.utils.html import escape
 
 from .templatetags.match_tags import clock as clock_text
 from .templatetags.match_tags import minutes as minutes_text
 from .templatetags.match_tags import own
+from .templatetags.match_tags import shown as _shown
 
 
 def meta(ctx: dict[str, Any], base: int | None, oob: bool = True) -> str:
@@ -210,20 +209,9 @@ def _replay_links(ctx: dict[str, Any], bout_number: int) -> str:
     return "".join(out)
 
 
-def _shown(value: Any) -> str:
-    """`{{ value }}` as the template language writes it: escaped unless safe, numbers localized."""
-    if isinstance(value, str):
-        return value.__html__() if hasattr(value, "__html__") else html.escape(value)
-    if type(value) is int or (type(value) is float and "e" not in str(value)):
-        return str(value)  # what `localize` makes of them with this project's settings (no grouping)
-    return str(conditional_escape(localize(value)))
-
-
 def _shown_or_blank(value: Any) -> str:
     """`{{ value|default_if_none:'' }}`."""
     return "" if value is None else _shown(value)
-
-
 
 
 def log_row(ctx: dict[str, Any], e: dict[str, Any]) -> str:

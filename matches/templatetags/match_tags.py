@@ -6,6 +6,8 @@ import html
 from typing import Any
 
 from django import template
+from django.utils.formats import localize
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
 register = template.Library()
@@ -86,12 +88,12 @@ def grid_board(context: Any, g: Any) -> str:
     that template, kept there."""
     cols, rows, label = g["cols"], g["rows"], g.get("label")
     width = len(cols)
-    caption = f"<figcaption>{_shown(label)}</figcaption>" if label and context.get("show_label") else ""
-    labels = "".join(f'<span class="collabel" aria-hidden="true">{_shown(c)}</span>' for c in cols)
+    caption = f"<figcaption>{shown(label)}</figcaption>" if label and context.get("show_label") else ""
+    labels = "".join(f'<span class="collabel" aria-hidden="true">{shown(c)}</span>' for c in cols)
     return mark_safe(  # every value is escaped
-        f'<figure class="grid-board {_shown(context.get("board_class") or "")}" style="--cols: {width}">\n'
+        f'<figure class="grid-board {shown(context.get("board_class") or "")}" style="--cols: {width}">\n'
         f"  {caption}\n"
-        f'  <div class="board" style="--cols: {width}" role="group" aria-label="{_shown(label or context.get("title", ""))}'
+        f'  <div class="board" style="--cols: {width}" role="group" aria-label="{shown(label or context.get("title", ""))}'
         f' board, {width} by {len(rows)}: arrow keys move, Enter picks">\n'
         f'    <span class="corner" aria-hidden="true"></span>{labels}\n'
         f"    {grid_cells(context, g)}\n"
@@ -135,6 +137,10 @@ def _esc(value: Any) -> str:
     return html.escape(str(value))
 
 
-def _shown(value: Any) -> str:
-    """`{{ value }}` for text: escaped unless marked safe (as the template language does)."""
-    return value.__html__() if hasattr(value, "__html__") else html.escape(str(value))
+def shown(value: Any) -> str:
+    """`{{ value }}` as the template language writes it: escaped unless safe, numbers localized."""
+    if isinstance(value, str):
+        return value.__html__() if hasattr(value, "__html__") else html.escape(value)
+    if type(value) is int or (type(value) is float and "e" not in str(value)):
+        return str(value)  # what `localize` makes of them with this project's settings (no grouping)
+    return str(conditional_escape(localize(value)))
