@@ -25,7 +25,7 @@ from django.utils import timezone
 from games.core import HOST, RuleError
 from games.registry import get_game
 
-from . import clocks, engine, formats, season_results, sweeper
+from . import clocks, engine, formats, season_results, statements, sweeper
 from .engine import NotAllowed, ServiceError, StaleVersion, bout_state, replay_bout
 from .models import Bout, GarnetEntry, Match, Season, SeasonPlayer, Seat, TurnLog
 
@@ -181,7 +181,7 @@ def submit(match: Match | int, seat: int, text: str, expected_version: int) -> T
     """A seat's move (or sealed submission) on the current bout (`match`: the match or its id)."""
     now = _now()
     timed_out = False
-    with transaction.atomic():
+    with statements.atomic():  # BEGIN with the reads, COMMIT with the writes (PostgreSQL)
         match, bout = engine.lock(match, with_clocks=True)
         bout = engine.require_running_bout(match, bout)
         seat = engine.require_seat(match, seat)

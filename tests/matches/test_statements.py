@@ -3,11 +3,12 @@ and that a batch either lands whole or not at all."""
 
 from __future__ import annotations
 
+import tempfile
 from typing import Any
 
 import pytest
-from django.db import DatabaseError, connection, transaction
-from django.test.utils import CaptureQueriesContext
+from django.db import DatabaseError, IntegrityError, connection, transaction
+from psycopg.pq import Trace
 
 from matches import engine, services, statements
 from matches.models import Bout, Clock, TurnLog
@@ -20,21 +21,113 @@ def _bout(match: Any) -> Bout:
     return match.bouts.order_by("-number").first()
 
 
-@pytest.mark.postgres
-@pytest.mark.skipif(not POSTGRES, reason="needs DATABASE_URL pointing at PostgreSQL")
-@pytest.mark.django_db(transaction=True)  # a real BEGIN/COMMIT, not a savepoint in the test's transaction
-def test_a_move_is_four_round_trips_on_postgresql(make_match: Any) -> None:
-    """BEGIN, the locked reads with the clocks, the log row with both clocks and the bout, COMMIT."""
+class Wire:
+    """What this process sends PostgreSQL over the default connection, as libpq traces it: the
+    text of every simple-protocol query (one round trip each)."""
+
+    def __enter__(self) -> Wire:
+        connection.ensure_connection()
+        self.file = tempfile.TemporaryFile()
+        self.pgconn = connection.connection.pgconn
+        self.pgconn.trace(self.file.fileno())
+        self.pgconn.set_trace_flags(Trace.SUPPRESS_TIMESTAMPS | Trace.REGRESS_MODE)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.pgconn.untrace()
+        self.file.seek(0)
+        lines = self.file.read().decode().splitlines()
+        self.file.close()
+        self.sent = [line.split("\t")[3].strip()[1:-1] for line in lines if line.startswith("F\t")]
+
+
+def on_postgresql(test: Any) -> Any:
+    """Run `test` on PostgreSQL (DATABASE_URL) with real transactions: BEGIN/COMMIT, not a
+    savepoint in the test's transaction."""
+    for mark in (pytest.mark.django_db(transaction=True),
+                 pytest.mark.skipif(not POSTGRES, reason="needs DATABASE_URL pointing at PostgreSQL"),
+                 pytest.mark.postgres):
+        test = mark(test)
+    return test
+
+
+@pytest.mark.parametrize("fold", [True, False], ids=["folded", "fold-off"])
+@on_postgresql
+def test_a_move_is_two_round_trips_on_postgresql(make_match: Any, settings: Any, fold: bool) -> None:
+    """BEGIN with the locked reads and the clocks; the log row, both clocks and the bout with
+    COMMIT; nothing else (psycopg sends no BEGIN of its own, Django's commit no COMMIT)."""
+    if not fold:
+        settings.DEATHMATCH_LIVE_OFF = frozenset({"fold"})
     match = make_match("lance-assembly")
     version = _bout(match).version
-    with CaptureQueriesContext(connection) as queries:
+    with Wire() as wire:
         entry = services.submit(match.pk, 1, "place C3", version)
-    sent = [q["sql"].split()[0] for q in queries.captured_queries]
-    assert sent == ["BEGIN", "SELECT", "INSERT", "COMMIT"], sent
-    # what the batch read back and wrote is what the database holds
+    if fold:
+        assert len(wire.sent) == 2, wire.sent
+        assert wire.sent[0].startswith("BEGIN; SELECT "), wire.sent
+        assert wire.sent[1].startswith("INSERT ") and wire.sent[1].endswith("; COMMIT"), wire.sent
+    else:
+        assert [q.split()[0] for q in wire.sent] == ["BEGIN", "SELECT", "INSERT", "COMMIT"], wire.sent
+    # what the batch read back and wrote is what the database holds, committed
+    assert not connection.in_atomic_block and connection.get_autocommit()
     saved = TurnLog.objects.get(pk=entry.pk)
     assert (saved.sequence, saved.text, saved.version) == (entry.sequence, "place C3", _bout(match).version)
     assert Clock.objects.get(bout=_bout(match), seat=2).deadline is not None
+    # and the next move on the same connection is the same two round trips
+    with Wire() as wire:
+        services.submit(match.pk, 2, "place A1", version + 1)
+    assert len(wire.sent) == (2 if fold else 4), wire.sent
+
+
+@on_postgresql
+def test_a_move_whose_commit_fails_changes_nothing_and_the_connection_goes_on(make_match: Any) -> None:
+    """A constraint checked at COMMIT (Django's foreign keys are deferred on PostgreSQL) fails the
+    query that carries COMMIT: nothing of the block is kept, and the connection is as before."""
+    match = make_match("lance-assembly")
+    bout = _bout(match)
+    before = bout.version
+    row = TurnLog.objects.filter(bout=bout).first() or engine.note(match, bout, "a note", bout.started)
+    with Wire() as wire, pytest.raises(IntegrityError), statements.atomic():
+        _, locked = engine.lock(match.pk)
+        assert locked is not None
+        locked.version += 1
+        statements.update(locked, ["version"])
+        statements.execute("UPDATE matches_turnlog SET bout_id = %s WHERE id = %s", [10**9, row.pk])
+    assert wire.sent[-1].endswith("; COMMIT"), wire.sent
+    assert not connection.in_atomic_block and connection.get_autocommit()
+    assert _bout(match).version == before and TurnLog.objects.get(pk=row.pk).bout_id == bout.pk
+    services.submit(match.pk, 1, "place C3", before)  # the connection goes on
+    assert _bout(match).version == before + 1
+
+
+@on_postgresql
+def test_a_move_inside_another_transaction_commits_with_it(make_match: Any) -> None:
+    """Nested in an atomic block the move is a savepoint: it sends no COMMIT of its own, and the
+    outer block rolling back takes the move with it."""
+    match = make_match("lance-assembly")
+    version = _bout(match).version
+
+    class Undo(Exception):
+        pass
+
+    with Wire() as wire, pytest.raises(Undo), transaction.atomic():
+        services.submit(match.pk, 1, "place C3", version)
+        raise Undo
+    assert not any("COMMIT" in q for q in wire.sent), wire.sent
+    assert _bout(match).version == version and not TurnLog.objects.filter(kind=TurnLog.MOVE).exists()
+
+
+@on_postgresql
+def test_a_failing_statement_in_a_folded_batch_changes_nothing(make_match: Any) -> None:
+    match = make_match("lance-assembly")
+    bout = _bout(match)
+    before = bout.version
+    with pytest.raises(DatabaseError), statements.atomic():
+        bout.version += 1
+        statements.update(bout, ["version"])
+        statements.execute("UPDATE matches_bout SET version = 1 / 0 WHERE id = %s", [bout.pk])
+    assert not connection.in_atomic_block and connection.get_autocommit()
+    assert _bout(match).version == before
 
 
 def test_locking_with_the_clocks_reads_the_clocks_the_bout_has(make_match: Any) -> None:
