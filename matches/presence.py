@@ -118,8 +118,15 @@ class _Redis:
         if by_key:
             self._run(fill)
 
-    def remove(self, name: str, conn: str) -> None:
-        self._run(lambda pipe: pipe.zrem(self._k(name), conn))
+    def remove(self, members: Iterable[tuple[str, str]]) -> None:
+        gone = list(members)
+
+        def fill(pipe: Any) -> None:
+            for name, conn in gone:
+                pipe.zrem(self._k(name), conn)
+
+        if gone:
+            self._run(fill)
 
     def counts(self, names: list[str]) -> list[int]:
         now = time.time()
@@ -157,9 +164,10 @@ class _Local:
             for name, conn in members:
                 self.sets.setdefault(name, {})[conn] = expires
 
-    def remove(self, name: str, conn: str) -> None:
+    def remove(self, members: Iterable[tuple[str, str]]) -> None:
         with self.lock:
-            self.sets.get(name, {}).pop(conn, None)
+            for name, conn in members:
+                self.sets.get(name, {}).pop(conn, None)
 
     def counts(self, names: list[str]) -> list[int]:
         now = time.time()
@@ -235,7 +243,7 @@ async def arrive(match_id: int, audience: str, conn: str) -> None:
 async def leave(match_id: int, audience: str, conn: str) -> None:
     name = _open.pop(conn, key(match_id, audience))
     with contextlib.suppress(_Unavailable):  # if Redis is away, it expires by itself
-        await sync_to_async(store.remove, thread_sensitive=False)(name, conn)
+        await sync_to_async(store.remove, thread_sensitive=False)([(name, conn)])
     _schedule_push(match_id)
 
 
@@ -249,13 +257,27 @@ def _ensure_heartbeat() -> None:
 async def _heartbeat() -> None:
     while _open:
         await asyncio.sleep(HEARTBEAT)
-        members = [(name, conn) for conn, name in list(_open.items())]
         try:
-            await sync_to_async(store.add, thread_sensitive=False)(members)
+            await refresh()
         except _Unavailable:
             pass
         except Exception:  # never let the heartbeat die
             log.exception("presence heartbeat failed")
+
+
+async def refresh() -> None:
+    """One heartbeat: renew this process's open connections (adding those a restarted Redis lost).
+
+    A connection that closes while the renewal is on its way to Redis has its removal run first
+    and is then added back by the renewal, counted until it expires (`TTL`): seen when 2,000
+    spectators left at once (tests/chaos/test_many_sockets.py).  Those are removed again once
+    the renewal is done; `_open` is only changed on the loop, so each closing connection is
+    either left out of the renewal's list or seen gone after it."""
+    members = [(name, conn) for conn, name in list(_open.items())]
+    await sync_to_async(store.add, thread_sensitive=False)(members)
+    gone = [(name, conn) for name, conn in members if _open.get(conn) != name]
+    if gone:
+        await sync_to_async(store.remove, thread_sensitive=False)(gone)
 
 
 # -- pushing the host's presence box ------------------------------------------------------

@@ -96,12 +96,14 @@ async def _storm(server: Daphne, redis: RedisServer, match: dict) -> list[str]: 
     started = time.monotonic()
     await asyncio.gather(*(s.close() for s in sockets))
     deadline = time.monotonic() + 60
-    while (_group_size(redis, match["id"]) or _group_size(redis, match["id"], relay=True) or "\u00d7" in (presence := await asyncio.to_thread(
+    gone = '<li class="off"><span class="dot"></span>Spectators'
+    # (one spectator left is shown "on" without a count: wait for "off", not for the count to go)
+    while (_group_size(redis, match["id"]) or _group_size(redis, match["id"], relay=True) or gone not in (presence := await asyncio.to_thread(
             _presence, http, match["host"]))) and time.monotonic() < deadline:
         await asyncio.sleep(0.5)
     left = _group_size(redis, match["id"]) + _group_size(redis, match["id"], relay=True)
     figures.append(f"all left in {time.monotonic() - started:.1f} s: group members {left}, "
                    f"spectators on the dashboard: {'none' if 'Spectators' in presence and chr(215) not in presence else presence}")
     assert left == 0
-    assert re.search(r'<li class="off"><span class="dot"></span>Spectators', presence), presence
+    assert gone in presence, presence
     return figures

@@ -9,6 +9,7 @@ counts none after they leave, and connections that vanish without leaving
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from typing import Any
 
@@ -51,6 +52,34 @@ async def test_concurrent_sockets_are_each_counted_and_uncounted(make_match: Any
     print(f"\npresence after {SOCKETS} concurrent spectator sockets: {counts}")
     assert counts["watch"] == SOCKETS and counts["host"] == 0
     await asyncio.gather(*(c.disconnect() for c in comms))
+    assert (await _rows(match))["watch"] == 0
+
+
+async def test_sockets_that_close_while_a_heartbeat_is_on_its_way_are_not_counted_again(
+        make_match: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The heartbeat renews the open connections it listed; sockets that close before the renewal
+    reaches the store were removed first and then added back by it (2,000 spectators leaving at
+    once left dozens counted for a minute)."""
+    match = await database_sync_to_async(make_match)("lance-assembly")
+    comms = [WebsocketCommunicator(application, f"/ws/m/{match.watch_token}/", headers=ORIGIN) for _ in range(5)]
+    assert all(ok for ok, _ in await asyncio.gather(*(c.connect(timeout=20) for c in comms)))
+    for comm in comms:
+        await comm.receive_from(timeout=20)
+    assert (await _rows(match))["watch"] == 5
+    renew, listed, go_on = presence.store.add, threading.Event(), threading.Event()
+
+    def renew_late(members: Any) -> None:
+        members = list(members)
+        listed.set()
+        go_on.wait(20)  # the renewal is on its way while the sockets close
+        renew(members)
+
+    monkeypatch.setattr(presence.store, "add", renew_late)
+    beat = asyncio.ensure_future(presence.refresh())
+    await asyncio.to_thread(listed.wait, 20)
+    await asyncio.gather(*(c.disconnect() for c in comms))
+    go_on.set()
+    await beat
     assert (await _rows(match))["watch"] == 0
 
 
