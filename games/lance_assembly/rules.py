@@ -45,6 +45,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from games.core.errors import IllegalAction
@@ -396,7 +397,7 @@ class LanceAssembly(Game[LanceState, Turn]):
             "neutral_available": state.neutral_available,
             "turn": state.turn,
             "variant": state.variant,
-            "history": [["".join(_rows(cells)), seat] for cells, seat in state.history],
+            "history": [[_text(cells), seat] for cells, seat in state.history],
             "result": None if state.result is None else state.result.to_json(),
             "last_action": None if state.last_action is None else format_turn(state.last_action),
             "last_squares": [index_name(i, SIZE) for i in state.last_squares],
@@ -444,12 +445,26 @@ def _variant_option(value: Any) -> str:
 
 
 def _rows(cells: tuple[int, ...]) -> list[str]:
-    return ["".join(SYMBOLS[cells[r * SIZE + c]] for c in range(SIZE)) for r in range(SIZE)]
+    text = _text(cells)
+    return [text[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)]
+
+
+# A state's dump holds every position of the game so far (the repetition rule reads them), so
+# each move's load and dump convert the whole history again: these two are memoized (positions
+# are immutable tuples and strings), the history costs a lookup a position.
+@lru_cache(maxsize=4096)
+def _text(cells: tuple[int, ...]) -> str:
+    return "".join(SYMBOLS[cell] for cell in cells)
 
 
 def _cells_from_text(text: str) -> tuple[int, ...]:
-    if len(text) != SQUARES:
+    if not isinstance(text, str) or len(text) != SQUARES:
         raise ValueError("a Lance Assembly board has 36 squares")
+    return _cells(text)
+
+
+@lru_cache(maxsize=4096)
+def _cells(text: str) -> tuple[int, ...]:
     return tuple(_FROM_SYMBOL[ch] for ch in text)
 
 
