@@ -93,10 +93,26 @@ def notify(match_id: int, *, written: tuple[Match, Bout, list[TurnLog]] | None =
 
     `written`: the locked match and bout as this transaction saved them and the
     log rows it wrote, when that is all it changed (a move): the live layer can
-    then draw the update without reading them back (live.Written)."""
+    then draw the update without reading them back (live.Written).  When the
+    transaction sends its COMMIT with its last writes (statements.atomic), the
+    update is handed over as they leave: it is drawn while the database commits
+    and sent once the commit is known (live.notify_committing)."""
+    handed = False
+
+    def early(outcome: statements.Outcome) -> None:
+        nonlocal handed
+        from . import live
+
+        match, bout, rows = written  # type: ignore[misc]
+        held = bout.__dict__.get("_clock_rows")  # no query now: the writes are about to leave
+        if held is not None:
+            handed = live.notify_committing(match_id, live.Written(
+                match, bout, rows, clocks=tuple(held), state=bout.__dict__.get("_game_state"), committed=outcome))
 
     def send() -> None:
         clocks.deadlines_changed.set()
+        if handed:
+            return
         try:
             from . import live
         except ImportError:  # the live layer is optional for the services
@@ -111,6 +127,8 @@ def notify(match_id: int, *, written: tuple[Match, Bout, list[TurnLog]] | None =
         except Exception:
             log.exception("live.notify failed for match %s", match_id)
 
+    if written is not None:
+        statements.when_committing(early)
     transaction.on_commit(send)
 
 

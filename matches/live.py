@@ -37,6 +37,9 @@ committed move.  Presence ("who is connected") lives in presence.py.
 from __future__ import annotations
 
 import asyncio
+import copy
+import dataclasses
+import itertools
 import logging
 import re
 import threading
@@ -55,7 +58,7 @@ from django.db.models import Count, Max, Q
 from config.channel_layer import LayerUnavailable
 from games.core import HOST, SPECTATOR
 
-from . import presence, relay, render
+from . import presence, relay, render, statements
 from .audiences import audiences, group_name, viewer_label
 from .written import unfilled
 
@@ -68,6 +71,8 @@ Emit = Callable[[str, dict[str, Any]], None]
 HANDOFF_WAIT = 0.05
 #: matches whose last sent parts are kept in memory (per process) for deltas
 CACHE_MATCHES = 1000
+#: seconds an update drawn before its move's COMMIT was known waits for it (then it is dropped)
+COMMIT_WAIT = 10.0
 
 
 
@@ -84,11 +89,14 @@ class Written:
     rows: list[Any]
     clocks: tuple[Any, ...] = ()
     state: Any = None  # the bout's game state as the rules returned it (`bout.state` is its dump)
+    #: the transaction's COMMIT is on its way (statements.Outcome): `rows` have no id or sequence yet
+    committed: Any = None
 
 
 _lock = threading.Lock()
-#: match ids waiting for a broadcast (in order), with what the transaction wrote when only one is waiting
-_pending: dict[int, Written | None] = {}
+#: match ids waiting for a broadcast (in order), with what the transaction wrote when only one is
+#: waiting, or the outcome of a commit to wait for before reading the match (`notify`)
+_pending: dict[int, Written | statements.Outcome | None] = {}
 _scheduled = False
 _loop: asyncio.AbstractEventLoop | None = None
 
@@ -110,25 +118,59 @@ def start_background_loop() -> asyncio.AbstractEventLoop:
 
 def notify(match_id: int, written: Written | None = None) -> None:
     """Push the current state of a match to every audience (sync; after commit)."""
-    global _scheduled
     loop = _loop
     if loop is None or loop.is_closed() or not loop.is_running() or "offpath" in _off():
         _send_now(match_id, written)
         return
     match_id = int(match_id)
     with _lock:
-        # two changes waiting for one broadcast: it reads the match as it is then
-        _pending[match_id] = written if match_id not in _pending else None
+        # two changes waiting for one broadcast: it reads the match as it is then (after the
+        # commit of a move handed over before its COMMIT was known, see notify_committing)
+        waiting = _pending.get(match_id)
+        if match_id not in _pending:
+            _pending[match_id] = written
+        elif isinstance(waiting, Written) and waiting.committed is not None:
+            _pending[match_id] = waiting.committed
+        elif not isinstance(waiting, statements.Outcome):
+            _pending[match_id] = None
+    if not _schedule(loop, match_id):
+        _send_now(match_id)
+
+
+def notify_committing(match_id: int, written: Written) -> bool:
+    """Hand over a move whose last writes and COMMIT are on their way (`written.committed` tells
+    whether it committed), from the moving thread: its update is drawn on the loop's worker
+    meanwhile and sent once the commit is known (`_drawn_early`).  False, and nothing handed
+    over, when there is no server loop to draw on (it would be drawn here, before the commit),
+    when the match already waits for a broadcast, or with the "early" lever off: the caller
+    notifies after the commit instead."""
+    loop = _loop
+    if loop is None or loop.is_closed() or not loop.is_running() or {"offpath", "early"} & _off():
+        return False
+    match_id = int(match_id)
+    with _lock:
+        if match_id in _pending:
+            return False
+        _pending[match_id] = written
+    return _schedule(loop, match_id)
+
+
+def _schedule(loop: asyncio.AbstractEventLoop, match_id: int) -> bool:
+    """Start the loop's broadcaster unless it runs; False (and the match not waiting) when the loop
+    closed meanwhile."""
+    global _scheduled
+    with _lock:
         if _scheduled:
-            return
+            return True
         _scheduled = True
     try:
         loop.call_soon_threadsafe(lambda: loop.create_task(_drain()))
     except RuntimeError:  # the loop closed meanwhile
         with _lock:
             _scheduled = False
-            _pending.pop(int(match_id), None)
-        _send_now(match_id)
+            _pending.pop(match_id, None)
+        return False
+    return True
 
 
 async def _drain() -> None:
@@ -146,7 +188,7 @@ async def _drain() -> None:
             log.exception("live update of match %s failed", match_id)
 
 
-async def _broadcast(match_id: int, written: Written | None) -> None:
+async def _broadcast(match_id: int, written: Written | statements.Outcome | None) -> None:
     """Draw the update in a worker thread and send each audience's message from this loop as soon
     as it is drawn (spectators first, see `_in_order`), while the next audience is drawn.  (Drawing
     it on the loop itself was measured too: the loop then sends nothing until every audience is
@@ -175,9 +217,12 @@ def _off() -> frozenset[str]:
     return frozenset(getattr(settings, "DEATHMATCH_LIVE_OFF", frozenset()))
 
 
-def _prepare_and_close(match_id: int, written: Written | None = None,
+def _prepare_and_close(match_id: int, written: Written | statements.Outcome | None = None,
                        emit: Emit | None = None) -> list[tuple[str, dict[str, Any]]]:
     try:
+        if isinstance(written, statements.Outcome):  # a commit to wait for, then the match is read
+            written.wait(COMMIT_WAIT)
+            written = None
         return prepare(match_id, written, emit)
     finally:
         close_old_connections()
@@ -289,6 +334,12 @@ def prepare(match_id: int, written: Written | None = None, emit: Emit | None = N
     off = _off()
     with _sent_lock:
         last = None if "deltas" in off else _sent.get(int(match_id))
+    if written is not None and written.committed is not None:
+        if last is not None and "written" not in off:
+            return _drawn_early(match_id, written, last, emit)
+        if not written.committed.wait(COMMIT_WAIT):
+            return []  # the move did not happen
+        written = dataclasses.replace(written, committed=None)
     if written is not None and "written" in off:
         written = None
     if written is not None and last is not None and _follows(last, written):
@@ -320,17 +371,53 @@ PRESENCE_FRESH = 5.0
 
 def _render(match: Any, current: Any, last: _Sent | None, written: Written | None,
             emit: Emit | None = None) -> list[tuple[str, dict[str, Any]]]:
+    return _sent_as_drawn(_steps(match, current, last, written), emit)
+
+
+def _sent_as_drawn(steps: Iterator[tuple[str, dict[str, Any]]],
+                   emit: Emit | None = None) -> list[tuple[str, dict[str, Any]]]:
     out = []
-    for item in _steps(match, current, last, written):
+    for item in steps:
         out.append(item)
         if emit is not None:  # sent now: the next audience is drawn meanwhile
             emit(*item)
     return out
 
 
-def _steps(match: Any, current: Any, last: _Sent | None,
-           written: Written | None) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Each audience's (group, message) as soon as it is drawn; what was sent is kept at the end."""
+def _drawn_early(match_id: int, written: Written, last: _Sent,
+                 emit: Emit | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """The update of a move whose last writes and COMMIT are on their way (`notify_committing`):
+    the first audience's message (the spectators') is drawn while the database commits, from
+    copies of the move's log rows numbered as they will be (the next sequences after the last
+    row sent: the match is locked).  Nothing is sent, and nothing recorded as sent, before the
+    commit is known: a move that failed is dropped; one whose rows were numbered otherwise is
+    drawn again from what it wrote."""
+    outcome = written.committed
+    rows = [copy.copy(row) for row in written.rows]
+    for offset, row in enumerate(rows):
+        row.sequence = last.log_top + 1 + offset
+    guess = dataclasses.replace(written, rows=rows, committed=None)
+    steps = _steps(guess.match, guess.bout, last, guess, outcome) if _follows(last, guess) else None
+    first = next(steps, None) if steps is not None else None
+    if not outcome.wait(COMMIT_WAIT):
+        if steps is not None:
+            steps.close()
+        return []
+    committed = dataclasses.replace(written, committed=None)
+    if steps is None or [row.sequence for row in written.rows] != [row.sequence for row in rows]:
+        if steps is not None:
+            steps.close()
+        return prepare(match_id, committed, emit)
+    for row, real in zip(rows, written.rows, strict=True):
+        row.id = real.id  # the log's top id, recorded as sent when the last audience is drawn
+    return _sent_as_drawn(itertools.chain(() if first is None else (first,), steps), emit)
+
+
+def _steps(match: Any, current: Any, last: _Sent | None, written: Written | None,
+           committing: statements.Outcome | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each audience's (group, message) as soon as it is drawn; what was sent is kept at the end.
+    `committing`: the move's COMMIT is on its way (`_drawn_early`); an audience drawn whole reads
+    the log only once it is known."""
     from .models import TurnLog
 
     off = _off()
@@ -367,7 +454,8 @@ def _steps(match: Any, current: Any, last: _Sent | None,
     rows: list[Any] = []
     if written is not None and before is not None:  # the rows written follow the last row sent (_follows)
         rows = list(written.rows)
-        log_max, log_top, flagged = max(r.id for r in rows), rows[-1].sequence, before.log_flagged
+        # (the rows' top id is set at the end: drawn before the commit, they have none yet)
+        log_max, log_top, flagged = 0, rows[-1].sequence, before.log_flagged
         delta = True
     else:
         # the log as of the bout version read above (a move committing meanwhile comes with the next update)
@@ -403,6 +491,8 @@ def _steps(match: Any, current: Any, last: _Sent | None,
         old = before.parts.get(viewer) if delta and before is not None else None
         if old is None or before is None:
             if full_snap is None:
+                if committing is not None:
+                    committing.wait(COMMIT_WAIT)  # the log below must hold the move's rows
                 full_snap = {**snap, "turns": list(match.turns.select_related("bout").order_by("sequence", "id")),
                              "presence": True, "last_move": None}
             ctx = render.context(match, viewer, full_snap)
@@ -435,6 +525,8 @@ def _steps(match: Any, current: Any, last: _Sent | None,
                 pieces.append(f'<ol hx-swap-oob="beforeend:#log-list">{row_html[key]}</ol>')
             html = "".join(pieces)
         yield group_name(match.id, viewer), message(bout, html)
+    if written is not None and before is not None:
+        now.log_max_id = max(r.id for r in rows)
     with _sent_lock:
         _sent[match.id] = now
         _sent.move_to_end(match.id)

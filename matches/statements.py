@@ -23,6 +23,8 @@ server process has to be woken), which is how moves arrive.
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -33,6 +35,7 @@ from typing import Any, TypeVar
 from django.db import connection, models, transaction
 
 M = TypeVar("M", bound=models.Model)
+log = logging.getLogger(__name__)
 
 
 @cache
@@ -157,6 +160,42 @@ def can_batch() -> bool:
 _folding: ContextVar[bool] = ContextVar("deathmatch_statements_folding", default=False)
 
 
+class Outcome:
+    """Whether a transaction whose COMMIT is on its way (`when_committing`) committed."""
+
+    def __init__(self) -> None:
+        self._known = threading.Event()
+        self.ok = False
+
+    def settle(self, ok: bool) -> None:
+        self.ok = ok
+        self._known.set()
+
+    def wait(self, timeout: float) -> bool:
+        """Block until it is known: True when the transaction committed, False when it failed (or
+        nothing was known after `timeout` seconds)."""
+        return self._known.wait(timeout) and self.ok
+
+
+#: `when_committing` hooks of the current `atomic()` block (None outside one that folds COMMIT)
+_committing: ContextVar[list[Callable[[Outcome], None]] | None] = ContextVar(
+    "deathmatch_statements_committing", default=None)
+
+
+def when_committing(hook: Callable[[Outcome], None]) -> bool:
+    """Have `hook(outcome)` called in this thread just before the COMMIT of the current `atomic()`
+    block leaves with its last writes, so that what follows a commit (drawing the live update)
+    can start while the database commits; `outcome.wait()` then tells whether it did.  False
+    when this block does not send COMMIT itself (no folding: another database, a savepoint);
+    even when True, the hook is not called if no writes are held at the end of the block (Django
+    commits then): callers also keep their `transaction.on_commit`."""
+    hooks = _committing.get()
+    if hooks is None:
+        return False
+    hooks.append(hook)
+    return True
+
+
 @contextmanager
 def atomic() -> Iterator[None]:
     """`transaction.atomic()` for a move, two round trips shorter on PostgreSQL.
@@ -175,11 +214,14 @@ def atomic() -> Iterator[None]:
     with transaction.atomic():
         outermost = (can_batch() and "fold" not in getattr(settings, "DEATHMATCH_LIVE_OFF", ())
                      and len(connection.atomic_blocks) == 1 and not connection.savepoint_ids)
-        token = _folding.set(outermost and _plain_transactions())
+        folding = outermost and _plain_transactions()
+        token = _folding.set(folding)
+        hooks = _committing.set([] if folding else None)
         try:
             with batched(commit=True):
                 yield
         finally:
+            _committing.reset(hooks)
             _folding.reset(token)
 
 
@@ -264,12 +306,28 @@ def batched(*, commit: bool = False) -> Iterator[None]:
 
 
 def flush(*, commit: bool = False) -> None:
-    """Send the writes `batched` holds (if any) now (`commit`: and COMMIT, see `atomic`)."""
+    """Send the writes `batched` holds (if any) now (`commit`: and COMMIT, see `atomic`, after
+    calling the `when_committing` hooks)."""
     pending = _pending.get()
-    if pending:
-        held = pending[:]
-        pending.clear()
-        _run(held, commit=commit)
+    if not pending:
+        return
+    held = pending[:]
+    pending.clear()
+    if not commit:
+        _run(held)
+        return
+    outcome = Outcome()
+    for hook in _committing.get() or ():
+        try:
+            hook(outcome)
+        except Exception:  # what follows the commit must never fail the transaction
+            log.exception("a hook before COMMIT failed")
+    ok = False
+    try:
+        _run(held, commit=True)
+        ok = True
+    finally:
+        outcome.settle(ok)
 
 
 def _run(held: _Pending, *, commit: bool = False) -> None:
