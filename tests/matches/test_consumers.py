@@ -274,8 +274,8 @@ async def test_moves_over_sockets_reach_every_audience_as_deltas_drawn_from_thei
     for comm in socks.values():
         await _drain(comm)
     read_back: list[int] = []
-    real = live._render
-    monkeypatch.setattr(live, "_render", lambda *args: read_back.append(args[3] is None) or real(*args))
+    real = live._steps  # (args[3]: what the transaction wrote; drawn before or after its commit)
+    monkeypatch.setattr(live, "_steps", lambda *args: read_back.append(args[3] is None) or real(*args))
     sent: list[str] = []
     real_send = live._send
 
