@@ -99,15 +99,18 @@ def notify(match_id: int, *, written: tuple[Match, Bout, list[TurnLog]] | None =
     and sent once the commit is known (live.notify_committing)."""
     handed = False
 
+    def handing(live: Any, clock_rows: Iterable[Clock], outcome: statements.Outcome | None = None) -> Any:
+        match, bout, rows = written  # type: ignore[misc]
+        return live.Written(match, bout, rows, clocks=tuple(clock_rows), state=bout.__dict__.get("_game_state"),
+                            committed=outcome)
+
     def early(outcome: statements.Outcome) -> None:
         nonlocal handed
         from . import live
 
-        match, bout, rows = written  # type: ignore[misc]
-        held = bout.__dict__.get("_clock_rows")  # no query now: the writes are about to leave
+        held = written[1].__dict__.get("_clock_rows")  # no query now: the writes are about to leave
         if held is not None:
-            handed = live.notify_committing(match_id, live.Written(
-                match, bout, rows, clocks=tuple(held), state=bout.__dict__.get("_game_state"), committed=outcome))
+            handed = live.notify_committing(match_id, handing(live, held, outcome))
 
     def send() -> None:
         clocks.deadlines_changed.set()
@@ -121,9 +124,7 @@ def notify(match_id: int, *, written: tuple[Match, Bout, list[TurnLog]] | None =
             if written is None:
                 live.notify(match_id)
             else:
-                bout = written[1]
-                live.notify(match_id, live.Written(*written, clocks=tuple(clocks.rows(bout)),
-                                                   state=bout.__dict__.get("_game_state")))
+                live.notify(match_id, handing(live, clocks.rows(written[1])))
         except Exception:
             log.exception("live.notify failed for match %s", match_id)
 

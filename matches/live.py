@@ -90,7 +90,7 @@ class Written:
     clocks: tuple[Any, ...] = ()
     state: Any = None  # the bout's game state as the rules returned it (`bout.state` is its dump)
     #: the transaction's COMMIT is on its way (statements.Outcome): `rows` have no id or sequence yet
-    committed: Any = None
+    committed: statements.Outcome | None = None
 
 
 _lock = threading.Lock()
@@ -118,8 +118,8 @@ def start_background_loop() -> asyncio.AbstractEventLoop:
 
 def notify(match_id: int, written: Written | None = None) -> None:
     """Push the current state of a match to every audience (sync; after commit)."""
-    loop = _loop
-    if loop is None or loop.is_closed() or not loop.is_running() or "offpath" in _off():
+    loop = _server_loop()
+    if loop is None:
         _send_now(match_id, written)
         return
     match_id = int(match_id)
@@ -144,8 +144,8 @@ def notify_committing(match_id: int, written: Written) -> bool:
     over, when there is no server loop to draw on (it would be drawn here, before the commit),
     when the match already waits for a broadcast, or with the "early" lever off: the caller
     notifies after the commit instead."""
-    loop = _loop
-    if loop is None or loop.is_closed() or not loop.is_running() or {"offpath", "early"} & _off():
+    loop = _server_loop()
+    if loop is None or "early" in _off():
         return False
     match_id = int(match_id)
     with _lock:
@@ -153,6 +153,14 @@ def notify_committing(match_id: int, written: Written) -> bool:
             return False
         _pending[match_id] = written
     return _schedule(loop, match_id)
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The running loop broadcasts are drawn from, or None (then updates are drawn in line)."""
+    loop = _loop
+    if loop is None or loop.is_closed() or not loop.is_running() or "offpath" in _off():
+        return None
+    return loop
 
 
 def _schedule(loop: asyncio.AbstractEventLoop, match_id: int) -> bool:
