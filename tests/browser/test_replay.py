@@ -105,6 +105,8 @@ def test_spectator_replays_a_bout_with_an_undo_and_a_correction(server: Server, 
     # keyboard: Home, → →, End, ←
     spectator.keyboard.press("Home")
     _at(spectator, 0)
+    # (the caption can turn before the board is swapped: wait for the empty board, never just count)
+    spectator.wait_for_function("!document.querySelector('#board .cell.p1, #board .cell.p2')")
     assert spectator.locator("#board .cell.p1, #board .cell.p2").count() == 0
     spectator.keyboard.press("ArrowRight")
     spectator.keyboard.press("ArrowRight")
