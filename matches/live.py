@@ -91,6 +91,20 @@ class Written:
     state: Any = None  # the bout's game state as the rules returned it (`bout.state` is its dump)
     #: the transaction's COMMIT is on its way (statements.Outcome): `rows` have no id or sequence yet
     committed: statements.Outcome | None = None
+    #: the first audience's update, drawn in the moving thread while the COMMIT was on its way
+    early: _Early | None = None
+
+
+class _Early:
+    """The first audience's update of a move, drawn in the moving thread while the database
+    commits (`_draw_inline`) and sent from there as soon as the commit is known; the worker
+    draws the other audiences after it (`_drawn_early`)."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()  # set when the moving thread is through with it
+        self.first: tuple[str, dict[str, Any]] | None = None
+        self.steps: Iterator[tuple[str, dict[str, Any]]] | None = None
+        self.sent: threading.Event | None = None  # set once the loop wrote `first` to its sockets
 
 
 _lock = threading.Lock()
@@ -139,20 +153,109 @@ def notify(match_id: int, written: Written | None = None) -> None:
 
 def notify_committing(match_id: int, written: Written) -> bool:
     """Hand over a move whose last writes and COMMIT are on their way (`written.committed` tells
-    whether it committed), from the moving thread: its update is drawn on the loop's worker
-    meanwhile and sent once the commit is known (`_drawn_early`).  False, and nothing handed
-    over, when there is no server loop to draw on (it would be drawn here, before the commit),
-    when the match already waits for a broadcast, or with the "early" lever off: the caller
-    notifies after the commit instead."""
+    whether it committed), from the moving thread (statements.when_committing), while the
+    database commits: the first audience's update is drawn here and now (`_draw_inline`) and
+    sent as soon as the commit is known, the others are drawn on the loop's worker once it is
+    (`_drawn_early`).  False, and nothing handed over, when there is no server loop to draw on
+    (it would be drawn here, before the commit), when the match already waits for a broadcast,
+    or with the "early" lever off: the caller notifies after the commit instead.  With the
+    "inline" lever off, the worker draws every audience, the first one while the database
+    commits."""
     loop = _server_loop()
-    if loop is None or "early" in _off():
+    off = _off()
+    if loop is None or "early" in off:
         return False
     match_id = int(match_id)
+    early = _Early() if not {"inline", "stream"} & off else None
+    if early is not None:
+        written = dataclasses.replace(written, early=early)
     with _lock:
         if match_id in _pending:
             return False
         _pending[match_id] = written
-    return _schedule(loop, match_id)
+    drawn = False
+    if early is not None:
+        try:
+            drawn = _draw_inline(match_id, written, early, loop)
+        except Exception:  # the worker draws it then
+            log.exception("drawing the update of match %s while it commits failed", match_id)
+        finally:
+            early.done.set()
+    # drawn here: the loop is woken once the commit is known, not while this thread needs the GIL
+    return drawn or _schedule(loop, match_id)
+
+
+class _Busy(Exception):
+    """The moving thread's connection is busy with the COMMIT: an audience needs the database."""
+
+
+class _Committing:
+    """The move's `Outcome` as `_steps` waits for it (an audience drawn whole reads the log once
+    the commit is known), for an update whose first audience is drawn in the moving thread:
+    there, the wait cannot be (this thread reads the COMMIT's answer after drawing), so such an
+    audience is left to the worker (`_Busy`)."""
+
+    def __init__(self, outcome: statements.Outcome) -> None:
+        self.outcome = outcome
+        self.inline = True
+
+    def wait(self, timeout: float) -> bool:
+        if self.inline:
+            raise _Busy
+        return self.outcome.wait(timeout)
+
+
+def _refuse_queries(*args: Any) -> Any:
+    raise _Busy
+
+
+def _draw_inline(match_id: int, written: Written, early: _Early, loop: asyncio.AbstractEventLoop) -> bool:
+    """Draw the first audience's update of a move (`notify_committing`) in the moving thread while
+    its COMMIT is on its way, from copies of its log rows numbered as they will be (the next
+    sequences after the last row sent: the match is locked), when it is a delta drawn without the
+    database (the connection is busy); and have it sent from the committing thread once the
+    commit is known (`Outcome.then`), with the loop's broadcaster then started for the other
+    audiences: True.  False when left undrawn: the worker draws it."""
+    from django.db import connection
+
+    off = _off()
+    with _sent_lock:
+        last = None if "deltas" in off else _sent.get(match_id)
+    outcome = written.committed
+    numbered = _numbered(written, last) if last is not None and outcome is not None and "written" not in off else None
+    if numbered is None:
+        return False
+    rows, guess = numbered
+    committing = _Committing(outcome)
+    steps = _steps(guess.match, guess.bout, last, guess, committing)
+    try:
+        with connection.execute_wrapper(_refuse_queries):
+            first = next(steps, None)
+    except _Busy:
+        return False
+    finally:
+        committing.inline = False  # the worker draws the others
+    if first is None:
+        return False
+    early.first, early.steps = first, steps
+
+    def committed(ok: bool) -> None:  # in the moving thread, as soon as the commit is known
+        if ok and _renumbered(rows, written):
+            sent = threading.Event()
+            early.sent = sent
+            loop.call_soon_threadsafe(lambda: loop.create_task(_send_logged([first], sent.set)))
+        # (otherwise dropped, or drawn again by the worker from what was written)
+        _schedule(loop, match_id)  # the other audiences
+
+    outcome.then(committed)
+    return True
+
+
+async def _send_logged(messages: list[tuple[str, dict[str, Any]]], written: Callable[[], None]) -> None:
+    try:
+        await _send(messages, written)
+    except Exception:
+        log.exception("live update failed")
 
 
 def _server_loop() -> asyncio.AbstractEventLoop | None:
@@ -343,7 +446,7 @@ def prepare(match_id: int, written: Written | None = None, emit: Emit | None = N
     with _sent_lock:
         last = None if "deltas" in off else _sent.get(int(match_id))
     if written is not None and written.committed is not None:
-        if last is not None and "written" not in off:
+        if (last is not None or written.early is not None) and "written" not in off:
             return _drawn_early(match_id, written, last, emit)
         if not written.committed.wait(COMMIT_WAIT):
             return []  # the move did not happen
@@ -392,37 +495,70 @@ def _sent_as_drawn(steps: Iterator[tuple[str, dict[str, Any]]],
     return out
 
 
-def _drawn_early(match_id: int, written: Written, last: _Sent,
+def _drawn_early(match_id: int, written: Written, last: _Sent | None,
                  emit: Emit | None = None) -> list[tuple[str, dict[str, Any]]]:
-    """The update of a move whose last writes and COMMIT are on their way (`notify_committing`):
-    the first audience's message (the spectators') is drawn while the database commits, from
-    copies of the move's log rows numbered as they will be (the next sequences after the last
-    row sent: the match is locked).  Nothing is sent, and nothing recorded as sent, before the
+    """The update of a move whose last writes and COMMIT are on their way (`notify_committing`),
+    on the loop's worker.  The first audience's message (the spectators') is drawn while the
+    database commits, from copies of the move's log rows numbered as they will be (`_numbered`),
+    unless the moving thread drew (and sent) it already (`_draw_inline`): then the others are
+    drawn once it is written out.  Nothing is sent, and nothing recorded as sent, before the
     commit is known: a move that failed is dropped; one whose rows were numbered otherwise is
     drawn again from what it wrote."""
     outcome = written.committed
-    rows = [copy.copy(row) for row in written.rows]
-    for offset, row in enumerate(rows):
-        row.sequence = last.log_top + 1 + offset
-    guess = dataclasses.replace(written, rows=rows, committed=None)
-    steps = _steps(guess.match, guess.bout, last, guess, outcome) if _follows(last, guess) else None
+    early = written.early
+    if early is not None:
+        early.done.wait(COMMIT_WAIT)
+        if early.steps is not None and early.first is not None:  # the first audience drawn inline
+            if not outcome.wait(COMMIT_WAIT):
+                early.steps.close()
+                return []
+            if early.sent is None:  # its rows were numbered otherwise: drawn again from what it wrote
+                early.steps.close()
+                return prepare(match_id, dataclasses.replace(written, committed=None, early=None), emit)
+            # the loop writes the first audience's update before the next one is drawn (see _broadcast)
+            early.sent.wait(HANDOFF_WAIT)
+            return [early.first, *_sent_as_drawn(early.steps, emit)]
+    if last is None:
+        if not outcome.wait(COMMIT_WAIT):
+            return []
+        return prepare(match_id, dataclasses.replace(written, committed=None, early=None), emit)
+    numbered = _numbered(written, last)
+    steps = _steps(numbered[1].match, numbered[1].bout, last, numbered[1], outcome) if numbered else None
     first = next(steps, None) if steps is not None else None
     if not outcome.wait(COMMIT_WAIT):
         if steps is not None:
             steps.close()
         return []
-    committed = dataclasses.replace(written, committed=None)
-    if steps is None or [row.sequence for row in written.rows] != [row.sequence for row in rows]:
+    if steps is None or numbered is None or not _renumbered(numbered[0], written):
         if steps is not None:
             steps.close()
-        return prepare(match_id, committed, emit)
-    for row, real in zip(rows, written.rows, strict=True):
-        row.id = real.id  # the log's top id, recorded as sent when the last audience is drawn
+        return prepare(match_id, dataclasses.replace(written, committed=None, early=None), emit)
     return _sent_as_drawn(itertools.chain(() if first is None else (first,), steps), emit)
 
 
+def _numbered(written: Written, last: _Sent) -> tuple[list[Any], Written] | None:
+    """A move whose COMMIT is on its way, drawn from copies of its log rows numbered as they will
+    be (the next sequences after the last row sent: the match is locked): (the copies, the move
+    with them); None when it does not follow what this process sent last (`_follows`)."""
+    rows = [copy.copy(row) for row in written.rows]
+    for offset, row in enumerate(rows):
+        row.sequence = last.log_top + 1 + offset
+    guess = dataclasses.replace(written, rows=rows, committed=None, early=None)
+    return (rows, guess) if _follows(last, guess) else None
+
+
+def _renumbered(rows: list[Any], written: Written) -> bool:
+    """Once the move committed: whether its rows were numbered as their copies (`_numbered`), which
+    then take their ids (the log's top id is recorded as sent when the last audience is drawn)."""
+    if [row.sequence for row in written.rows] != [row.sequence for row in rows]:
+        return False
+    for row, real in zip(rows, written.rows, strict=True):
+        row.id = real.id
+    return True
+
+
 def _steps(match: Any, current: Any, last: _Sent | None, written: Written | None,
-           committing: statements.Outcome | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
+           committing: statements.Outcome | _Committing | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
     """Each audience's (group, message) as soon as it is drawn; what was sent is kept at the end.
     `committing`: the move's COMMIT is on its way (`_drawn_early`); an audience drawn whole reads
     the log only once it is known."""

@@ -160,3 +160,34 @@ def test_a_batch_that_fails_changes_nothing(make_match: Any) -> None:
         statements.update(bout, ["version"])
         statements.execute("UPDATE matches_bout SET version = 1 / 0 WHERE id = %s", [bout.pk])
     assert _bout(match).version == before
+
+
+@on_postgresql
+def test_what_follows_a_commit_runs_while_the_commit_is_on_the_wire(make_match: Any, monkeypatch: Any) -> None:
+    """A `when_committing` hook runs once the writes and COMMIT have left, before their answer is
+    read (the connection is busy: no other statement can go meanwhile); `Outcome.then`
+    callbacks run once the commit is known, before anyone waiting on it is woken."""
+    from psycopg.pq import TransactionStatus
+
+    match = make_match("lance-assembly")
+    version = _bout(match).version
+    seen: list[Any] = []
+
+    def hook(outcome: statements.Outcome) -> None:
+        seen.append(("hook", connection.connection.pgconn.transaction_status, outcome.ok))
+        outcome.then(lambda ok: seen.append(("then", ok, outcome._known.is_set())))
+        with pytest.raises(DatabaseError, match="another command is already in progress"):
+            Bout.objects.filter(pk=0).exists()
+
+    real_play = engine.play
+
+    def play(*args: Any, **kwargs: Any) -> Any:
+        statements.when_committing(hook)
+        return real_play(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "play", play)
+    with Wire() as wire:
+        services.submit(match.pk, 1, "place C3", version)
+    assert len(wire.sent) == 2 and wire.sent[1].endswith("; COMMIT"), wire.sent
+    assert seen == [("hook", TransactionStatus.ACTIVE, False), ("then", True, False)], seen
+    assert _bout(match).version == version + 1 and not connection.in_atomic_block
