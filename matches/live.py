@@ -110,7 +110,15 @@ class _Early:
 _lock = threading.Lock()
 #: match ids waiting for a broadcast (in order), with what the transaction wrote when only one is
 #: waiting, or the outcome of a commit to wait for before reading the match (`notify`)
-_pending: dict[int, Written | statements.Outcome | None] = {}
+_pending: dict[int, Written | statements.Outcome | _Prime | None] = {}
+
+
+class _Prime:
+    """In `_pending`: draw what every open audience of the match shows now and send nothing
+    (`prime`); any update of the match handed over meanwhile takes its place."""
+
+
+_PRIME = _Prime()
 _scheduled = False
 _loop: asyncio.AbstractEventLoop | None = None
 
@@ -141,7 +149,7 @@ def notify(match_id: int, written: Written | None = None) -> None:
         # two changes waiting for one broadcast: it reads the match as it is then (after the
         # commit of a move handed over before its COMMIT was known, see notify_committing)
         waiting = _pending.get(match_id)
-        if match_id not in _pending:
+        if match_id not in _pending or waiting is _PRIME:
             _pending[match_id] = written
         elif isinstance(waiting, Written) and waiting.committed is not None:
             _pending[match_id] = waiting.committed
@@ -170,7 +178,7 @@ def notify_committing(match_id: int, written: Written) -> bool:
     if early is not None:
         written = dataclasses.replace(written, early=early)
     with _lock:
-        if match_id in _pending:
+        if match_id in _pending and _pending[match_id] is not _PRIME:
             return False
         _pending[match_id] = written
     drawn = False
@@ -258,6 +266,26 @@ async def _send_logged(messages: list[tuple[str, dict[str, Any]]], written: Call
         log.exception("live update failed")
 
 
+def prime(match_id: int, audience: int) -> None:
+    """A socket of `audience` opened in this process (the consumer sent it the page as it is):
+    when this process has drawn no update of the match for that audience yet, draw what every
+    open audience shows now, on the loop's worker, and send nothing; the next move is then drawn
+    as a delta of it (a few parts) rather than whole (every part and the log, ~10 ms for a Lance
+    Assembly match, on the move's path).  What the sockets were sent on connect is what this
+    draws: both are `render.parts` of the same version (a page that is behind refetches)."""
+    match_id = int(match_id)
+    with _sent_lock:
+        last = _sent.get(match_id)
+    loop = _server_loop()
+    if (last is not None and audience in last.parts) or loop is None or "prime" in _off():
+        return
+    with _lock:
+        if match_id in _pending:
+            return
+        _pending[match_id] = _PRIME
+    _schedule(loop, match_id)
+
+
 def _server_loop() -> asyncio.AbstractEventLoop | None:
     """The running loop broadcasts are drawn from, or None (then updates are drawn in line)."""
     loop = _loop
@@ -299,11 +327,14 @@ async def _drain() -> None:
             log.exception("live update of match %s failed", match_id)
 
 
-async def _broadcast(match_id: int, written: Written | statements.Outcome | None) -> None:
+async def _broadcast(match_id: int, written: Written | statements.Outcome | _Prime | None) -> None:
     """Draw the update in a worker thread and send each audience's message from this loop as soon
     as it is drawn (spectators first, see `_in_order`), while the next audience is drawn.  (Drawing
     it on the loop itself was measured too: the loop then sends nothing until every audience is
     drawn, and the spectators waited longer; bench/README.md.)"""
+    if isinstance(written, _Prime):
+        await sync_to_async(_prepare_and_close, thread_sensitive=False)(match_id)
+        return
     loop = asyncio.get_running_loop()
     sending: list[asyncio.Task[None]] = []
     off = _off()

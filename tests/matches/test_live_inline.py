@@ -178,3 +178,52 @@ def test_the_moving_thread_draws_nothing_once_the_match_waits_for_a_broadcast(ma
     assert server.inline == []
     spectators = [html for group, html, _ in server.sent if group.endswith("-watch")]
     assert len(spectators) == 1 and f'<span class="text">{text}</span>' in spectators[0]
+
+
+def test_a_socket_that_opens_has_its_page_drawn_so_the_next_move_is_a_delta(make_match: Any, server: Loop,
+                                                                           settings: Any) -> None:
+    """live.prime (the consumer calls it on connect): what the open audiences show is drawn on the
+    worker and nothing is sent; the next move's update is then drawn in the moving thread as a
+    delta (a few parts, no log), not whole; an audience already drawn primes nothing."""
+    from games.core import HOST, SPECTATOR
+
+    match = make_match("lance-assembly")
+    _open(match, "watch", "seat-1")
+    server.settle()  # (the match's start)
+    found = _legal(match, random.Random(8))
+    assert found is not None
+    services.submit(match.id, *found)  # (the first move of a bout redraws the log's frame)
+    server.settle()
+    live.forget()  # e.g. a process that just started
+    server.inline.clear()
+    server.sent.clear()
+    live.prime(match.id, SPECTATOR)
+    server.settle()
+    primed = live._sent[match.id]
+    assert server.sent == [] and set(primed.parts) == {SPECTATOR, 1}
+    live.prime(match.id, 1)
+    assert match.id not in live._pending  # drawn already
+    found = _legal(match, random.Random(9))
+    assert found is not None
+    seat, text, version = found
+    services.submit(match.id, seat, text, version)
+    server.settle()
+    assert server.inline == [True]
+    spectators = [html for group, html, _ in server.sent if group.endswith("-watch")]
+    assert len(spectators) == 1 and f'data-base="{version}"' in spectators[0]
+    assert 'id="log-list"' not in spectators[0] and len(spectators[0]) < 2500
+    # without it (the lever off), the first move after the sockets opened is drawn whole
+    settings.DEATHMATCH_LIVE_OFF = frozenset({"prime"})
+    live.forget()
+    _open(match, "host")
+    live.prime(match.id, HOST)
+    assert match.id not in live._pending
+    found = _legal(match, random.Random(9))
+    assert found is not None
+    seat, text, version = found
+    server.sent.clear()
+    services.submit(match.id, seat, text, version)
+    server.settle()
+    assert server.inline == [True, False]
+    spectators = [html for group, html, _ in server.sent if group.endswith("-watch")]
+    assert len(spectators) == 1 and 'id="log-list"' in spectators[0]
