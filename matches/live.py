@@ -787,7 +787,7 @@ def _patch(head: str, old_head: str) -> str | None:
             continue
         out.append(f" {name}" if value is None else f' {name}="{value}"')
     out.append(" data-merge")
-    dropped = [name for name in before if name not in attrs and name != "data-live"]  # the page keeps that marker
+    dropped = [name for name in before if name not in attrs]
     if dropped:
         out.append(f' data-drop="{" ".join(dropped)}"')
     return "".join(out)
@@ -795,8 +795,9 @@ def _patch(head: str, old_head: str) -> str | None:
 
 def _out_of_band(element: str, old: str | None = None, patch: bool = True) -> str:
     """A live part, swapped alone by the websocket (htmx's ws extension swaps every top-level
-    element of a message out of band, by id, so no `hx-swap-oob` is written); the server-side
-    `data-live` marker off.
+    element of a message out of band, by id, so no `hx-swap-oob` is written).  Sent whole, it
+    keeps its `data-live` marker, as a fresh page draws it (static/js/live.js records what the
+    server drew on such parts); a patch never names it.
 
     Against the part the page holds (`old`), only what changed is sent:
     - when its start tag changed, only the attributes that changed, with `data-merge` (and
@@ -809,7 +810,7 @@ def _out_of_band(element: str, old: str | None = None, patch: bool = True) -> st
     written, and children kept only when they are the same and the old part did not tick."""
     end = element.index(">")
     cut = end - 1 if element[end - 1] == "/" else end
-    head = element[:cut].replace(" data-live", "", 1) + ("" if patch else ' hx-swap-oob="true"')
+    head = element[:cut] + ("" if patch else ' hx-swap-oob="true"')
     old_end = old.find(">") if old is not None else -1
     if old is None or old_end < 0 or (not patch and " data-ticking" in old[:old_end]):
         return head + element[cut:]
