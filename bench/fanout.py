@@ -399,7 +399,7 @@ def main() -> None:
                                                              "postgres://postgres@127.0.0.1:5432/bench_fanout"))
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0")
     parser.add_argument("--server-moves", type=int, default=30)
-    parser.add_argument("--off", default="", help="levers to turn off: deltas,offpath,presence,share,written,stream,relay,local,handoff,batch,fold,early,inline,prime,patch")
+    parser.add_argument("--off", default="", help="levers to turn off: deltas,offpath,presence,share,written,stream,relay,local,handoff,batch,fold,early,inline,prime,reuse,patch")
     parser.add_argument("--trace", default="", help="a file: timestamps of each step of every move (bench/trace.py reads it)")
     args = parser.parse_args()
     global TRACE

@@ -108,8 +108,12 @@ def _update_rows(dirty: list[Clock]) -> None:
         for clock in dirty:
             params += [clock.pk, field.get_db_prep_save(getattr(clock, field.attname), connection)]
     ids = ", ".join(["%s"] * len(dirty))
-    statements.execute(f"UPDATE {quote(Clock._meta.db_table)} SET {', '.join(sets)} WHERE {quote('id')} IN ({ids})",
-                       [*params, *(c.pk for c in dirty)])
+    sql = f"UPDATE {quote(Clock._meta.db_table)} SET {', '.join(sets)} WHERE {quote('id')} IN ({ids})"
+    keep = statements.keep_rows(dirty)  # rows kept for the next move (engine.lock(reuse=True))
+    if keep is None:
+        statements.execute(sql, [*params, *(c.pk for c in dirty)])
+    else:
+        statements.execute(sql + statements.returning_rows(Clock), [*params, *(c.pk for c in dirty)], keep, every=True)
 
 
 def start(clock: Clock, now: datetime, *, save: bool = True) -> None:

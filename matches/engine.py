@@ -5,6 +5,8 @@ row (then the bout row) locked; nothing here is called from views."""
 from __future__ import annotations
 
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
@@ -35,15 +37,21 @@ class NotAllowed(ServiceError):
 # -- locking, versions, broadcast -----------------------------------------------
 
 
-def lock(match: Match | int, *, with_clocks: bool = False) -> tuple[Match, Bout | None]:
+def lock(match: Match | int, *, with_clocks: bool = False, reuse: bool = False) -> tuple[Match, Bout | None]:
     """Lock the match row, then its current bout row (always in this order).  `with_clocks`: read
-    the bout's clocks too (clocks.rows), in the same round trip where the database allows."""
+    the bout's clocks too (clocks.rows), in the same round trip where the database allows.
+    `reuse` (a move, on PostgreSQL): the three as this process's last move of the match wrote
+    them, when it kept them (`_kept`), locked and checked with the move's writes
+    (statements.reuse); `statements.Reread` when there are none."""
     pk = match if isinstance(match, int) else match.pk
-    current = statements.Query(Bout, {"match_id": pk}, order_by="number", descending=True, limit=1, lock=True)
+    if reuse:
+        return _reused(pk)
+    current = statements.Query(Bout, {"match_id": pk}, order_by="number", descending=True, limit=1, lock=True,
+                               xmin=with_clocks and statements.can_batch())
     if with_clocks and statements.can_batch():
         found, bouts, clock_rows = statements.read(
-            statements.Query(Match, {"id": pk}, lock=True), current,
-            statements.Query(Clock, {"bout_id": current.scalar("id")}, order_by="seat"))
+            statements.Query(Match, {"id": pk}, lock=True, xmin=True), current,
+            statements.Query(Clock, {"bout_id": current.scalar("id")}, order_by="seat", xmin=True))
         if bouts:
             bouts[0].__dict__["_clock_rows"] = clock_rows  # what clocks.rows(bout) would read
     else:
@@ -51,6 +59,75 @@ def lock(match: Match | int, *, with_clocks: bool = False) -> tuple[Match, Bout 
     if not found:
         raise Match.DoesNotExist(f"there is no match {pk}")
     return found[0], (bouts[0] if bouts else None)
+
+
+#: match id -> the rows (columns and xmin, statements.written_row) of the match, its current bout
+#: and the bout's clocks as this process's last move of the match committed them
+_kept: OrderedDict[int, tuple[tuple[Any, ...], tuple[Any, ...], tuple[tuple[Any, ...], ...]]] = OrderedDict()
+_kept_lock = threading.Lock()
+KEPT_MATCHES = 1000
+
+
+def reusable(match: Match | int) -> bool:
+    """Whether a move of the match may be drawn from rows this process kept (`lock(reuse=True)`)."""
+    from django.conf import settings
+
+    pk = match if isinstance(match, int) else match.pk
+    return pk in _kept and "reuse" not in getattr(settings, "DEATHMATCH_LIVE_OFF", ())
+
+
+def forget_rows(match_id: int) -> None:
+    with _kept_lock:
+        _kept.pop(int(match_id), None)
+
+
+def _keep(match: Match, bout: Bout) -> None:
+    """After a move committed: keep the rows of the match, the bout and its clocks as it left them,
+    when all of them are known (read with their xmin and written, if at all, through
+    statements.update; a move that did more, such as ending the bout, keeps nothing)."""
+    rows = [statements.written_row(match), statements.written_row(bout)]
+    held = bout.__dict__.get("_clock_rows")
+    clock_rows = [statements.written_row(c) for c in held] if held is not None else [None]
+    with _kept_lock:
+        if any(r is None for r in (*rows, *clock_rows)) or bout.finished is not None:
+            _kept.pop(match.pk, None)
+            return
+        _kept[match.pk] = (rows[0], rows[1], tuple(clock_rows))  # type: ignore[arg-type]
+        _kept.move_to_end(match.pk)
+        while len(_kept) > KEPT_MATCHES:
+            _kept.popitem(last=False)
+
+
+def _reused(pk: int) -> tuple[Match, Bout]:
+    """The match, bout and clocks from the rows kept for the match (`_keep`), and the guard that
+    locks them (match, then bout, as `lock` does) and fails unless they are still as kept: no
+    other transaction wrote any of them since (same xmin), and no newer bout exists."""
+    with _kept_lock:
+        kept = _kept.get(pk)
+    if kept is None:
+        raise statements.Reread("no rows kept")
+    match_row, bout_row, clock_rows = kept
+    match = statements.Query(Match, {}, xmin=True).instances([match_row])[0]
+    bout = statements.Query(Bout, {}, xmin=True).instances([bout_row])[0]
+    held = statements.Query(Clock, {}, xmin=True).instances(list(clock_rows))
+    bout.__dict__["_clock_rows"] = held
+    quote = connection.ops.quote_name
+    tables = {model: quote(model._meta.db_table) for model in (Match, Bout, Clock)}
+    guard = [
+        (f"SELECT 1 FROM {tables[Match]} WHERE id = %s FOR UPDATE", [pk]),
+        (f"SELECT 1 FROM {tables[Bout]} WHERE id = %s FOR UPDATE", [bout.pk]),
+        ("SELECT deathmatch_unchanged("
+         f"(SELECT xmin::text FROM {tables[Match]} WHERE id = %s) IS NOT DISTINCT FROM %s"
+         f" AND (SELECT xmin::text FROM {tables[Bout]} WHERE id = %s) IS NOT DISTINCT FROM %s"
+         f" AND NOT EXISTS (SELECT 1 FROM {tables[Bout]} WHERE match_id = %s AND number > %s)"
+         f" AND (SELECT coalesce(string_agg(id::text || ':' || xmin::text, ',' ORDER BY id), '')"
+         f" FROM {tables[Clock]} WHERE bout_id = %s) = %s)",
+         [pk, match_row[-1], bout.pk, bout_row[-1], pk, bout.number, bout.pk,
+          ",".join(f"{c.pk}:{row[-1]}" for c, row in sorted(zip(held, clock_rows, strict=True), key=lambda p: p[0].pk))]),
+    ]
+    if not statements.reuse(guard):
+        raise statements.Reread("this transaction cannot reuse rows")
+    return match, bout
 
 
 def check_version(bout: Bout, expected: int | None) -> None:
@@ -108,7 +185,9 @@ def notify(match_id: int, *, written: tuple[Match, Bout, list[TurnLog]] | None =
         nonlocal handed
         from . import live
 
-        held = written[1].__dict__.get("_clock_rows")  # no query now: the writes are about to leave
+        match, bout, _ = written  # type: ignore[misc]
+        outcome.then(lambda ok: _keep(match, bout) if ok else forget_rows(match_id))
+        held = bout.__dict__.get("_clock_rows")  # no query now: the writes are on their way
         if held is not None:
             handed = live.notify_committing(match_id, handing(live, held, outcome))
 
@@ -372,6 +451,13 @@ def play(
         after_state_change(match, bout, after, now, new_round=new_round)
         clocks.flush(bout)  # when the bout ended, the mover's clock is still to write
     return entry
+
+
+def expired(match: Match, bout: Bout, now: datetime) -> bool:
+    """Whether `expire` would apply a time-out now (it changes nothing)."""
+    if bout.finished is not None or match.status != Match.RUNNING or match.paused:
+        return False
+    return clocks.round_expired(bout, now) or bool(clocks.expired_seats(bout, now))
 
 
 def expire(match: Match, bout: Bout, now: datetime, *, bumped: bool = False) -> bool:

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from games.core import HOST, RuleError
@@ -178,11 +178,31 @@ def start_next_bout(match: Match) -> Bout:
 
 
 def submit(match: Match | int, seat: int, text: str, expected_version: int) -> TurnLog:
-    """A seat's move (or sealed submission) on the current bout (`match`: the match or its id)."""
+    """A seat's move (or sealed submission) on the current bout (`match`: the match or its id).
+
+    When this process made the match's last move (PostgreSQL), the move is drawn from the rows
+    that move left, in one round trip: they are locked and checked with its writes, and the
+    transaction fails unless they are unchanged.  Whatever else happens then (they changed, the
+    move needs another statement, it is refused: a refusal drawn from them is not taken on
+    trust) nothing was kept, and the move is drawn again from a locked read."""
     now = _now()
+    if engine.reusable(match):
+        try:
+            return _submit(match, seat, text, expected_version, now, reuse=True)
+        except (statements.Reread, ServiceError, RuleError):
+            pass
+        except DatabaseError as error:
+            if not statements.stale(error):
+                raise
+        engine.forget_rows(match if isinstance(match, int) else match.pk)
+    return _submit(match, seat, text, expected_version, now)
+
+
+def _submit(match: Match | int, seat: int, text: str, expected_version: int, now: datetime, *,
+            reuse: bool = False) -> TurnLog:
     timed_out = False
     with statements.atomic():  # BEGIN with the reads, COMMIT with the writes (PostgreSQL)
-        match, bout = engine.lock(match, with_clocks=True)
+        match, bout = engine.lock(match, with_clocks=True, reuse=reuse)
         bout = engine.require_running_bout(match, bout)
         seat = engine.require_seat(match, seat)
         if match.paused:
@@ -191,6 +211,8 @@ def submit(match: Match | int, seat: int, text: str, expected_version: int) -> T
             engine.check_sealed_version(bout, seat, expected_version)
         else:
             engine.check_version(bout, expected_version)
+        if reuse and engine.expired(match, bout, now):
+            raise statements.Reread("time ran out")  # the time-out is committed from a locked read
         if engine.expire(match, bout, now):
             timed_out = True  # commit the time-out, then refuse the move
         else:

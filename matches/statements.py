@@ -74,9 +74,14 @@ class Query:
     descending: bool = False
     limit: int | None = None
     lock: bool = False
+    #: also read each row's `xmin` (PostgreSQL: the transaction that wrote the row as it is), kept
+    #: with the row as read on the instance, for `reuse` (`written_rows`)
+    xmin: bool = False
 
     def sql(self) -> tuple[str, list[Any]]:
         select, _, _ = _columns(self.model)
+        if self.xmin:
+            select += f", {_xmin(self.model)}"
         return self._select(select, lock=self.lock)
 
     def scalar(self, column: str) -> Raw:
@@ -107,12 +112,29 @@ class Query:
         _, names, converters = _columns(self.model)
         out = []
         for row in found:
-            values = list(row)
+            values = list(row[:-1] if self.xmin else row)
             for index, functions, col in converters:
                 for convert in functions:
                     values[index] = convert(values[index], col, connection)
-            out.append(self.model.from_db(connection.alias, names, values))
+            instance = self.model.from_db(connection.alias, names, values)
+            if self.xmin:
+                instance.__dict__[_ROW] = tuple(row)
+            out.append(instance)
         return out
+
+
+#: an instance's row as read (or written back: `update`) with its xmin last (`Query.xmin`)
+_ROW = "_deathmatch_row"
+
+
+def _xmin(model: type[models.Model]) -> str:
+    return f"{connection.ops.quote_name(model._meta.db_table)}.xmin::text"
+
+
+def written_row(instance: models.Model) -> tuple[Any, ...] | None:
+    """The instance's row as the database holds it after this transaction (its columns and xmin),
+    when it was read with `Query.xmin` and written, if at all, through `update`."""
+    return instance.__dict__.get(_ROW)
 
 
 def rows(model: type[M], filters: dict[str, Any], *, order_by: str = "", descending: bool = False,
@@ -211,6 +233,48 @@ def when_committing(hook: Callable[[Outcome], None]) -> bool:
     return True
 
 
+class Reread(Exception):
+    """A move drawn from rows this process kept (`reuse`) needs a statement before its last query,
+    or a refusal drawn from them is to be confirmed: nothing was sent; do it again from a locked
+    read."""
+
+
+#: `reuse` statements of the current `atomic()` block, sent after BEGIN in its last query
+_guard: ContextVar[list[tuple[str, list[Any]]] | None] = ContextVar("deathmatch_statements_guard", default=None)
+
+
+def reuse(guard: list[tuple[str, list[Any]]]) -> bool:
+    """Draw this `atomic()` block's move from rows this process kept instead of reading them: the
+    `guard` statements (sql, parameters) lock those rows and fail the transaction unless they are
+    still as kept (`stale`); they go after BEGIN in front of the writes and COMMIT, so the move is
+    one round trip.  Any other statement in the block raises `Reread` before anything is sent.
+    False (and nothing changed) where the block does not fold BEGIN and COMMIT, or has sent
+    something already."""
+    if not _folding.get() or not _idle() or _guard.get() is not None:
+        return False
+    _guard.set(list(guard))
+    return True
+
+
+def stale(error: BaseException) -> bool:
+    """Whether `error` is the failure of a `reuse` guard: the rows changed since they were kept."""
+    from psycopg.errors import SerializationFailure
+
+    cause = error.__cause__ if error.__cause__ is not None else error
+    return isinstance(cause, SerializationFailure) and "deathmatch:" in str(cause)
+
+
+def _guard_statements(cursor: Any) -> list[str]:
+    guard = _guard.get()
+    _guard.set(None)
+    return [cursor.cursor.mogrify(sql, params) for sql, params in guard or ()]
+
+
+def _refuse_before_guard() -> None:
+    if _guard.get() is not None:
+        raise Reread("a statement before the move's last query")
+
+
 @contextmanager
 def atomic() -> Iterator[None]:
     """`transaction.atomic()` for a move, two round trips shorter on PostgreSQL.
@@ -232,10 +296,12 @@ def atomic() -> Iterator[None]:
         folding = outermost and _plain_transactions()
         token = _folding.set(folding)
         hooks = _committing.set([] if folding else None)
+        guard = _guard.set(None)
         try:
             with batched(commit=True):
                 yield
         finally:
+            _guard.reset(guard)
             _committing.reset(hooks)
             _folding.reset(token)
 
@@ -259,6 +325,7 @@ def _send(cursor: Any, statements: list[str], params: list[Any]) -> None:
     """Execute `statements` as one query.  In `atomic`: with BEGIN in front when no statement of
     the transaction has been sent yet (then its result is skipped: the cursor stands on the
     first statement's).  (The COMMIT goes with the last writes: `_committing_query`.)"""
+    _refuse_before_guard()
     if not _folding.get():
         cursor.execute("; ".join(statements), params)
         return
@@ -281,18 +348,19 @@ def _send(cursor: Any, statements: list[str], params: list[Any]) -> None:
 # -- writes, batched ----------------------------------------------------------------------
 
 #: (sql, params, what to do with the row it returns) of the writes `batched` holds back
-_Pending = list[tuple[str, list[Any], Callable[[Any], None] | None]]
+_Pending = list[tuple[str, list[Any], Callable[[Any], None] | None, bool]]
 _pending: ContextVar[_Pending | None] = ContextVar("deathmatch_statements_pending", default=None)
 
 
-def execute(sql: str, params: Sequence[Any], returned: Callable[[Any], None] | None = None) -> None:
+def execute(sql: str, params: Sequence[Any], returned: Callable[[Any], None] | None = None, *,
+            every: bool = False) -> None:
     """Run a write now, or with the others at the end of `batched()`; `returned(row)` gets the
-    row its RETURNING clause gives back."""
+    row its RETURNING clause gives back (`every`: the list of every row)."""
     pending = _pending.get()
     if pending is not None:
-        pending.append((sql, list(params), returned))
+        pending.append((sql, list(params), returned, every))
         return
-    _run([(sql, list(params), returned)])
+    _run([(sql, list(params), returned, every)])
 
 
 @contextmanager
@@ -309,6 +377,7 @@ def batched(*, commit: bool = False) -> Iterator[None]:
     token = _pending.set(pending)
 
     def writes_first(run: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
+        _refuse_before_guard()
         flush()
         return run(sql, params, many, context)
 
@@ -352,24 +421,25 @@ def flush(*, commit: bool = False) -> None:
 def _run(held: _Pending, *, commit: bool = False, meanwhile: Callable[[], None] | None = None) -> None:
     with connection.cursor() as cursor:
         if commit:
-            returning = _committing_query(cursor, [(sql, params) for sql, params, _ in held], meanwhile or (lambda: None))
-            for (_, _, returned), row in zip(held, returning, strict=True):
+            returning = _committing_query(cursor, [(sql, params) for sql, params, _, _ in held],
+                                          meanwhile or (lambda: None))
+            for (_, _, returned, every), rows in zip(held, returning, strict=True):
                 if returned is not None:
-                    returned(row)
+                    returned(rows if every else (rows[0] if rows else None))
             return
-        _send(cursor, [sql for sql, _, _ in held], [p for _, params, _ in held for p in params])
-        for index, (_, _, returned) in enumerate(held):
+        _send(cursor, [sql for sql, _, _, _ in held], [p for _, params, _, _ in held for p in params])
+        for index, (_, _, returned, every) in enumerate(held):
             if index:
                 cursor.nextset()
             if returned is not None:
-                returned(cursor.fetchone())
+                returned(cursor.fetchall() if every else cursor.fetchone())
 
 
 def _committing_query(cursor: Any, statements: list[tuple[str, list[Any]]],
-                      meanwhile: Callable[[], None]) -> list[tuple[Any, ...] | None]:
+                      meanwhile: Callable[[], None]) -> list[list[tuple[Any, ...]]]:
     """`statements` (sql, parameters) then COMMIT (BEGIN in front when nothing of the transaction
     was sent yet) as one query, with `meanwhile()` run in this thread once the query has left and
-    before its answer is read: the first row of each statement's result.  (psycopg's `execute`
+    before its answer is read: the rows of each statement's result.  (psycopg's `execute`
     sends and then waits in one call; its libpq layer, `pgconn`, can send without waiting.)
     Parameters are bound on the client (`mogrify`) as `execute` binds them on this connection
     (`can_batch`), each statement on its own: psycopg caches how it cuts a statement of at most
@@ -380,8 +450,9 @@ def _committing_query(cursor: Any, statements: list[tuple[str, list[Any]]],
 
     raw = connection.connection
     begin = _idle()
+    guard = _guard_statements(cursor) if begin else []
     bound = [cursor.cursor.mogrify(sql, params) for sql, params in statements]
-    query = "; ".join((["BEGIN"] if begin else []) + bound + ["COMMIT"])
+    query = "; ".join((["BEGIN"] if begin else []) + guard + bound + ["COMMIT"])
     started = time.monotonic()
     results: list[Any] = []
     with connection.wrap_database_errors:
@@ -408,11 +479,11 @@ def _committing_query(cursor: Any, statements: list[tuple[str, list[Any]]],
         for result in results:
             if result.status == ExecStatus.FATAL_ERROR:
                 raise error_from_result(result, encoding=raw.info.encoding)
-    rows: list[tuple[Any, ...] | None] = []
+    rows: list[list[tuple[Any, ...]]] = []
     loader = Transformer.from_context(raw)
-    for result in results[1 if begin else 0:-1]:
+    for result in results[(1 if begin else 0) + len(guard):-1]:
         loader.set_pgresult(result)
-        rows.append(loader.load_row(0, tuple) if result.ntuples else None)
+        rows.append(loader.load_rows(0, result.ntuples, tuple))
     return rows
 
 
@@ -432,7 +503,39 @@ def update(instance: models.Model, attnames: Sequence[str] | None = None) -> Non
         f.attname for f in model._meta.concrete_fields if not f.primary_key)
     sql, fields = _update_sql(model, names)
     params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
-    execute(sql, [*params, instance.pk])
+    if _ROW not in instance.__dict__:
+        execute(sql, [*params, instance.pk])
+        return
+    # a row kept for `reuse`: what it holds now comes back (its xmin is this transaction's)
+    select, _, _ = _columns(model)
+
+    def written(row: Any) -> None:
+        instance.__dict__[_ROW] = tuple(row)
+
+    execute(f"{sql} RETURNING {select}, {_xmin(model)}", [*params, instance.pk], written)
+
+
+def returning_rows(model: type[models.Model]) -> str:
+    """What an UPDATE of `model` returns for rows kept for `reuse` (see `execute(every=True)`)."""
+    select, _, _ = _columns(model)
+    return f" RETURNING {select}, {_xmin(model)}"
+
+
+def keep_rows(instances: Sequence[models.Model]) -> Callable[[list[Any]], None] | None:
+    """For an UPDATE of several `instances` that returns `returning_rows`: the callback that keeps
+    each returned row on its instance (by key), or None when they are not kept."""
+    if not instances or not all(_ROW in i.__dict__ for i in instances):
+        return None
+    model = type(instances[0])
+    _, names, _ = _columns(model)
+    key = names.index(model._meta.pk.attname)
+    by_key = {i.pk: i for i in instances}
+
+    def keep(rows: list[Any]) -> None:
+        for row in rows:
+            by_key[row[key]].__dict__[_ROW] = tuple(row)
+
+    return keep
 
 
 @cache

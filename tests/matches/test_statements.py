@@ -73,10 +73,19 @@ def test_a_move_is_two_round_trips_on_postgresql(make_match: Any, settings: Any,
     saved = TurnLog.objects.get(pk=entry.pk)
     assert (saved.sequence, saved.text, saved.version) == (entry.sequence, "place C3", _bout(match).version)
     assert Clock.objects.get(bout=_bout(match), seat=2).deadline is not None
-    # and the next move on the same connection is the same two round trips
+    # the next move is drawn from the rows this one left (engine.lock(reuse=True)): one round
+    # trip that locks them, checks them, writes and commits
     with Wire() as wire:
         services.submit(match.pk, 2, "place A1", version + 1)
-    assert len(wire.sent) == (2 if fold else 4), wire.sent
+    if fold:
+        assert len(wire.sent) == 1, wire.sent
+        assert wire.sent[0].startswith("BEGIN; SELECT 1 FROM ") and wire.sent[0].endswith("; COMMIT"), wire.sent
+        assert "deathmatch_unchanged(" in wire.sent[0] and " FOR UPDATE" in wire.sent[0]
+    else:
+        assert len(wire.sent) == 4, wire.sent
+    assert _bout(match).version == version + 2
+    assert list(TurnLog.objects.filter(bout=_bout(match), kind=TurnLog.MOVE).values_list("text", flat=True)) == [
+        "place C3", "place A1"]
 
 
 @on_postgresql
@@ -191,3 +200,69 @@ def test_what_follows_a_commit_runs_while_the_commit_is_on_the_wire(make_match: 
     assert len(wire.sent) == 2 and wire.sent[1].endswith("; COMMIT"), wire.sent
     assert seen == [("hook", TransactionStatus.ACTIVE, False), ("then", True, False)], seen
     assert _bout(match).version == version + 1 and not connection.in_atomic_block
+
+
+def _elsewhere(sql: str, params: list[Any]) -> None:
+    """A statement committed by another session (another web process, the admin, a host action)."""
+    import psycopg
+
+    conf = connection.settings_dict
+    with psycopg.connect(dbname=conf["NAME"], host=conf["HOST"] or None, port=conf["PORT"] or None,
+                         user=conf["USER"] or None, password=conf["PASSWORD"] or None, autocommit=True) as other:
+        other.execute(sql, params)
+
+
+@on_postgresql
+def test_a_move_drawn_from_kept_rows_that_changed_elsewhere_is_drawn_again_from_a_locked_read(
+        make_match: Any) -> None:
+    """The host paused the match in another process after this one's last move: the next move here,
+    drawn from the rows that move left, fails its guard; nothing of it is kept, and the move is
+    refused as a locked read sees the match (paused)."""
+    from matches.engine import NotAllowed
+
+    match = make_match("lance-assembly")
+    version = _bout(match).version
+    services.submit(match.pk, 1, "place C3", version)
+    assert engine.reusable(match.pk)
+    _elsewhere("UPDATE matches_match SET paused = true WHERE id = %s", [match.pk])
+    with Wire() as wire, pytest.raises(NotAllowed, match="paused"):
+        services.submit(match.pk, 2, "place A1", version + 1)
+    assert "deathmatch_unchanged(" in wire.sent[0] and wire.sent[0].endswith("; COMMIT")
+    assert wire.sent[1] == "ROLLBACK" and wire.sent[2].startswith("BEGIN; SELECT "), wire.sent
+    assert _bout(match).version == version + 1 and not engine.reusable(match.pk)
+    assert not TurnLog.objects.filter(bout=_bout(match), text="place A1").exists()
+
+
+@on_postgresql
+def test_a_clock_changed_elsewhere_fails_the_guard_and_the_move_goes_on_from_a_locked_read(make_match: Any) -> None:
+    match = make_match("lance-assembly")
+    version = _bout(match).version
+    services.submit(match.pk, 1, "place C3", version)
+    _elsewhere("UPDATE matches_clock SET reserve = reserve + 60 WHERE bout_id = %s AND seat = 1", [_bout(match).pk])
+    with Wire() as wire:
+        services.submit(match.pk, 2, "place A1", version + 1)
+    assert len(wire.sent) == 4 and wire.sent[1] == "ROLLBACK", wire.sent  # guard failed; locked read; writes
+    assert _bout(match).version == version + 2
+    assert Clock.objects.get(bout=_bout(match), seat=1).reserve >= 60  # the other session's change stands
+    assert engine.reusable(match.pk)  # this move's rows are kept again
+    with Wire() as wire:
+        services.submit(match.pk, 1, "place A2", version + 2)
+    assert len(wire.sent) == 1, wire.sent
+
+
+@on_postgresql
+def test_a_refusal_drawn_from_kept_rows_is_confirmed_by_a_locked_read(make_match: Any) -> None:
+    """A move refused from the kept rows sends nothing; the locked read refuses it for itself."""
+    from games.core import RuleError
+
+    match = make_match("lance-assembly")
+    version = _bout(match).version
+    services.submit(match.pk, 1, "place C3", version)
+    with Wire() as wire, pytest.raises(RuleError):
+        services.submit(match.pk, 2, "place C3", version + 1)  # the square is taken
+    assert len(wire.sent) == 2 and wire.sent[0].startswith("BEGIN; SELECT ") and wire.sent[1] == "ROLLBACK", wire.sent
+    # another process moved meanwhile: the version this process kept is behind, the locked read is not
+    _elsewhere("UPDATE matches_bout SET version = version + 1 WHERE id = %s", [_bout(match).pk])
+    with pytest.raises(engine.StaleVersion, match=f"version {version + 2}"):
+        services.submit(match.pk, 2, "place A1", version + 1)
+    assert _bout(match).version == version + 2
