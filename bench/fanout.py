@@ -260,7 +260,7 @@ async def close_all(sockets: list[Any]) -> None:
     await asyncio.sleep(0.5)
 
 
-async def app_phase(n: int, moves: int, port: int, match: Any, pause: float) -> dict[str, Any]:
+async def app_phase(n: int, moves: int, port: int, match: Any, pause: float, warmup: int = 0) -> dict[str, Any]:
     from asgiref.sync import sync_to_async
 
     seats = await sync_to_async(lambda: {s.number: s.token for s in match.seats.all()})()
@@ -274,7 +274,7 @@ async def app_phase(n: int, moves: int, port: int, match: Any, pause: float) -> 
     chooser = await sync_to_async(Chooser)(match, n)
     latencies = []
     await asyncio.sleep(1.0)
-    for _ in range(moves):
+    for index in range(warmup + moves):
         seat, text = chooser.next()
         target = chooser.version + 1
         event = tracker.event(target)
@@ -289,7 +289,8 @@ async def app_phase(n: int, moves: int, port: int, match: Any, pause: float) -> 
             print(f"    N={n}: version {target} did not reach every socket "
                   f"({tracker.reached.get(target, 0)}/{tracker.n})", file=sys.stderr)
             break
-        latencies.append((tracker.done_at[target] - t0) * 1000)
+        if index >= warmup:
+            latencies.append((tracker.done_at[target] - t0) * 1000)
         if TRACE:
             TRACE.write(f"DONE {tracker.done_at[target]:.6f}\n")
         chooser.version = target
@@ -302,7 +303,7 @@ async def app_phase(n: int, moves: int, port: int, match: Any, pause: float) -> 
             "sockets": len(sockets)}
 
 
-async def bare_phase(n: int, moves: int, port: int, pause: float) -> dict[str, Any]:
+async def bare_phase(n: int, moves: int, port: int, pause: float, warmup: int = 0) -> dict[str, Any]:
     tracker = Tracker(n)
     sockets, _ = await open_many([f"/ws/bench/bare/n{n}/"] * n, port, tracker, greet=False)
     tracker.n = len(sockets)
@@ -310,7 +311,7 @@ async def bare_phase(n: int, moves: int, port: int, pause: float) -> dict[str, A
     await asyncio.sleep(1.0)
     latencies = []
     trigger = sockets[0][0]
-    for version in range(1, moves + 1):
+    for version in range(1, warmup + moves + 1):
         event = tracker.event(version)
         t0 = time.perf_counter()
         if TRACE:
@@ -321,7 +322,8 @@ async def bare_phase(n: int, moves: int, port: int, pause: float) -> dict[str, A
         except TimeoutError:
             tracker.errors += 1
             break
-        latencies.append((tracker.done_at[version] - t0) * 1000)
+        if version > warmup:
+            latencies.append((tracker.done_at[version] - t0) * 1000)
         if TRACE:
             TRACE.write(f"DONE {tracker.done_at[version]:.6f}\n")
         await asyncio.sleep(pause)
@@ -369,11 +371,11 @@ async def run(args: argparse.Namespace, env: dict[str, str], page: Path) -> list
     try:
         for n in args.n:
             match = await sync_to_async(new_match)()
-            app = await app_phase(n, args.moves, port, match, args.pause)
+            app = await app_phase(n, args.moves, port, match, args.pause, args.warmup)
             if not page.read_text():
                 page.write_text(META.sub(lambda m: m.group(0).replace(f'data-version="{m.group(2)}"',
                                                                       'data-version="0"'), app["full"], count=1))
-            bare = await bare_phase(n, args.moves, port, args.pause)
+            bare = await bare_phase(n, args.moves, port, args.pause, args.warmup)
             rows.append({"n": n, "app": app, "bare": bare})
             print(f"  N={n}: app p50 {pct(app['lat'], 50):.0f} ms, bare p50 {pct(bare['lat'], 50):.0f} ms, "
                   f"errors {app['errors'] + bare['errors']}", flush=True)
@@ -394,6 +396,9 @@ def main() -> None:
     parser.add_argument("--n", default="10,100,1000,2000", type=lambda s: [int(x) for x in s.split(",")])
     parser.add_argument("--moves", type=int, default=12)
     parser.add_argument("--pause", type=float, default=0.3, help="seconds between moves")
+    parser.add_argument("--warmup", type=int, default=2,
+                        help="moves played first and not timed, on both paths (the first moves after the sockets "
+                             "open also pay for cold caches: the database connection's, the first run of code)")
     parser.add_argument("--layer", choices=["core", "pubsub"], default=os.environ.get("DEATHMATCH_CHANNEL_LAYER", "pubsub"))
     parser.add_argument("--database", default=os.environ.get("BENCH_DATABASE_URL",
                                                              "postgres://postgres@127.0.0.1:5432/bench_fanout"))
@@ -416,8 +421,8 @@ def main() -> None:
     st = server_time(args.server_moves)
     page = Path(tempfile.mkstemp(suffix=".html")[1])
     env["BENCH_BARE_PAGE"] = str(page)
-    print(f"layer: {args.layer}; levers off: {args.off or 'none'}; load average before the run: "
-          f"{os.getloadavg()[0]:.2f}")
+    print(f"layer: {args.layer}; levers off: {args.off or 'none'}; {args.moves} moves timed after "
+          f"{args.warmup} untimed, on each path; load average before the run: {os.getloadavg()[0]:.2f}")
     rows = asyncio.run(run(args, env, page))
     bare_bytes = len(page.read_text().encode())
     page.unlink()

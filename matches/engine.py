@@ -66,6 +66,11 @@ def lock(match: Match | int, *, with_clocks: bool = False, reuse: bool = False) 
 _kept: OrderedDict[int, tuple[tuple[Any, ...], tuple[Any, ...], tuple[tuple[Any, ...], ...]]] = OrderedDict()
 _kept_lock = threading.Lock()
 KEPT_MATCHES = 1000
+#: moves of a match drawn from a locked read after its kept rows were found changed: another
+#: process moves in it too (the seats' sockets on two web processes), and a failed guard costs a
+#: round trip and a ROLLBACK
+CONTENDED_MOVES = 16
+_contended: dict[int, int] = {}
 
 
 def reusable(match: Match | int) -> bool:
@@ -73,12 +78,24 @@ def reusable(match: Match | int) -> bool:
     from django.conf import settings
 
     pk = match if isinstance(match, int) else match.pk
-    return pk in _kept and "reuse" not in getattr(settings, "DEATHMATCH_LIVE_OFF", ())
+    with _kept_lock:
+        if pk not in _kept or "reuse" in getattr(settings, "DEATHMATCH_LIVE_OFF", ()):
+            return False
+        left = _contended.get(pk, 0)
+        if left:
+            _contended[pk] = left - 1
+            return False
+    return True
 
 
-def forget_rows(match_id: int) -> None:
+def forget_rows(match_id: int, *, changed: bool = False) -> None:
+    """Keep no rows of the match; `changed`: they were found changed (`CONTENDED_MOVES`)."""
     with _kept_lock:
         _kept.pop(int(match_id), None)
+        if changed:
+            _contended[int(match_id)] = CONTENDED_MOVES
+            while len(_contended) > KEPT_MATCHES:
+                _contended.pop(next(iter(_contended)))
 
 
 def _keep(match: Match, bout: Bout) -> None:

@@ -187,6 +187,7 @@ def submit(match: Match | int, seat: int, text: str, expected_version: int) -> T
     trust) nothing was kept, and the move is drawn again from a locked read."""
     now = _now()
     if engine.reusable(match):
+        changed = False
         try:
             return _submit(match, seat, text, expected_version, now, reuse=True)
         except (statements.Reread, ServiceError, RuleError):
@@ -194,7 +195,8 @@ def submit(match: Match | int, seat: int, text: str, expected_version: int) -> T
         except DatabaseError as error:
             if not statements.stale(error):
                 raise
-        engine.forget_rows(match if isinstance(match, int) else match.pk)
+            changed = True
+        engine.forget_rows(match if isinstance(match, int) else match.pk, changed=changed)
     return _submit(match, seat, text, expected_version, now)
 
 

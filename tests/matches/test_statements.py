@@ -244,9 +244,14 @@ def test_a_clock_changed_elsewhere_fails_the_guard_and_the_move_goes_on_from_a_l
     assert len(wire.sent) == 4 and wire.sent[1] == "ROLLBACK", wire.sent  # guard failed; locked read; writes
     assert _bout(match).version == version + 2
     assert Clock.objects.get(bout=_bout(match), seat=1).reserve >= 60  # the other session's change stands
-    assert engine.reusable(match.pk)  # this move's rows are kept again
+    # another process moves in this match too: the next moves here are drawn from locked reads
+    for index, text in enumerate(["place A2", "place B1"]):
+        with Wire() as wire:
+            services.submit(match.pk, 1 + index % 2, text, version + 2 + index)
+        assert len(wire.sent) == 2, wire.sent
+    engine._contended.pop(match.pk)  # (CONTENDED_MOVES later)
     with Wire() as wire:
-        services.submit(match.pk, 1, "place A2", version + 2)
+        services.submit(match.pk, 1, "place B2", version + 4)
     assert len(wire.sent) == 1, wire.sent
 
 
