@@ -73,6 +73,13 @@ class Loop:
         live._loop = None
 
 
+def _move(match: Any, rng: random.Random) -> tuple[int, str, int]:
+    """A legal move of the seat to act: (seat, text, version)."""
+    found = _legal(match, rng)
+    assert found is not None
+    return found
+
+
 @pytest.fixture
 def server(monkeypatch: Any) -> Iterator[Loop]:
     live.forget()
@@ -90,9 +97,7 @@ def test_the_spectators_update_is_drawn_by_the_mover_and_sent_once_it_committed(
     live.prepare(match.id)
     rng = random.Random(11)
     for _ in range(8):
-        found = _legal(match, rng)
-        assert found is not None
-        seat, text, version = found
+        seat, text, version = _move(match, rng)
         before = live._sent[match.id]
         server.sent.clear()
         with monkeypatch.context() as frozen:
@@ -127,9 +132,7 @@ def test_a_move_whose_commit_fails_sends_nothing(make_match: Any, server: Loop, 
         return entry
 
     monkeypatch.setattr(engine, "play", play_then_break_a_deferred_key)
-    found = _legal(match, random.Random(3))
-    assert found is not None
-    seat, text, version = found
+    seat, text, version = _move(match, random.Random(3))
     server.sent.clear()
     with pytest.raises(IntegrityError):
         services.submit(match.id, seat, text, version)
@@ -147,9 +150,7 @@ def test_an_audience_that_needs_the_database_is_left_to_the_worker(make_match: A
     server.settle()  # (the match's start)
     live.prepare(match.id)
     _open(match, "watch")
-    found = _legal(match, random.Random(5))
-    assert found is not None
-    seat, text, version = found
+    seat, text, version = _move(match, random.Random(5))
     server.sent.clear()
     services.submit(match.id, seat, text, version)
     server.settle()
@@ -168,9 +169,7 @@ def test_the_moving_thread_draws_nothing_once_the_match_waits_for_a_broadcast(ma
     live.prepare(match.id)
     with live._lock:
         live._pending[match.id] = None  # e.g. a host action of this process, not broadcast yet
-    found = _legal(match, random.Random(7))
-    assert found is not None
-    seat, text, version = found
+    seat, text, version = _move(match, random.Random(7))
     server.sent.clear()
     services.submit(match.id, seat, text, version)
     live._schedule(server.loop, match.id)
@@ -190,9 +189,7 @@ def test_a_socket_that_opens_has_its_page_drawn_so_the_next_move_is_a_delta(make
     match = make_match("lance-assembly")
     _open(match, "watch", "seat-1")
     server.settle()  # (the match's start)
-    found = _legal(match, random.Random(8))
-    assert found is not None
-    services.submit(match.id, *found)  # (the first move of a bout redraws the log's frame)
+    services.submit(match.id, *_move(match, random.Random(8)))  # (the first move of a bout redraws the log's frame)
     server.settle()
     live.forget()  # e.g. a process that just started
     server.inline.clear()
@@ -203,9 +200,7 @@ def test_a_socket_that_opens_has_its_page_drawn_so_the_next_move_is_a_delta(make
     assert server.sent == [] and set(primed.parts) == {SPECTATOR, 1}
     live.prime(match.id, 1)
     assert match.id not in live._pending  # drawn already
-    found = _legal(match, random.Random(9))
-    assert found is not None
-    seat, text, version = found
+    seat, text, version = _move(match, random.Random(9))
     services.submit(match.id, seat, text, version)
     server.settle()
     assert server.inline == [True]
@@ -218,9 +213,7 @@ def test_a_socket_that_opens_has_its_page_drawn_so_the_next_move_is_a_delta(make
     _open(match, "host")
     live.prime(match.id, HOST)
     assert match.id not in live._pending
-    found = _legal(match, random.Random(9))
-    assert found is not None
-    seat, text, version = found
+    seat, text, version = _move(match, random.Random(9))
     server.sent.clear()
     services.submit(match.id, seat, text, version)
     server.settle()
