@@ -184,7 +184,8 @@ def submit(match: Match | int, seat: int, text: str, expected_version: int) -> T
     that move left, in one round trip: they are locked and checked with its writes, and the
     transaction fails unless they are unchanged.  Whatever else happens then (they changed, the
     move needs another statement, it is refused: a refusal drawn from them is not taken on
-    trust) nothing was kept, and the move is drawn again from a locked read."""
+    trust), nothing of that attempt is committed, and the move is drawn again from a locked
+    read."""
     now = _now()
     if engine.reusable(match):
         changed = False
