@@ -94,6 +94,10 @@ class Written:
     #: the first audience's update, drawn in the moving thread while the COMMIT was on its way
     early: _Early | None = None
 
+    def settled(self) -> Written:
+        """The move once its commit is known (nothing left to wait for, nothing drawn early)."""
+        return dataclasses.replace(self, committed=None, early=None)
+
 
 class _Early:
     """The first audience's update of a move, drawn in the moving thread while the database
@@ -226,11 +230,9 @@ def _draw_inline(match_id: int, written: Written, early: _Early, loop: asyncio.A
     audiences: True.  False when left undrawn: the worker draws it."""
     from django.db import connection
 
-    off = _off()
-    with _sent_lock:
-        last = None if "deltas" in off else _sent.get(match_id)
+    last = _last_sent(match_id)
     outcome = written.committed
-    numbered = _numbered(written, last) if last is not None and outcome is not None and "written" not in off else None
+    numbered = _numbered(written, last) if last is not None and outcome is not None and "written" not in _off() else None
     if numbered is None:
         return False
     rows, guess = numbered
@@ -474,14 +476,13 @@ def prepare(match_id: int, written: Written | None = None, emit: Emit | None = N
     from .models import Bout, Match
 
     off = _off()
-    with _sent_lock:
-        last = None if "deltas" in off else _sent.get(int(match_id))
+    last = _last_sent(int(match_id))
     if written is not None and written.committed is not None:
         if (last is not None or written.early is not None) and "written" not in off:
             return _drawn_early(match_id, written, last, emit)
         if not written.committed.wait(COMMIT_WAIT):
             return []  # the move did not happen
-        written = dataclasses.replace(written, committed=None)
+        written = written.settled()
     if written is not None and "written" in off:
         written = None
     if written is not None and last is not None and _follows(last, written):
@@ -493,6 +494,14 @@ def prepare(match_id: int, written: Written | None = None, emit: Emit | None = N
         forget(match_id)
         return []
     return _render(match, current, last, None, emit)
+
+
+def _last_sent(match_id: int) -> _Sent | None:
+    """What this process last sent for the match, the base of a delta (none with "deltas" off)."""
+    if "deltas" in _off():
+        return None
+    with _sent_lock:
+        return _sent.get(match_id)
 
 
 def _follows(last: _Sent, written: Written) -> bool:
@@ -545,14 +554,14 @@ def _drawn_early(match_id: int, written: Written, last: _Sent | None,
                 return []
             if early.sent is None:  # its rows were numbered otherwise: drawn again from what it wrote
                 early.steps.close()
-                return prepare(match_id, dataclasses.replace(written, committed=None, early=None), emit)
+                return prepare(match_id, written.settled(), emit)
             # the loop writes the first audience's update before the next one is drawn (see _broadcast)
             early.sent.wait(HANDOFF_WAIT)
             return [early.first, *_sent_as_drawn(early.steps, emit)]
     if last is None:
         if not outcome.wait(COMMIT_WAIT):
             return []
-        return prepare(match_id, dataclasses.replace(written, committed=None, early=None), emit)
+        return prepare(match_id, written.settled(), emit)
     numbered = _numbered(written, last)
     steps = _steps(numbered[1].match, numbered[1].bout, last, numbered[1], outcome) if numbered else None
     first = next(steps, None) if steps is not None else None
@@ -563,7 +572,7 @@ def _drawn_early(match_id: int, written: Written, last: _Sent | None,
     if steps is None or numbered is None or not _renumbered(numbered[0], written):
         if steps is not None:
             steps.close()
-        return prepare(match_id, dataclasses.replace(written, committed=None, early=None), emit)
+        return prepare(match_id, written.settled(), emit)
     return _sent_as_drawn(itertools.chain(() if first is None else (first,), steps), emit)
 
 
@@ -574,7 +583,7 @@ def _numbered(written: Written, last: _Sent) -> tuple[list[Any], Written] | None
     rows = [copy.copy(row) for row in written.rows]
     for offset, row in enumerate(rows):
         row.sequence = last.log_top + 1 + offset
-    guess = dataclasses.replace(written, rows=rows, committed=None, early=None)
+    guess = dataclasses.replace(written.settled(), rows=rows)
     return (rows, guess) if _follows(last, guess) else None
 
 

@@ -503,16 +503,11 @@ def update(instance: models.Model, attnames: Sequence[str] | None = None) -> Non
         f.attname for f in model._meta.concrete_fields if not f.primary_key)
     sql, fields = _update_sql(model, names)
     params = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
-    if _ROW not in instance.__dict__:
+    keep = keep_rows([instance])  # a row kept for `reuse`: what it holds now comes back (its xmin is this transaction's)
+    if keep is None:
         execute(sql, [*params, instance.pk])
-        return
-    # a row kept for `reuse`: what it holds now comes back (its xmin is this transaction's)
-    select, _, _ = _columns(model)
-
-    def written(row: Any) -> None:
-        instance.__dict__[_ROW] = tuple(row)
-
-    execute(f"{sql} RETURNING {select}, {_xmin(model)}", [*params, instance.pk], written)
+    else:
+        execute(sql + returning_rows(model), [*params, instance.pk], keep, every=True)
 
 
 def returning_rows(model: type[models.Model]) -> str:
