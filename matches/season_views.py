@@ -27,6 +27,8 @@ from .models import Match, Season, WebhookPost
 
 LEDGER_ROWS = 500
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+#: what a spreadsheet reads as the start of a formula in a text cell
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _secret(view: Any) -> Any:
@@ -80,8 +82,8 @@ def ledger_csv(request: HttpRequest, slug: str) -> HttpResponse:
     out.writerow(["time", "player", "amount", "kind", "reason", "match", "watch"])
     for entry in season.garnet_entries.select_related("player", "match").order_by("created", "id"):
         watch = _watch(request, entry.match) if entry.match else ""
-        out.writerow([entry.created.isoformat(), entry.player.name, entry.amount, entry.get_kind_display(),
-                      entry.reason, entry.match_id or "", watch])
+        out.writerow(_cells([entry.created.isoformat(), entry.player.name, entry.amount, entry.get_kind_display(),
+                             entry.reason, entry.match_id or "", watch]))
     return response
 
 
@@ -92,8 +94,16 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     out = csv.writer(response)
     out.writerow(["player", "status", "garnets", "tokens of life", "played", "won"])
     for row in seasons.standings(season):
-        out.writerow([row["name"], row["status_label"], row["garnets"], row["tokens"], row["played"], row["won"]])
+        out.writerow(_cells([row["name"], row["status_label"], row["garnets"], row["tokens"], row["played"],
+                             row["won"]]))
     return response
+
+
+def _cells(row: list[Any]) -> list[Any]:
+    """A text cell a spreadsheet would run as a formula (= + - @, tab, carriage
+    return first) starts with an apostrophe instead, as OWASP's "CSV Injection"
+    advises; numbers (a garnet amount of -3) are written as numbers."""
+    return [f"'{cell}" if isinstance(cell, str) and cell.startswith(_FORMULA) else cell for cell in row]
 
 
 def _csv_response(filename: str) -> HttpResponse:

@@ -11,21 +11,28 @@ failures are retried with a growing delay (Discord's 429 `Retry-After` is
 honoured) and the season's last error is kept for its manage page.  Posts of
 one season go out in order: a later one waits while an earlier one is retried.
 
-The payload is Discord's `{"content": ...}`; the same text is also sent as
-Slack's `"text"`, so a Slack-style incoming webhook works with the same URL
-field.  No secret link is ever posted: `announce` refuses text that contains
-any seat, host or manage token of the season.
+The payload is Discord's `{"content": ...}` (with no mention allowed); the
+same text is also sent as Slack's `"text"`, escaped as Slack asks (`&`, `<`,
+`>`), so a name like `<!channel>` is shown, never acted on, and a Slack-style
+incoming webhook works with the same URL field.  No secret link is ever
+posted: `announce` refuses text that contains any seat, host or manage token
+of the season.
+
+A season host chooses the URL, so the server must not become their way into
+its own network: every connection goes through `safe_http`, which resolves the
+host once, refuses private, local and reserved addresses (unless
+DEATHMATCH_WEBHOOK_ALLOW_PRIVATE) and connects to the address it checked; no
+redirect is followed, and of a failed post only its status code is kept (its
+body may be an internal service's).
 """
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import threading
 import time
 from datetime import datetime, timedelta
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 from django.conf import settings
@@ -34,6 +41,7 @@ from django.db.models import F
 from django.db.utils import DatabaseError
 from django.utils import timezone
 
+from . import safe_http
 from .models import Match, Season, Seat, WebhookPost
 
 log = logging.getLogger(__name__)
@@ -63,11 +71,18 @@ def check_url(url: str) -> str:
         raise WebhookError("the webhook URL is too long (at most 500 characters)")
     if any(ch.isspace() or not ch.isprintable() for ch in url):
         raise WebhookError("the webhook URL cannot contain spaces or control characters")
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    try:  # parsed as the client that posts will parse it, so the host checked is the host posted to
+        parts = httpx.URL(url)
+    except httpx.InvalidURL as error:
+        raise WebhookError(f"the webhook URL is not a valid address ({error})") from error
+    if parts.scheme not in ("http", "https") or not parts.host:
         raise WebhookError("the webhook URL must start with https:// (or http://) and name a host")
-    if not allow_private() and _is_private(parts.hostname):
-        raise WebhookError("the webhook URL points at a private or local address; use the public URL of the channel")
+    if parts.port is not None and not 0 < parts.port < 65536:
+        raise WebhookError(f"the webhook URL names port {parts.port}; ports go from 1 to 65535")
+    if not allow_private():
+        problem = safe_http.refusal(parts.host)
+        if problem:
+            raise WebhookError(problem)
     return url
 
 
@@ -78,14 +93,10 @@ def allow_private() -> bool:
     return bool(getattr(settings, "DEATHMATCH_WEBHOOK_ALLOW_PRIVATE", settings.DEBUG))
 
 
-def _is_private(host: str) -> bool:
-    if host.lower() in ("localhost", "localhost.localdomain") or host.lower().endswith(".localhost"):
-        return True
-    try:
-        address = ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return False
-    return not address.is_global
+def slack_escape(text: str) -> str:
+    """Text Slack shows as typed: only `&`, `<` and `>` are control characters
+    there (Slack's "Escaping text"), e.g. `<!channel>` would notify everyone."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 # -- writing ------------------------------------------------------------------------------
@@ -133,7 +144,7 @@ def deliver_due(now: datetime | None = None, *, client: httpx.Client | None = No
         first.setdefault(season_id, pk)
     delivered = 0
     own = client is None
-    client = client or httpx.Client(timeout=timeout(), follow_redirects=False)
+    client = client or safe_http.client(timeout=timeout(), allow_private=allow_private())
     try:
         for season_id, pk in list(first.items())[:limit]:
             earlier = WebhookPost.objects.filter(season_id=season_id, status=WebhookPost.PENDING, id__lt=pk)
@@ -185,24 +196,32 @@ def _attempt(pk: int, now: datetime, client: httpx.Client) -> bool:
 
 
 def _post(client: httpx.Client, url: str, text: str) -> tuple[str | None, float | None]:
-    """(None, None) when delivered, else (a sentence for the host, seconds to wait if the server said)."""
-    payload: dict[str, Any] = {"content": text, "text": text, "allowed_mentions": {"parse": []}}
+    """(None, None) when delivered, else (a sentence for the host, seconds to wait if the server said).
+    The reply's body is never read: it may be an internal service's, and only its status is shown."""
+    payload: dict[str, Any] = {"content": text, "text": slack_escape(text), "allowed_mentions": {"parse": []}}
     try:
-        response = client.post(url, json=payload)
+        with client.stream("POST", url, json=payload) as response:
+            status, retry_header = response.status_code, response.headers.get("retry-after", "")
     except httpx.TimeoutException:
         return f"the webhook did not answer within {timeout():g} s", None
+    except safe_http.RefusedAddress as error:
+        return str(error), None
+    except httpx.ConnectError as error:  # said by our own socket, e.g. "connection refused"
+        return f"could not reach the webhook: {error}"[:300], None
     except httpx.HTTPError as error:
-        return f"could not reach the webhook: {type(error).__name__}: {error}"[:300], None
-    if response.is_success:
+        # its text may quote the reply (a non-HTTP service's, say): name the kind only
+        return f"could not reach the webhook ({type(error).__name__})", None
+    except httpx.InvalidURL:
+        return "the webhook URL is not a valid address", None
+    if 200 <= status < 300:
         return None, None
     retry_after = None
-    if response.status_code == 429:
+    if status == 429:
         try:
-            retry_after = min(3600.0, max(1.0, float(response.headers.get("retry-after", ""))))
+            retry_after = min(3600.0, max(1.0, float(retry_header)))
         except ValueError:
             retry_after = None
-    body = " ".join(response.text.split())[:200]
-    return f"the webhook answered HTTP {response.status_code}{': ' + body if body else ''}", retry_after
+    return f"the webhook answered HTTP {status}", retry_after
 
 
 # -- the worker ----------------------------------------------------------------------------
@@ -231,7 +250,7 @@ def run(interval: float, *, stop: threading.Event | None = None) -> None:
     """Deliver due posts until `stop` is set: at once when woken after a
     commit in this process, else every `interval` seconds."""
     warned = False
-    with httpx.Client(timeout=timeout(), follow_redirects=False) as client:
+    with safe_http.client(timeout=timeout(), allow_private=allow_private()) as client:
         while stop is None or not stop.is_set():
             _wake.wait(interval)
             _wake.clear()

@@ -228,3 +228,25 @@ def test_hostile_season_form_posts_get_a_sentence_never_a_500(client: Any, seaso
         assert client.post(reverse("season_list"), {"name": "S", field: value}).status_code in (200, 302, 400)
     assert client.get(f"/s/{value[:100]}x/").status_code in (404, 301)
     assert all("\x00" not in name for name in Season.objects.values_list("name", flat=True))
+
+
+def test_csv_cells_never_start_a_formula(client: Any, season: Season) -> None:
+    """OWASP's CSV injection advice: a text cell starting with = + - @ (or a
+    tab or carriage return) gets a leading apostrophe; numbers stay numbers."""
+    name = '=HYPERLINK("http://evil.example","claim")'
+    act(client, season, action="add_player", name=name)
+    act(client, season, action="add_player", name="+1+cmd|' /C calc'!A0")
+    hostile = season.players.get(name=name)
+    act(client, season, action="garnets", player=hostile.pk, sign="award", amount="1", reason="-2+3")
+    act(client, season, action="garnets", player=hostile.pk, sign="deduct", amount="3", reason="@SUM(1+1)*cmd",
+        allow_negative="on")
+    season.players.create(name="\t=1+1")  # the admin saves a name as typed
+    season.players.create(name="\r=1+1")
+    ledger = list(csv.DictReader(io.StringIO(client.get(
+        reverse("season_ledger_csv", args=[season.slug])).content.decode())))
+    assert [(r["player"], r["amount"], r["reason"]) for r in ledger if "HYPERLINK" in r["player"]] == [
+        ("'" + name, "1", "'-2+3"), ("'" + name, "-3", "'@SUM(1+1)*cmd")]
+    standings = {r["player"]: r for r in csv.DictReader(io.StringIO(client.get(
+        reverse("season_standings_csv", args=[season.slug])).content.decode()))}
+    assert standings["'" + name]["garnets"] == "-2"
+    assert {"'+1+cmd|' /C calc'!A0", "'\t=1+1", "'\r=1+1", "Ann"} <= set(standings)

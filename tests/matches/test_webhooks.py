@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from matches import seasons, services, webhooks
+from matches import safe_http, seasons, services, webhooks
 from matches.models import Seat, WebhookPost
 from tests.hookserver import Hook
 from tests.matches.test_seasons import NAMES, orders, plan, play_rounds
@@ -168,11 +168,15 @@ def test_no_secret_link_is_ever_queued(season: Any) -> None:
     assert WebhookPost.objects.count() == before
 
 
-def test_webhook_urls_are_checked(settings: Any) -> None:
+def test_webhook_urls_are_checked(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     settings.DEATHMATCH_WEBHOOK_ALLOW_PRIVATE = False
+    real = safe_http.resolve  # and discord.com resolves to a public address without a network
+    monkeypatch.setattr(safe_http, "resolve", lambda host: ["162.159.128.233"] if host == "discord.com" else real(host))
     for url, message in [("ftp://x.org/h", "must start with https://"), ("https:///nohost", "must start"),
                          ("http://127.0.0.1:9/h", "private or local"), ("http://localhost/h", "private or local"),
-                         ("http://[::1]/h", "private or local"), ("http://10.1.2.3/h", "private or local")]:
+                         ("http://[::1]/h", "private or local"), ("http://10.1.2.3/h", "private or local"),
+                         ("https://no-such-host.invalid/h", "no-such-host.invalid could not be found"),
+                         ("http://x.org:99999/h", "ports go from 1 to 65535")]:
         with pytest.raises(webhooks.WebhookError, match=message):
             webhooks.check_url(url)
     assert webhooks.check_url(" https://discord.com/api/webhooks/1/x ") == "https://discord.com/api/webhooks/1/x"
