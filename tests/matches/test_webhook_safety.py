@@ -10,6 +10,7 @@ import datetime as dt
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import httpcore
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -110,21 +111,29 @@ def test_a_name_with_any_private_address_is_refused(
 
 @pytest.mark.usefixtures("private_refused")
 def test_a_rebinding_resolver_cannot_reach_loopback(
-    hook: Hook, season: Season, monkeypatch: pytest.MonkeyPatch, settings: Any
+    hook: Hook, season: Season, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Public on the first answer, 127.0.0.1 after: the check and the connection
     use one answer.  (`localhost` also resolves to 127.0.0.1 for the system, so a
-    client that resolved the name again itself would reach the hook.)"""
-    settings.DEATHMATCH_WEBHOOK_TIMEOUT = 1.0
+    client that resolved the name again itself would reach the hook.)  No packet
+    leaves the machine: the socket layer under the guard records where it was
+    asked to connect and refuses."""
+    dialled: list[str] = []
+
+    def record(self: Any, host: str, port: int, *args: Any, **kwargs: Any) -> Any:
+        dialled.append(host)
+        raise httpcore.ConnectError("the test connects nowhere")
+
+    monkeypatch.setattr(httpcore.SyncBackend, "connect_tcp", record)
     answers = iter([[PUBLIC]])
     resolver(monkeypatch, {"localhost": lambda: next(answers, ["127.0.0.1"])})
     url = f"http://localhost:{hook.port}/api/webhooks/1/abc"
-    deliver(season, url)  # public, so the post goes there, and never to the hook
-    assert WebhookPost.objects.get().attempts == 1 and hook.connections == 0
+    deliver(season, url)  # public: the connection is asked of the checked address, never the name
+    assert dialled == [PUBLIC] and hook.connections == 0
     later = timezone.now() + dt.timedelta(hours=1)
-    assert deliver(season, url, later).startswith(  # then 127.0.0.1: refused
+    assert deliver(season, url, later).startswith(  # then 127.0.0.1: refused before any connection
         "the webhook host resolves to a private or local address (attempt 2 of 6)")
-    assert hook.connections == 0 and hook.posts == []
+    assert dialled == [PUBLIC] and hook.connections == 0 and hook.posts == []
 
 
 def test_private_addresses_are_allowed_when_the_setting_says_so(
