@@ -1,11 +1,18 @@
 """Keep secret links out of the logs.
 
-Every seat, host and watch link carries a token that IS the access (whoever
-holds a seat link plays that seat), so no log line may contain one.  Paths
-like /p/<token>/, /h/<token>/act/, /f/<token>/ and /ws/m/<token>/ are
-written with the audience instead: "/p/[match 12 seat-1]/" when this process
-has seen the token (the websocket consumer remembers what it resolved), else
-the kind of link the prefix tells ("/p/[seat]/", "/ws/m/[page]/").
+Every seat, host, watch and season manage link carries a token that IS the
+access (whoever holds a seat link plays that seat), so no log line may
+contain one.  Paths like /p/<token>/, /h/<token>/act/, /f/<token>/,
+/s/<token>/ and /ws/m/<token>/ are written with the audience instead:
+"/p/[match 12 seat-1]/" when this process has seen the token (the websocket
+consumer remembers what it resolved), else the kind of link the prefix tells
+("/p/[seat]/", "/ws/m/[page]/").
+
+A link is found by its shape alone: the token is every character of the
+token alphabet (secrets.token_urlsafe: A-Z a-z 0-9 _ -) after the prefix,
+whatever follows it (")", "%20", a quote, the end of the line...).  daphne
+logs the raw request line, so percent-encoding is read the way the router
+reads it: /%70/<token>/ and /p%2F<token>/ open a seat page too.
 
 Applied to daphne's access log (`install_daphne_access_log`, called by
 config.asgi), to `runserver`'s access log and to every log record through
@@ -20,8 +27,10 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-TOKEN_PATH = re.compile(r"/(p|h|w|f|ws/m)/([A-Za-z0-9_\-]{6,128})(?=[/?#\s\"']|$)")
-KIND = {"p": "seat", "h": "host", "w": "spectators", "f": "page", "ws/m": "page"}
+#: a link's prefix, then its token: as long as the token alphabet goes (a cut token is still secret)
+TOKEN_PATH = re.compile(r"/(ws/m|p|h|w|f|s)/([A-Za-z0-9_-]+)")
+KIND = {"p": "seat", "h": "host", "w": "spectators", "f": "page", "s": "season manager", "ws/m": "page"}
+_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 MAX_REMEMBERED = 20_000
 
 _known: OrderedDict[str, str] = OrderedDict()
@@ -45,7 +54,35 @@ def _audience(found: re.Match[str]) -> str:
 
 
 def redact(text: str) -> str:
+    if "%" in text:
+        return _redact_encoded(text)
     return TOKEN_PATH.sub(_audience, text) if "/" in text else text
+
+
+def _redact_encoded(text: str) -> str:
+    """Links found in `text` read with each %XX decoded once (as the router reads a path); what
+    is replaced is the raw text of the link, so the rest of the line is kept as written."""
+    decoded: list[str] = []
+    starts: list[int] = []  # where in `text` each decoded character begins
+    position = 0
+    for escape in _ESCAPE.finditer(text):
+        for index in range(position, escape.start()):
+            decoded.append(text[index])
+            starts.append(index)
+        decoded.append(chr(int(escape.group(1), 16)))
+        starts.append(escape.start())
+        position = escape.end()
+    for index in range(position, len(text)):
+        decoded.append(text[index])
+        starts.append(index)
+    starts.append(len(text))
+    view = "".join(decoded)
+    out, kept = [], 0
+    for found in TOKEN_PATH.finditer(view):
+        begin, end = starts[found.start()], starts[found.end()]
+        out += [text[kept:begin], _audience(found)]
+        kept = end
+    return "".join(out) + text[kept:] if out else text
 
 
 def _redact_value(value: Any) -> Any:

@@ -1,4 +1,5 @@
-"""Answer overload with 503 + Retry-After instead of a 500.
+"""Answers instead of a 500: overload gets 503 + Retry-After; a form post in
+another charset than UTF-8 gets 400.
 
 With the database connection pool (settings: DEATHMATCH_DB_POOL_SIZE) a
 request that finds no free connection within DEATHMATCH_DB_POOL_TIMEOUT
@@ -9,6 +10,7 @@ clients".  Both mean "busy, try again shortly", not a bug.
 
 from __future__ import annotations
 
+import codecs
 import logging
 from collections.abc import Callable
 
@@ -50,3 +52,31 @@ class OverloadMiddleware:
                                 content_type="text/plain; charset=utf-8")
         response["Retry-After"] = str(RETRY_AFTER)
         return response
+
+
+class FormCharsetMiddleware:
+    """A form post (application/x-www-form-urlencoded) must be UTF-8.
+
+    Django refuses any other declared charset with BadRequest each time
+    request.POST is read; with DEBUG on, its error page reads request.POST
+    again and the request ends in a 500.  The charset is checked here, before
+    anything reads the form: a UTF-8 spelled another way ("utf8") is read as
+    UTF-8, any other charset gets a 400 with a sentence (browsers always send
+    UTF-8 to this site: its pages are UTF-8)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.content_type == "application/x-www-form-urlencoded":
+            charset = request.content_params.get("charset", "")
+            try:
+                name = codecs.lookup(charset).name if charset else "utf-8"
+            except LookupError:  # a charset Python does not know: Django ignores it and reads UTF-8
+                name = "utf-8"
+            if name != "utf-8":
+                return HttpResponse(f"Forms must be sent as UTF-8, and this one says charset={charset[:40]}.",
+                                    status=400, content_type="text/plain; charset=utf-8")
+            if charset:
+                request.encoding = "utf-8"
+        return self.get_response(request)

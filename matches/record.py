@@ -52,15 +52,18 @@ from typing import Any
 
 from django.db import transaction
 
-from games.core import HOST
+from games.core import HOST, RuleError
 from games.registry import get_game
 
 from . import engine
 from . import render as rendering
 from . import replay as replays
-from .models import Bout, Match, TurnLog
+from .models import Bout, Match, Seat, TurnLog
 
 MAGIC = "# Deathmatch record 1"
+#: deeper JSON than any option or result holds is refused (a 3,000-deep one overflows the parser)
+MAX_JSON_DEPTH = 20
+SEAT_NAME_MAX = Seat._meta.get_field("name").max_length or 80
 
 _HEADER = re.compile(r"^([A-Z][A-Za-z-]*|Seat \d+): ?(.*)$")
 _MOVE = re.compile(r"^(\d+)\. (?:host|seat (\d+)( by host)?): (.*?)(?: \{([0-9.]+) s\})?(?: \{was: .*\})?$")
@@ -214,6 +217,7 @@ class Event:
 @dataclass
 class BoutRecord:
     number: int
+    line: int = 0  # of "Bout n" (errors found on import name it)
     starting_seat: int = 1
     options: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] | None = None
@@ -230,6 +234,7 @@ class Record:
     complete: bool
     excerpt: bool
     bouts: list[BoutRecord]
+    lines: dict[str, int] = field(default_factory=dict)  # header key -> its line number
 
 
 def parse(text: str) -> Record:
@@ -238,6 +243,8 @@ def parse(text: str) -> Record:
     if not lines or lines[0].strip() != MAGIC:
         raise RecordError(f"this is not a Deathmatch record (the first line must be {MAGIC!r})")
     header: dict[str, str] = {}
+    lines_of: dict[str, int] = {}
+    objects: dict[str, dict[str, Any]] = {}
     seats: dict[int, str] = {}
     bouts: list[BoutRecord] = []
     current: BoutRecord | None = None
@@ -248,7 +255,7 @@ def parse(text: str) -> Record:
         try:
             if current is None:
                 if line.startswith("Bout "):
-                    current = BoutRecord(int(line[5:]))
+                    current = BoutRecord(int(line[5:]), line=number)
                     continue
                 if line.startswith("#"):
                     continue
@@ -256,10 +263,15 @@ def parse(text: str) -> Record:
                 if not found:
                     raise RecordError("expected 'Key: value'")
                 key, value = found.groups()
+                lines_of[key] = number
                 if key.startswith("Seat "):
+                    if len(value) > SEAT_NAME_MAX:
+                        raise RecordError(f"a seat name has at most {SEAT_NAME_MAX} characters, not {len(value)}")
                     seats[int(key[5:])] = value
                 else:
                     header[key] = value
+                    if key in ("Options", "Format"):
+                        objects[key] = _json_object(value, key)
                 continue
             if line == f"End of bout {current.number}":
                 bouts.append(current)
@@ -269,7 +281,7 @@ def parse(text: str) -> Record:
         except RecordError as error:
             raise RecordError(f"line {number}: {error}: {line[:80]!r}") from None
         except (ValueError, json.JSONDecodeError) as error:
-            raise RecordError(f"line {number}: cannot read {line[:80]!r} ({error})") from None
+            raise RecordError(f"line {number}: cannot read {line[:80]!r} ({str(error)[:120]})") from None
     if current is not None:
         raise RecordError(f"bout {current.number} has no 'End of bout {current.number}' line")
     for key in ("Game", "Options", "Format"):
@@ -277,12 +289,13 @@ def parse(text: str) -> Record:
             raise RecordError(f"the record has no {key}: line")
     return Record(
         game=header["Game"],
-        options=_json_object(header["Options"], "Options"),
-        format=_json_object(header["Format"], "Format"),
+        options=objects["Options"],
+        format=objects["Format"],
         seats=seats,
         complete=header.get("Complete", "yes").strip() == "yes",
         excerpt="Excerpt" in header,
         bouts=bouts,
+        lines=lines_of,
     )
 
 
@@ -292,7 +305,10 @@ def _bout_line(bout: BoutRecord, line: str, number: int) -> None:
     elif line.startswith("Bout-options: "):
         bout.options = _json_object(line.split(": ", 1)[1], "Bout-options")
     elif line.startswith("Result-JSON: "):
-        bout.result = json.loads(line.split(": ", 1)[1])
+        bout.result = _json_object(line.split(": ", 1)[1], "Result-JSON")
+        winners = bout.result.get("winners", [])
+        if not isinstance(winners, list) or not all(type(w) is int for w in winners):
+            raise RecordError("the winners of a result are a list of seat numbers")
     elif line.startswith("State-SHA256: "):
         bout.digest = line.split(": ", 1)[1].strip()
     elif line.startswith(("Started: ", "Result: ")):
@@ -330,10 +346,29 @@ def _ending(text: str) -> Event | None:
 
 
 def _json_object(text: str, what: str) -> dict[str, Any]:
-    value = json.loads(text)
-    if not isinstance(value, dict):
-        raise RecordError(f"{what} must be a JSON object")
+    try:
+        value = json.loads(text)
+    except RecursionError:  # the parser recurses once a level
+        value = None
+    else:
+        if not isinstance(value, dict):
+            raise RecordError(f"{what} must be a JSON object")
+    if value is None or _depth(value) > MAX_JSON_DEPTH:
+        raise RecordError(f"{what} is nested more than {MAX_JSON_DEPTH} levels deep")
     return value
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in `value` (walked without recursion)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        deepest = max(deepest, depth)
+        if isinstance(item, dict):
+            todo += [(v, depth + 1) for v in item.values()]
+        elif isinstance(item, list):
+            todo += [(v, depth + 1) for v in item]
+    return deepest
 
 
 # -- import -------------------------------------------------------------------------------
@@ -364,10 +399,18 @@ def import_record(text: str, *, quiet: bool = False) -> Match:
                           "that downloaded it); import the host's record")
     if not record.bouts:
         raise RecordError("the record has no bouts")
+    where = record.lines
     try:
         game = get_game(record.game)
     except KeyError:
-        raise RecordError(f"there is no game called {record.game!r}") from None
+        raise RecordError(f"line {where.get('Game')}: there is no game called {record.game!r}") from None
+    for seat in record.seats:
+        if not 1 <= seat <= game.seats:
+            raise RecordError(f"line {where.get(f'Seat {seat}')}: {game.name} has no seat {seat}")
+    for bout_record in record.bouts:
+        if not 1 <= bout_record.starting_seat <= game.seats:
+            raise RecordError(f"line {bout_record.line}: bout {bout_record.number} cannot start with seat "
+                              f"{bout_record.starting_seat}: {game.name} has seats 1 to {game.seats}")
     fmt = dict(record.format)
     options = dict(record.options)
     if "variant" in fmt and "variant" not in game.default_options:
@@ -381,11 +424,18 @@ def import_record(text: str, *, quiet: bool = False) -> Match:
         clock = {k: v for k, v in clock.items() if k in {"per_move", "reserve", "refill", "on_timeout",
                                                             "round_seconds"}}
     names = [record.seats.get(n, f"Seat {n}") for n in range(1, game.seats + 1)]
+    try:
+        game.new(game.options({k: v for k, v in options.items() if k in game.default_options or k != "variant"}))
+    except (ValueError, TypeError, KeyError) as error:  # as create_match would refuse them
+        raise RecordError(f"line {where.get('Options')}: these options do not work for {game.name}: {error}") from None
     with transaction.atomic():
-        match = services.create_match(
-            record.game, seat_names=names, options=options, bouts=1 if record.excerpt else fmt.get("bouts"),
-            clock=clock, starting_seat=first.starting_seat, **overrides,
-        )
+        try:
+            match = services.create_match(
+                record.game, seat_names=names, options=options, bouts=1 if record.excerpt else fmt.get("bouts"),
+                clock=clock, starting_seat=first.starting_seat, **overrides,
+            )
+        except (services.ServiceError, RuleError) as error:  # what is left to refuse is the format
+            raise RecordError(f"line {where.get('Format')}: {error}") from None
         behind = fmt.get(replays.REPLAY_KEY)
         for index, bout_record in enumerate(record.bouts):
             if index == 0:
@@ -399,14 +449,18 @@ def import_record(text: str, *, quiet: bool = False) -> Match:
             bout = match.current_bout
             assert bout is not None
             if bout.starting_seat != bout_record.starting_seat:
-                raise RecordError(f"bout {bout_record.number}: the format makes seat {bout.starting_seat} start, "
+                raise RecordError(f"line {bout_record.line}: bout {bout_record.number}: the format makes seat "
+                                  f"{bout.starting_seat} start, "
                                   f"the record says seat {bout_record.starting_seat}")
             for event in bout_record.events:
                 try:
                     _play(match, event, sweeper, services)
                 except (services.ServiceError, ValueError) as error:
                     raise RecordError(f"line {event.line}: {error}") from None
-            _check(match, bout_record, game)
+            try:
+                _check(match, bout_record, game)
+            except RecordError as error:
+                raise RecordError(f"line {bout_record.line}: {error}") from None
         if behind is not None:
             services.set_replay_access(match, behind)
     match.refresh_from_db()

@@ -26,6 +26,7 @@ from games.core import HOST, SPECTATOR
 from . import record as records
 from . import render as rendering
 from . import replay as replays
+from . import tokens  # noqa: F401 (the <token:...> converter of the patterns below)
 from .models import Bout, Match, Seat
 
 #: link prefix -> (page name of the live page, label)
@@ -147,8 +148,8 @@ def _bout_links(match: Match, viewer: int, prefix: str, token: str, current: int
 urlpatterns = []
 for _prefix in AUDIENCES:
     urlpatterns += [
-        path(f"{_prefix}/<str:token>/bouts/<int:number>/", replay_page, {"prefix": _prefix}, name=f"replay_{_prefix}"),
-        path(f"{_prefix}/<str:token>/bouts/<int:number>/record.txt", bout_record, {"prefix": _prefix},
+        path(f"{_prefix}/<token:token>/bouts/<int:number>/", replay_page, {"prefix": _prefix}, name=f"replay_{_prefix}"),
+        path(f"{_prefix}/<token:token>/bouts/<int:number>/record.txt", bout_record, {"prefix": _prefix},
              name=f"replay_bout_record_{_prefix}"),
-        path(f"{_prefix}/<str:token>/record.txt", match_record, {"prefix": _prefix}, name=f"replay_record_{_prefix}"),
+        path(f"{_prefix}/<token:token>/record.txt", match_record, {"prefix": _prefix}, name=f"replay_record_{_prefix}"),
     ]

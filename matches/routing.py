@@ -1,9 +1,22 @@
 """Websocket routes: one socket per page; the token decides the audience."""
 
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import re_path
 
-from .consumers import MatchConsumer
+from .consumers import CLOSE_BAD_TOKEN, MatchConsumer
+from .tokens import PATTERN
+
+
+class NoSuchPage(AsyncWebsocketConsumer):
+    """Any other path (a token of the wrong shape, a mistyped address): closed with 4404, as
+    a token that opens nothing is, instead of the router's error (a 500 at the handshake)."""
+
+    async def connect(self) -> None:
+        await self.accept()  # accepted first so the browser sees the 4xxx code (as MatchConsumer)
+        await self.close(code=CLOSE_BAD_TOKEN)
+
 
 websocket_urlpatterns = [
-    re_path(r"^ws/m/(?P<token>[A-Za-z0-9_\-]{1,128})/$", MatchConsumer.as_asgi()),
+    re_path(rf"^ws/m/(?P<token>{PATTERN})/$", MatchConsumer.as_asgi()),
+    re_path(r"", NoSuchPage.as_asgi()),
 ]

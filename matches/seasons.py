@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count, Sum
 from django.utils import timezone
 
@@ -54,6 +54,8 @@ __all__ = [
 ]
 
 MAX_GARNETS = 1000
+#: tries at a season's name and slug while others open seasons with names like it
+CREATE_ATTEMPTS = 20
 ACTIVE, CANDIDATE, ELIMINATED = SeasonPlayer.ACTIVE, SeasonPlayer.CANDIDATE, SeasonPlayer.ELIMINATED
 STATUS_WORDS = {ACTIVE: "active", CANDIDATE: "elimination candidate", ELIMINATED: "eliminated"}
 _KEY = re.compile(r"^[A-Za-z0-9_-]{8,60}$")
@@ -132,18 +134,31 @@ def create_season(name: str, *, webhook_url: str = "", base_url: str = "", key: 
     if not name:
         raise ServiceError("give the season a name")
     url = _webhook(webhook_url)
-    with transaction.atomic():
-        if key is not None:
-            if not _KEY.match(key):
-                raise ServiceError("reload the page: the form lost its key")
-            done = SeasonEvent.objects.filter(kind="season", key=f"form:{key}").select_related("season").first()
-            if done is not None:
-                return done.season
-        if Season.objects.filter(name__iexact=name).exists():
-            raise ServiceError(f"there is already a season called {name}; choose another name")
-        season = Season.objects.create(name=name, webhook_url=url, base_url=clean(base_url, 200))
-        log_event(season, "season", f"season {name} opened", key=_form_key(key))
-        return season
+    if key is not None and not _KEY.match(key):
+        raise ServiceError("reload the page: the form lost its key")
+    # The name and slug checks cannot see a season another request is creating at this moment: its
+    # insert then fails on the unique name or slug.  Look again once it is committed (PostgreSQL
+    # makes the failed insert wait for it): the name is taken, the key was used, or only the slug
+    # was (names that slugify alike) and the next attempt picks the next free one.
+    for _ in range(CREATE_ATTEMPTS):
+        try:
+            with transaction.atomic():
+                return _create_season(name, url, clean(base_url, 200), key)
+        except IntegrityError:
+            continue
+    raise ServiceError(f"seasons with names like {name} are being opened right now; please try again")
+
+
+def _create_season(name: str, url: str, base_url: str, key: str | None) -> Season:
+    if key is not None:
+        done = SeasonEvent.objects.filter(kind="season", key=f"form:{key}").select_related("season").first()
+        if done is not None:
+            return done.season
+    if Season.objects.filter(name__iexact=name).exists():
+        raise ServiceError(f"there is already a season called {name}; choose another name")
+    season = Season.objects.create(name=name, webhook_url=url, base_url=base_url)
+    log_event(season, "season", f"season {name} opened", key=_form_key(key))
+    return season
 
 
 def _webhook(url: str) -> str:

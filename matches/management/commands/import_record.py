@@ -3,6 +3,9 @@
 The match is created and played through the services from the record's move
 lines (and the host endings in its comments); every bout must end in the
 recorded state, or nothing is created.  Prints the new match's links.
+
+A record that cannot be imported is refused with one line on stderr that
+says why (naming the line of the record at fault) and exit status 2.
 """
 
 from __future__ import annotations
@@ -14,6 +17,13 @@ from django.urls import reverse
 
 from matches import record
 from matches.services import ServiceError
+
+#: a record (or file) that cannot be imported: usage error, as argparse's own
+BAD_INPUT = 2
+
+
+def _refuse(message: str) -> CommandError:
+    return CommandError(" ".join(message.split()), returncode=BAD_INPUT)  # one line, whatever the record held
 
 
 class Command(BaseCommand):
@@ -33,13 +43,13 @@ class Command(BaseCommand):
                 with open(name, encoding="utf-8") as handle:
                     text = handle.read()
         except OSError as error:
-            raise CommandError(f"cannot read {name}: {error.strerror or error}") from None
+            raise _refuse(f"cannot read {name}: {error.strerror or error}") from None
         except UnicodeDecodeError:
-            raise CommandError(f"{name} is not UTF-8 text") from None
+            raise _refuse(f"{name} is not UTF-8 text") from None
         try:
             match = record.import_record(text, quiet=True)
         except (record.RecordError, ServiceError) as error:
-            raise CommandError(str(error)) from None
+            raise _refuse(str(error)) from None
         bouts = match.bouts.count()
         self.stdout.write(f"Imported {match.game.name} match #{match.pk} ({bouts} bout(s), {match.status}).")
         self.stdout.write(f"Host:      {reverse('host_page', args=[match.host_token])}")
