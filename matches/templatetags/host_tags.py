@@ -1,4 +1,5 @@
-"""{% host_seq %}: the host-action count the dashboard's forms carry (see host_actions)."""
+"""{% host_seq %}: the host-action count the dashboard's forms carry (see host_actions);
+{% match_garnets %}: each seat's garnets from this match."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from .. import host_actions
+from .. import host_actions, season_results
 
 register = template.Library()
 
@@ -16,3 +17,11 @@ def host_seq(context: Any) -> int:
     """The count the context holds (live.py keeps it from update to update), else counted."""
     known = context.get("host_seq")
     return int(known) if known is not None else host_actions.host_seq(context["match"])
+
+
+@register.simple_tag(takes_context=True)
+def match_garnets(context: Any) -> list[dict[str, Any]]:
+    """Each seat (number, name) with the garnets this match gave it, for the host panel.  Read
+    when the panel is drawn, which every garnet change causes (a host action, a bout ending)."""
+    totals = season_results.match_garnet_totals(context["match"])
+    return [{"number": s["number"], "name": s["name"], "total": totals.get(s["number"], 0)} for s in context["seats"]]
