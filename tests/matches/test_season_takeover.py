@@ -18,6 +18,7 @@ from django.apps import apps
 from django.test import Client
 from django.urls import reverse
 
+from games.core import HOST
 from matches import season_attach, seasons, services
 from matches.models import GarnetEntry, Match, MatchGarnet, Season, SeasonEvent, SeasonPlayer, Seat
 from tests.hostform import seq
@@ -95,6 +96,29 @@ def test_garnets_of_a_match_outside_a_season_stay_on_the_match(make_match: Any) 
     # without a season, bouts start with the options as set (no ledger to read)
     bout = services.start_match(match)
     assert "garnets" not in match.options and bout.options["garnets"] == match.game.default_options["garnets"]
+
+
+def test_the_host_panel_kept_live_shows_the_garnets_a_fresh_page_shows(roles: Any, monkeypatch: Any) -> None:
+    """Each garnet change redraws the panel in the next update (the panel's totals are read again
+    only when a host action, a bout's end or the match joining a season may have changed them)."""
+    from matches import live, presence, render
+
+    live.forget()
+    monkeypatch.setattr(presence, "store", presence._Local())
+    match = roles.match
+    presence.store.add([(presence.key(match.id, "host"), "socket-host")])
+    live.prepare(match.id)
+    for seat, amount in ((1, 3), (2, -2), (1, 1)):
+        match.refresh_from_db()
+        services.adjust_garnets(match, seat, amount, "")
+        ((_, message),) = live.prepare(match.id)
+        panel = re.search(r'<dl class="facts garnet-totals">.*?</dl>', message["html"], re.S).group(0)
+        assert panel in render.fragments(match, HOST)
+    assert re.findall(r'data-seat="(\d)">(-?\d+)<', panel) == [("1", "4"), ("2", "-2")]
+    match.refresh_from_db()
+    services.submit(match, 1, "place C3", match.current_bout.version)  # nothing to read again
+    ((_, message),) = live.prepare(match.id)
+    assert 'id="host-panel"' not in message["html"]
 
 
 # -- (b) no season by name -------------------------------------------------------------------------------------
