@@ -59,9 +59,11 @@ def host_token(link: str) -> str:
         raise ServiceError(_NOT_A_LINK) from None
     if found.url_name in _NOT_HOST:
         raise ServiceError(_NOT_HOST[found.url_name])
+    if found.url_name not in ("host_page", "host_act"):
+        raise ServiceError(_NOT_A_LINK)
     token = str(found.kwargs.get("token", ""))
-    if found.url_name not in ("host_page", "host_act") or not _TOKEN.match(token):
-        raise ServiceError(_NOT_A_LINK if found.url_name not in ("host_page", "host_act") else _UNKNOWN)
+    if not _TOKEN.match(token):
+        raise ServiceError(_UNKNOWN)
     return token
 
 
