@@ -10,6 +10,7 @@ from .models import (
     Clock,
     GarnetEntry,
     Match,
+    MatchGarnet,
     Season,
     SeasonEvent,
     SeasonPlayer,
@@ -112,6 +113,16 @@ class SeasonEventAdmin(SeasonRowAdmin):
 class WebhookPostAdmin(SeasonRowAdmin):
     list_display = ("created", "season", "status", "attempts", "next_attempt", "sent", "last_error", "content")
     list_filter = ("season", "status")
+
+
+@admin.register(MatchGarnet)
+class MatchGarnetAdmin(ReadOnlyAdmin):
+    """Garnets of a match in no season: recorded on its host dashboard, moved into a season's
+    ledger when the season host adds the match (matches/season_attach.py)."""
+
+    list_display = ("created", "match", "seat", "amount", "kind", "reason")
+    list_filter = ("kind",)
+    search_fields = ("seat__name", "reason")
 
 
 class SeatInline(admin.TabularInline):

@@ -17,7 +17,7 @@ from django.db.models import Max
 from games.core import HOST, IllegalAction, Result, RuleError
 
 from . import clocks, endings, statements
-from .models import Bout, Clock, Match, Season, SeasonPlayer, Seat, TurnLog
+from .models import Bout, Clock, Match, TurnLog
 
 log = logging.getLogger(__name__)
 
@@ -508,18 +508,6 @@ def expire(match: Match, bout: Bout, now: datetime, *, bumped: bool = False) -> 
     finish_bout(match, bout, winners, "time", now, whole_match=scope == "match")
     notify(match.pk)
     return True
-
-
-def season_player(match: Match, seat: Seat) -> SeasonPlayer:
-    """The seat's season player, created (with a season for the match) if needed."""
-    if match.season_id is None:
-        season, _ = Season.objects.get_or_create(name=f"{match.game.name} match #{match.pk}")
-        match.season = season
-        match.save(update_fields=["season"])
-    if seat.season_player_id is None or seat.season_player.season_id != match.season_id:
-        seat.season_player, _ = SeasonPlayer.objects.get_or_create(season_id=match.season_id, name=seat.name)
-        seat.save(update_fields=["season_player"])
-    return seat.season_player
 
 
 def require_running_bout(match: Match, bout: Bout | None) -> Bout:

@@ -301,6 +301,25 @@ class Seat(models.Model):
         return f"seat {self.number}: {self.name}"
 
 
+class MatchGarnet(models.Model):
+    """A garnet award or deduction of a match outside any season, kept on the match: a match
+    never creates or joins a season by itself.  When the season host adds the match to a
+    season with its host link (`season_attach`), these move into that season's ledger once."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="match_garnets")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="garnets")
+    amount = models.IntegerField()
+    reason = models.CharField(max_length=200, blank=True)
+    kind = models.CharField(max_length=10, choices=GarnetEntry.KINDS, default=GarnetEntry.MATCH_HOST)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.seat.name} {self.amount:+d} ({self.reason})"
+
+
 class Bout(models.Model):
     """One game on the board.  `version` grows by one on every change."""
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Sum
 from django.urls import reverse
 from django.utils import timezone
 
@@ -34,7 +35,17 @@ from games.core import HOST, SPECTATOR
 
 from . import seasons
 from .engine import NotAllowed
-from .models import Bout, GarnetEntry, Match, Season, SeasonEvent, SeasonPlayer, Seat, TokenOfLife
+from .models import (
+    Bout,
+    GarnetEntry,
+    Match,
+    MatchGarnet,
+    Season,
+    SeasonEvent,
+    SeasonPlayer,
+    Seat,
+    TokenOfLife,
+)
 
 BTTW = "back-to-the-wall"
 BOUT_RESULT, MATCH_RESULT = "bout_result", "match_result"
@@ -346,14 +357,30 @@ def garnets_available(match: Match, seat: int) -> int | None:
     return row.season_player.garnet_balance() - committed_spends(row.season_player, replacing=(match.pk, seat))
 
 
-def match_host_garnets(match: Match, player: SeasonPlayer, amount: int, reason: str, now: datetime) -> GarnetEntry:
-    """The match host's garnet award or deduction (host dashboard), logged and
-    announced in the season like the season host's."""
+def match_host_garnets(match: Match, seat: Seat, amount: int, reason: str,
+                       now: datetime) -> GarnetEntry | MatchGarnet:
+    """The match host's garnet award or deduction (host dashboard): in a season match, a ledger
+    entry logged and announced like the season host's; outside a season, kept on the match."""
+    if match.season_id is None:
+        return MatchGarnet.objects.create(match=match, seat=seat, amount=amount, reason=reason, created=now)
     season = _season(match)
     assert season is not None
+    player = _player(match, seat)
     verb = f"+{amount}" if amount > 0 else f"-{-amount}"
     event = seasons.log_event(season, "garnets", f"{player.name} {verb} garnet{'s' if abs(amount) != 1 else ''} "
                               f"from the host of match #{match.pk}", reason=reason, player=player, match=match,
                               now=now)
     return GarnetEntry.objects.create(season=season, player=player, amount=amount, reason=reason,
                                       kind=GarnetEntry.MATCH_HOST, match=match, event=event, created=now)
+
+
+def match_garnet_totals(match: Match) -> dict[int, int]:
+    """Seat -> garnets this match gave it (less what it took): its own entries outside a season,
+    the season ledger's entries of this match in one (for the host dashboard)."""
+    if match.season_id is None:
+        rows = MatchGarnet.objects.filter(match=match).values_list("seat__number").annotate(total=Sum("amount"))
+        return {number: total or 0 for number, total in rows}
+    seat_of = dict(match.seats.filter(season_player__isnull=False).values_list("season_player", "number"))
+    entries = GarnetEntry.objects.filter(season_id=match.season_id, match=match, player__in=list(seat_of))
+    rows = entries.values_list("player").annotate(total=Sum("amount"))
+    return {seat_of[player]: total or 0 for player, total in rows}

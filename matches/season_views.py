@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.registry import get_game, slugs
 
-from . import seasons
+from . import season_attach, seasons
 from .models import Match, Season, WebhookPost
 
 LEDGER_ROWS = 500
@@ -218,6 +218,17 @@ def _match(season: Season, data: Any, key: str | None) -> tuple[str, str]:
     return f"{kind} #{match.pk} created: open its host dashboard below to hand out the seat links", "matches"
 
 
+def _attach(season: Season, data: Any, key: str | None) -> tuple[str, str]:
+    event = season_attach.attach_match(season, str(data.get("link", "")), key=key)
+    match = event.match
+    assert match is not None
+    names = [seat.name for seat in match.seats.order_by("number")]
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    moved = int(event.data.get("garnets", 0))
+    garnets = f"{moved} garnet entr{'y' if moved == 1 else 'ies'} moved into the ledger" if moved else "no garnets to move"
+    return f"{match.game.name} #{match.pk} joins {season.name}: {who} are on its roster; {garnets}", "matches"
+
+
 def _webhook(season: Season, data: Any, key: str | None) -> tuple[str, str]:
     if data.get("do") == "test":
         seasons.test_webhook(season, key=key)
@@ -234,6 +245,7 @@ ACTIONS = {
     "token": _token,
     "status": _status,
     "match": _match,
+    "attach": _attach,
     "webhook": _webhook,
 }
 

@@ -27,7 +27,7 @@ from games.registry import get_game
 
 from . import clocks, engine, formats, season_results, statements, sweeper
 from .engine import NotAllowed, ServiceError, StaleVersion, bout_state, replay_bout
-from .models import Bout, GarnetEntry, Match, Season, SeasonPlayer, Seat, TurnLog
+from .models import Bout, GarnetEntry, Match, MatchGarnet, Season, SeasonPlayer, Seat, TurnLog
 
 __all__ = [
     "NotAllowed",
@@ -85,7 +85,7 @@ def create_match(
     options: Mapping[str, Any] | None = None,
     bouts: int | None = None,
     clock: Mapping[str, Any] | bool | None = None,
-    season: Season | str | None = None,
+    season: Season | None = None,
     starting_seat: int = 1,
     elimination: bool = False,
     **format_overrides: Any,
@@ -95,7 +95,12 @@ def create_match(
     `clock`: None keeps the game's default clock, False turns it off, a dict
     changes some of its keys (see formats.py).  `options` are the game's
     options; "variant" is kept for the format when the game has no such option.
+    `season`: a Season the caller may put matches in (seasons.create_season_match, from its
+    manage link), never a name: a name would let anyone who creates a season of that name first
+    take the match (issue 21).
     """
+    if season is not None and not isinstance(season, Season):
+        raise ServiceError("a match joins a season from the season's manage page, not by its name")
     try:
         game = get_game(game_slug)
     except KeyError:
@@ -124,8 +129,6 @@ def create_match(
     except (ValueError, TypeError, KeyError) as error:
         raise ServiceError(f"these options do not work for {game.name}: {error}") from None
     with transaction.atomic():
-        if isinstance(season, str):
-            season = Season.objects.get_or_create(name=_clean(season))[0] if _clean(season) else None
         if elimination and (season is None or game.seats != 2):
             raise ServiceError("only a 2-player match in a season can be the elimination match")
         match = Match.objects.create(game_slug=game_slug, options=options, format=fmt, season=season,
@@ -519,12 +522,10 @@ def adjust_clock(match: Match, seat: int, seconds: float) -> None:
         engine.notify(match.pk)
 
 
-def adjust_garnets(match: Match, seat: int, amount: int, reason: str = "") -> GarnetEntry:
-    """Host: award (or deduct, negative) garnets in the match's season ledger.
-
-    A match without a season gets one of its own on first use, and each seat
-    a roster entry under its name.
-    """
+def adjust_garnets(match: Match, seat: int, amount: int, reason: str = "") -> GarnetEntry | MatchGarnet:
+    """Host: award (or deduct, negative) garnets: in the season ledger of a match in a season,
+    else on the match itself (never in a season found by name; the season host may add the
+    match to a season later, which moves them into its ledger: matches/season_attach.py)."""
     now = _now()
     reason = _clean(reason)
     amount = int(amount)
@@ -535,8 +536,7 @@ def adjust_garnets(match: Match, seat: int, amount: int, reason: str = "") -> Ga
     with transaction.atomic():
         match, bout = engine.lock(match)
         seat_row = match.seats.get(number=engine.require_seat(match, seat))
-        player = engine.season_player(match, seat_row)
-        entry = season_results.match_host_garnets(match, player, amount, reason.strip(), now)
+        entry = season_results.match_host_garnets(match, seat_row, amount, reason.strip(), now)
         if bout is not None:
             engine.bump(bout)
             bout.save()

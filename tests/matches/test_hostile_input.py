@@ -14,7 +14,7 @@ from django.test import Client
 
 from config.asgi import application
 from matches import services
-from matches.models import GarnetEntry, Match, TurnLog
+from matches.models import Match, MatchGarnet, TurnLog
 from tests.hostform import seq
 
 
@@ -45,12 +45,12 @@ def test_bad_host_parameters_get_a_plain_message_and_change_nothing(
     client: Client, roles: Any, data: dict[str, str], message: str
 ) -> None:
     before = _snapshot(roles.match)
-    garnets = GarnetEntry.objects.count()
+    garnets = MatchGarnet.objects.count()
     response = client.post(f"/h/{roles.host}/act/", {**data, "host_seq": seq(roles.host)})
     assert response.status_code == 200
     flash = response.content.decode().split("</div>", 1)[0]
     assert "flash error" in flash and message in flash, flash
-    assert _snapshot(roles.match) == before and GarnetEntry.objects.count() == garnets
+    assert _snapshot(roles.match) == before and MatchGarnet.objects.count() == garnets
 
 
 @pytest.mark.django_db
@@ -162,7 +162,7 @@ def test_control_characters_in_typed_text_never_reach_the_database(client: Clien
     response = client.post(f"/h/{roles.host}/act/", {"host_seq": seq(roles.host), "action": "garnets", "seat": 1, "amount": 2,
                                                       "reason": "won\x00 board\x07"})
     assert response.status_code == 200 and "garnets +2 recorded" in response.content.decode()
-    assert GarnetEntry.objects.get().reason == "won board"
+    assert MatchGarnet.objects.get().reason == "won board"
     response = client.post("/", {"game": "lance-assembly", "seat1": "A\x00nn", "seat2": "Bob"})
     assert response.status_code == 302
     assert list(Match.objects.latest("id").seats.values_list("name", flat=True)) == ["Ann", "Bob"]

@@ -16,6 +16,7 @@ from matches.models import (
     Clock,
     GarnetEntry,
     Match,
+    MatchGarnet,
     Season,
     SeasonPlayer,
     Seat,
@@ -23,7 +24,7 @@ from matches.models import (
     TurnLog,
 )
 
-ALL_MODELS = [Season, SeasonPlayer, GarnetEntry, TokenOfLife, Match, Seat, Bout, TurnLog, Clock]
+ALL_MODELS = [Season, SeasonPlayer, GarnetEntry, TokenOfLife, Match, MatchGarnet, Seat, Bout, TurnLog, Clock]
 
 
 def test_tokens_are_unguessable_and_distinct(db):

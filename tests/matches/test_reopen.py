@@ -209,7 +209,7 @@ def test_a_stalemate_not_yet_replayed_is_reopened_and_counts_again(make_match: A
 def test_a_match_end_that_gave_tokens_of_life_is_reopened_and_the_token_revoked(make_match: Any) -> None:
     from matches import seasons
 
-    match = make_match("back-to-the-wall", season="Main")
+    match = make_match("back-to-the-wall", season=seasons.create_season("Main"))
     services.end_match(match, [3])
     services.reopen_bout(match, current(match).version)
     match.refresh_from_db()

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.core import HOST, IllegalAction, NotationError, RuleError
-from matches import services
+from matches import season_results, seasons, services
 from matches.models import Bout, Match, TurnLog
 
 # Lance Assembly: the winner fills column A (a lance at its fifth tile), the
@@ -349,28 +349,27 @@ def test_every_host_action_is_logged_as_host(roles, play):
     assert len(sequences) == len(set(sequences))
 
 
-def test_garnet_ledger_gets_a_season_and_roster_of_its_own(roles):
+def test_garnets_of_a_match_in_no_season_stay_on_the_match(roles):
     match = roles.match
     services.adjust_garnets(match, 1, 3, "won a board")
     services.adjust_garnets(match, 1, -1, "late")
     services.adjust_garnets(match, 2, 2)
     match.refresh_from_db()
-    assert match.season is not None
-    assert match.season.garnets() == {"Ann": 2, "Bob": 2}
-    assert roles.player1.__class__.objects.get(pk=roles.player1.pk).season_player.garnet_balance() == 2
+    assert match.season is None  # never a season of its own (issue 21: anyone could name one first)
+    assert season_results.match_garnet_totals(match) == {1: 2, 2: 2}
     with pytest.raises(services.ServiceError):
         services.adjust_garnets(match, 1, 0)
 
 
 def test_garnets_go_to_the_named_season_roster(make_match):
-    match = make_match("grid-master", season="Autumn")
+    match = make_match("grid-master", season=seasons.create_season("Autumn"))
     services.adjust_garnets(match, 2, 1, "nice")
     assert match.season.name == "Autumn" and match.season.garnets() == {"Bob": 1}
     assert sorted(match.season.players.values_list("name", flat=True)) == ["Ann", "Bob"]
 
 
 def test_back_to_the_wall_winner_earns_a_token_of_life(make_match):
-    match = make_match("back-to-the-wall", season="Main")
+    match = make_match("back-to-the-wall", season=seasons.create_season("Main"))
     services.end_match(match, [3])
     assert [t.player.name for t in match.season.tokens_of_life.all()] == ["Cy"]
 
@@ -434,7 +433,7 @@ def test_the_host_chooses_who_starts_bout_one_and_starts_once(make_match):
 
 
 def test_bidding_takes_the_garnets_of_the_season_ledger_at_bout_start(make_match):
-    match = make_match("bidding-ttt", season="Spring", start=False)
+    match = make_match("bidding-ttt", season=seasons.create_season("Spring"), start=False)
     services.adjust_garnets(match, 2, 4, "board win")
     bout = services.start_match(match)
     assert bout.options["garnets"] == {"1": 0, "2": 4}

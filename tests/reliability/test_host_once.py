@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from matches import seasons
 from matches.models import GarnetEntry
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +36,7 @@ def _post_20(client: Client, roles: Any, data: dict[str, str]) -> list[str]:
 
 
 def test_twenty_identical_garnet_posts_record_one_entry(client: Client, make_match: Any) -> None:
-    match = make_match("lance-assembly", season="Spring")
+    match = make_match("lance-assembly", season=seasons.create_season("Spring"))
     roles = type("R", (), {"host": match.host_token})
     data = _form(client.get(f"/h/{match.host_token}/").content.decode(), "garnets")
     data.update(amount="3", reason="bonus")
