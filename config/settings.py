@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "django_ratelimit",  # per-client limits (config/ratelimits.py); its system checks look at the cache
     "games.lance_assembly",
     "games.grid_master",
     "games.two_connect",
@@ -66,6 +67,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # a client that guessed too many secret links gets 429 on every link until its window frees
+    "config.ratelimits.TokenGuessMiddleware",
     # no free database connection in time: 503 + Retry-After, not a 500
     "config.middleware.OverloadMiddleware",
 ]
@@ -184,8 +187,35 @@ if REDIS_URL:
             },
         }
     }
+    # rate limits (config/ratelimits.py) are counted here, so every web process sees the same counts;
+    # Redis errors let the request through (logged), as the presence cache does
+    CACHES["ratelimit"] = {**CACHES["default"], "KEY_PREFIX": f"{REDIS_PREFIX}ratelimit"}
+    # Django's own RedisCache is not on django-ratelimit's list (jsocol/django-ratelimit#283), yet
+    # it has what the library needs: add() is SET NX and incr() is Redis's atomic INCR
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "ratelimit": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ratelimit"},
+    }
+    # Without REDIS_URL the app is one process by design (the in-memory channel layer above already
+    # requires it), so a cache in this process's memory is shared by every request it serves: the
+    # "not a shared cache" error does not apply.  With REDIS_URL the limits live in Redis.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+
+# Per-client rate limits (config/ratelimits.py, django-ratelimit): "count/period" per client address.
+# Creating seasons and creating matches each have a budget of their own; a secret link (/p/, /h/,
+# /w/, /f/, /s/ and their sub-pages, the websocket) that matches nothing counts as a miss, and a
+# client past its misses gets 429 on every link until the window frees; the season manage page's
+# "send a test post" counts per season and per client.
+RATELIMIT_USE_CACHE = "ratelimit"
+RATELIMIT_IP_META_KEY = "config.ratelimits.client_ip"
+DEATHMATCH_RATE_LIMITS = {"seasons": "10/m", "matches": "10/m", "token-misses": "30/m", "webhook-tests": "3/m"}
+#: How many proxies in front of the app append the client's address to X-Forwarded-For (0: none; the
+#: client is REMOTE_ADDR).  With 1, the last address in the header (the one the proxy added) is the
+#: client; addresses a client wrote into the header itself are never trusted.
+DEATHMATCH_TRUSTED_PROXIES = int(os.environ.get("DEATHMATCH_TRUSTED_PROXIES", "").strip() or 0)
 
 #: Live-path levers turned off, for measuring each one (bench/README.md): a comma list of
 #: "deltas" (always send whole fragments), "offpath" (render on the move's path), "presence"

@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.html import escape
 
-from config import gcfreeze, logredact
+from config import gcfreeze, logredact, ratelimits
 from config.channel_layer import LayerUnavailable
 from games.core import HOST, SPECTATOR, RuleError
 
@@ -51,10 +51,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # accept first: a handshake is never left waiting on the database (daphne drops
         # handshakes not accepted within its connect timeout when many sockets arrive at once)
         await self.accept()
+        client = ratelimits.scope_request(self.scope)
+        if await _read_only(ratelimits.guessing)(client) is not None:  # past its misses: no link opens
+            await self.close(code=ratelimits.CLOSE_TOO_MANY)
+            return
         found = await self._resolve(token)
         if found is None:
             # accept first so the browser sees a 4xxx code (not a bare 403)
-            await self.close(code=CLOSE_BAD_TOKEN)
+            too_many = await _read_only(ratelimits.missed)(client) is not None
+            await self.close(code=ratelimits.CLOSE_TOO_MANY if too_many else CLOSE_BAD_TOKEN)
             return
         self.match_id, self.viewer = found
         logredact.remember(token, f"match {self.match_id} {render.viewer_label(self.viewer)}")

@@ -21,6 +21,7 @@ from django.urls import path, reverse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
 
+from config.ratelimits import token_lookup
 from games.core import HOST, SPECTATOR
 
 from . import record as records
@@ -33,6 +34,7 @@ from .models import Bout, Match, Seat
 AUDIENCES = {"p": "player_page", "w": "watch_page", "h": "host_page"}
 
 
+@token_lookup
 def _open(prefix: str, token: str) -> tuple[Match, int, str]:
     """(match, viewer, role label) of a link, or 404."""
     if prefix == "p":

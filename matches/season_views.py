@@ -14,12 +14,14 @@ import re
 from typing import Any
 
 from django.contrib import messages
+from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from config import ratelimits
 from games.registry import get_game, slugs
 
 from . import season_attach, seasons
@@ -36,6 +38,7 @@ def _secret(view: Any) -> Any:
     return cache_control(private=True)(never_cache(view))
 
 
+@ratelimits.token_lookup
 def _season_from_manage_token(token: str) -> Season:
     if not _TOKEN.match(token):  # not one of ours (and nothing a database refuses, like NUL)
         raise Http404("no such season")
@@ -49,6 +52,7 @@ def _base_url(request: HttpRequest) -> str:
 # -- public --------------------------------------------------------------------------------
 
 
+@ratelimits.limit_posts("seasons")
 def season_list(request: HttpRequest) -> HttpResponse:
     error = ""
     if request.method == "POST":
@@ -62,7 +66,8 @@ def season_list(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, "Season created. This page is its manage link: keep it to yourself.")
             return redirect("season_manage", token=season.manage_token)
-    rows = Season.objects.order_by("-created")[:200]
+    # only seasons with a match: an empty one shows nothing, and listing them invited filling the page
+    rows = Season.objects.filter(Exists(Match.objects.filter(season=OuterRef("pk")))).order_by("-created")[:200]
     return render(request, "matches/season_list.html", {"seasons": rows, "error": error,
                                                         "form": request.POST if error else {}},
                   status=400 if error else 200)
@@ -147,6 +152,8 @@ def season_act(request: HttpRequest, token: str) -> HttpResponse:
     action = str(data.get("action", ""))
     handler = ACTIONS.get(action)
     anchor = ""
+    if action == "webhook" and data.get("do") == "test" and (limited := _test_posts_limited(request, season)):
+        return limited
     try:
         if handler is None:
             raise seasons.ServiceError("unknown action; reload the page")
@@ -158,6 +165,15 @@ def season_act(request: HttpRequest, token: str) -> HttpResponse:
     else:
         messages.success(request, message)
     return redirect(reverse("season_manage", args=[token]) + (f"#{anchor}" if anchor else ""))
+
+
+def _test_posts_limited(request: HttpRequest, season: Season) -> HttpResponse | None:
+    """A few test posts a minute per season (whoever asks) and per client (whichever season)."""
+    seconds = ratelimits.over(request, "webhook-tests-season", key=lambda group, request: f"season:{season.pk}")
+    if seconds is not None:
+        return ratelimits.too_many(request, "webhook-tests-season", seconds)
+    seconds = ratelimits.over(request, "webhook-tests")
+    return ratelimits.too_many(request, "webhook-tests", seconds) if seconds is not None else None
 
 
 def _int(data: Any, key: str, label: str) -> int:

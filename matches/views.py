@@ -20,6 +20,7 @@ from django.utils.html import escape
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from config.ratelimits import limit_posts, token_lookup
 from games.core import HOST, SPECTATOR, RuleError
 
 from . import forms, host_actions, services
@@ -45,14 +46,17 @@ def _secret(view: Any) -> Any:
     return cache_control(private=True)(never_cache(view))
 
 
+@token_lookup
 def _seat_from_token(token: str) -> Seat:
     return get_object_or_404(Seat.objects.select_related("match"), token=token)
 
 
+@token_lookup
 def _host_from_token(token: str) -> Match:
     return get_object_or_404(Match, host_token=token)
 
 
+@token_lookup
 def _watch_from_token(token: str) -> Match:
     return get_object_or_404(Match, watch_token=token)
 
@@ -75,6 +79,7 @@ def staff_host(request: HttpRequest, match_id: int) -> HttpResponse:
     return redirect("host_page", token=match.host_token)
 
 
+@limit_posts("matches")
 def home(request: HttpRequest) -> HttpResponse:
     error, error_field = "", ""
     if request.method == "POST":

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +51,17 @@ def no_kept_rows() -> None:
     with engine._kept_lock:
         engine._kept.clear()
         engine._contended.clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits() -> Iterator[None]:
+    """Each test counts its rate limits (config/ratelimits.py) from zero: many create seasons and
+    matches, or open unknown links, from the test client's one address.  A key prefix of its own,
+    so nothing has to be cleared in a Redis that other runs share (its keys expire in a minute)."""
+    from django.test import override_settings
+
+    with override_settings(RATELIMIT_CACHE_PREFIX=f"rl:test{os.getpid()}:{uuid.uuid4().hex}:"):
+        yield
 
 
 @dataclass

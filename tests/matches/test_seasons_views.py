@@ -69,6 +69,10 @@ def test_creating_a_season_lands_on_its_manage_page(client: Any) -> None:
     again = client.post(reverse("season_list"), {"name": "Summer Cup", "key": key})  # doubled submit
     assert again["Location"] == manage(season) and Season.objects.count() == 1
     assert season.base_url == "http://testserver"
+    assert "Summer Cup" not in client.get(reverse("season_list")).content.decode()  # listed once it has a match
+    seasons.add_player(season, "Ann")
+    seasons.add_player(season, "Bob")
+    seasons.create_season_match(season, "squava", list(season.players.values_list("pk", flat=True)))
     listed = client.get(reverse("season_list")).content.decode()
     assert "Summer Cup" in listed and season.manage_token not in listed
 
