@@ -285,7 +285,7 @@ def adjust_garnets(
         season = _begin(season, key)
         found = _player(season, player)
         balance = found.garnet_balance()
-        if balance + amount < 0 and not allow_negative:
+        if amount < 0 and balance + amount < 0 and not allow_negative:  # an award never needs the tick
             raise ServiceError(
                 f"{found.name} has {_garnets(balance)}: deducting {-amount} would leave {balance + amount}; "
                 "tick \"allow negative\" to do it anyway"

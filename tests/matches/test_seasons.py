@@ -157,6 +157,15 @@ def test_garnets_need_a_reason_and_never_go_below_zero_unless_allowed(season: An
     assert (entry.kind, entry.reason, entry.event.text) == ("host", "fine", "Ann -2 garnets, now -1")
 
 
+def test_an_award_to_a_player_below_zero_needs_no_tick(season: Any) -> None:
+    ann = player(season, "Ann")
+    seasons.adjust_garnets(season, ann, -3, "fine", allow_negative=True)
+    seasons.adjust_garnets(season, ann, 1, "good sport")  # still below zero, but it brings her up
+    assert balances(season)["Ann"] == -2
+    with pytest.raises(services.ServiceError, match="Ann has -2 garnets: deducting 1 would leave -3"):
+        seasons.adjust_garnets(season, ann, -1, "fine")
+
+
 def test_a_token_clears_a_candidacy_and_saves_from_elimination(season: Any) -> None:
     ann = player(season, "Ann")
     with pytest.raises(services.ServiceError, match="nothing to clear"):
