@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core import HOST, NotationError
+from games.core.pages import Page
 
 from .board import (
     BOARD_NAMES,
@@ -643,3 +644,10 @@ def _versus(better: Sequence[float], worse: Sequence[float], word: str, other: s
             tied = f"tied on {TIE_BREAKS[0]}" if i == 1 else f"tied on {', '.join(TIE_BREAKS[:i])}"
             return f"{word} {other}: {tied}; decided by {label} ({_fmt(mine)} to {_fmt(theirs)})"
     return f"equal with {other}"
+
+
+class BackToTheWallPage(Page):
+    """Back to the Wall page hooks (games.registry.get_page)."""
+
+    def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        return context(view, ctx)

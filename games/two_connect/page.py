@@ -26,6 +26,7 @@ from html import escape
 from typing import Any
 
 from games.core import IllegalAction, RuleError
+from games.core.pages import Page
 
 from .board import BOARD_WORDS, GridBoard, GridRules
 from .gomoku import Gomoku
@@ -626,3 +627,14 @@ def log_notes(view: Mapping[str, Any], log: list[Any], ctx: Mapping[str, Any]) -
     if not notes:
         return log
     return [dict(e, note="; ".join(notes[i])) if i in notes else e for i, e in enumerate(log)]
+
+
+class TwoConnectPage(Page):
+    """Two Connect's (and Squava's, Gomoku's, Yinsh's) page hooks (games.registry.get_page)."""
+
+    def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        return context(view, ctx)
+
+    def log_notes(self, view: dict[str, Any], entries: list[dict[str, Any]],
+                  ctx: dict[str, Any]) -> list[dict[str, Any]]:
+        return log_notes(view, entries, ctx)
