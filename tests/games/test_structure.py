@@ -82,11 +82,13 @@ def test_only_the_composer_owns_the_move_box() -> None:
     assert owners == ["static/js/composer.js", "static/js/live.js"], owners
 
 
-@pytest.mark.parametrize("script", [p for p in ("bidding_ttt/static/bidding_ttt/bidding.js",
-                                                "two_connect/static/two_connect/two_connect.js",
-                                                "back_to_the_wall/static/back_to_the_wall/bttw.js",
-                                                "lance_assembly/static/lance_assembly/lance.js",
-                                                "grid_master/static/grid_master/grid_master.js")])
+_CLICK_SCRIPTS = {"bidding_ttt/static/bidding_ttt/bidding.js", "two_connect/static/two_connect/two_connect.js",
+                  "back_to_the_wall/static/back_to_the_wall/bttw.js", "lance_assembly/static/lance_assembly/lance.js",
+                  "grid_master/static/grid_master/grid_master.js"}
+
+
+@pytest.mark.parametrize("script", sorted(_CLICK_SCRIPTS | {str(p.relative_to(ROOT / "games"))
+                                                            for p in (ROOT / "games").glob("*/static/*/*.js")}))
 def test_every_click_script_registers_with_the_composer(script: str) -> None:
     path = ROOT / "games" / script
     assert path.exists(), script
