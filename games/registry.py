@@ -7,6 +7,7 @@ import importlib
 from functools import cache
 
 from games.core import Game
+from games.core.pages import GamePage, Page
 
 _GAMES: dict[str, str] = {
     "lance-assembly": "games.lance_assembly.rules:LanceAssembly",
@@ -38,6 +39,30 @@ def get_game(slug: str) -> Game:  # type: ignore[type-arg]
     if game.slug != slug:
         raise RuntimeError(f"{target} registers as {game.slug!r}, expected {slug!r}")
     return game
+
+
+#: each app's page hooks (games/<app>/page.py); an app without one gets the default `Page`
+_PAGES: dict[str, str] = {
+    "lance_assembly": "games.lance_assembly.page:LancePage",
+    "grid_master": "games.grid_master.page:GridMasterPage",
+    "two_connect": "games.two_connect.page:TwoConnectPage",
+    "bidding_ttt": "games.bidding_ttt.page:BiddingPage",
+    "back_to_the_wall": "games.back_to_the_wall.page:BackToTheWallPage",
+}
+
+
+@cache
+def get_page(slug: str) -> GamePage:
+    """The page hooks of the game registered under `slug` (shared by the games of one app:
+    Squava, Gomoku and Yinsh use Two Connect's); KeyError if there is no such game."""
+    target = _PAGES.get(app_dir(slug))
+    if target is None:
+        return Page()
+    module_name, _, attr = target.partition(":")
+    page = getattr(importlib.import_module(module_name), attr)()
+    if not isinstance(page, GamePage):
+        raise RuntimeError(f"{target} is not a GamePage")
+    return page
 
 
 def app_dir(slug: str) -> str:

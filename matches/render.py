@@ -10,7 +10,6 @@ orders, so nothing secret is ever rendered into another audience's HTML.
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 from datetime import timedelta
@@ -22,6 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.core import HOST
+from games.registry import get_page
 
 from . import endings, outcome, presence
 from .audiences import AUDIENCE_HOST, AUDIENCE_WATCH, audiences, group_name, viewer_label
@@ -147,17 +147,17 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         ctx["hidden_rows"] = [(names.get(int(k), f"seat {k}"), _items(v)) for k, v in view.get("hidden", {}).items()]
     if view is not None and viewer >= 1:
         ctx["private_rows"] = _items(view.get("private", {}))
-    hook = page_hook(match.game_slug)
+    page = get_page(match.game_slug)  # the game's page hooks (games/core/pages.py)
     seen = _seen(view)
     extra: dict[str, Any] = {}
-    if hook is not None and view is not None:
-        # a hook that reads the view alone gives every audience with the same view the same keys:
+    if view is not None:
+        # a page that reads the view alone gives every audience with the same view the same keys:
         # run once per snapshot (update) for them (Lance: 0.05 ms an audience with the view key)
-        memo = snap.setdefault("page_memo", {}) if seen is not None and page_hook(match.game_slug, "VIEW_ONLY") else None
+        memo = snap.setdefault("page_memo", {}) if seen is not None and page.view_only else None
         if memo is not None and seen in memo:
             extra, view_key = memo[seen]
         else:
-            extra = hook(view, ctx)
+            extra = page.context(view, ctx)
             view_key = _view_key(seen, extra)
             if memo is not None:
                 memo[seen] = (extra, view_key)
@@ -286,9 +286,8 @@ def host_panel_key(ctx: dict[str, Any], host_seq: int) -> str:
 def log_rows(match: Any, ctx: dict[str, Any], rows: list[Any]) -> str:
     """New log rows (`<li>`) for one audience, to append to `#log-list`."""
     entries = _log_entries(match, rows, ctx["viewer"], ctx["names"])
-    notes = page_hook(match.game_slug, "log_notes")  # the game's notes on log rows ("Gomoku won by Uli")
-    if notes is not None and ctx.get("view") is not None:
-        entries = notes(ctx["view"], entries, ctx)
+    if ctx.get("view") is not None:  # the game's notes on log rows ("Gomoku won by Uli")
+        entries = get_page(match.game_slug).log_notes(ctx["view"], entries, ctx)
     return " ".join(log_row(ctx, e) for e in entries)
 
 
@@ -450,28 +449,6 @@ def app_dir(slug: str) -> str:
     from games.registry import app_dir as registry_app_dir
 
     return registry_app_dir(slug)
-
-
-@cache
-def page_hook(slug: str, name: str = "context") -> Any:
-    """The game's optional view shaping, `games.<app>.page.context(view, ctx) -> dict`
-    (or another function of that module: `log_notes(view, entries, ctx)` notes log rows).
-
-    It receives the viewer's `game.view()` and the generic context built so
-    far (viewer, seats, names, bout, match, ...) and returns keys to add to
-    (or override in) the context its board/controls templates read.  It
-    runs for every audience, so it may only shape what `view` already holds
-    for that viewer: hidden information never enters a template another
-    way.  A module whose `context` reads the view alone (not ctx, not
-    `view["viewer"]`) says so with `VIEW_ONLY = True`: its output is then
-    reused for every audience of one snapshot whose view is the same."""
-    try:
-        module = importlib.import_module(f"games.{app_dir(slug)}.page")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"games.{app_dir(slug)}.page":
-            raise
-        return None
-    return getattr(module, name, None)
 
 
 def _score(match: Any, seats: list[Any] | None = None) -> dict[int, Any]:

@@ -73,7 +73,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import permutations, product
 from typing import Any, ClassVar
 
@@ -113,64 +113,9 @@ from .resolve import (
     resolve_board,
     sole_first,
 )
+from .state import NO_SUBMISSIONS, ZEROS, BackToTheWallState, Triple, make_state
 
-Boards = tuple[Board, Board, Board]
-Triple = tuple[int, int, int]
-
-
-@dataclass(frozen=True)
-class BackToTheWallState:
-    boards: Boards
-    round: int  # the round being played (the last one once finished)
-    submissions: tuple[Orders | None, Orders | None, Orders | None, Orders | None]
-    spends: tuple[Triple, Triple, Triple, Triple]  # per seat, per board: round of the garnet spend (0 none)
-    bonus: tuple[Triple, Triple, Triple, Triple]  # per seat, per board: garnet bonus earned
-    logs: tuple[tuple[BoardLog, ...], ...] = ()  # every resolved round's log, per board
-    finished: bool = False
-    #: garnets each seat held at the start (None: not counted)
-    garnets: tuple[int, int, int, int] | None = None
-
-    def submission(self, seat: int) -> Orders | None:
-        return self.submissions[seat - 1]
-
-    @property
-    def last_log(self) -> tuple[BoardLog, ...]:
-        """The last resolved round, per board (empty before the first resolution)."""
-        return self.logs[-1] if self.logs else ()
-
-    def garnets_left(self, seat: int) -> int | None:
-        """Garnets `seat` may still spend in this match (None when the match does not count them)."""
-        if self.garnets is None:
-            return None
-        return self.garnets[seat - 1] - sum(1 for r in self.spends[seat - 1] if r)
-
-
-_NO_SUBMISSIONS: tuple[None, None, None, None] = (None, None, None, None)
-_ZEROS: tuple[Triple, Triple, Triple, Triple] = ((0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0))
-
-
-def make_state(
-    boards: Sequence[Board],
-    round: int = 1,
-    spends: Mapping[int, Mapping[str, int]] | None = None,
-    bonus: Mapping[int, Mapping[str, int]] | None = None,
-) -> BackToTheWallState:
-    """Test-friendly constructor: boards from `board.make_board`, optional garnet history."""
-
-    def triples(data: Mapping[int, Mapping[str, int]] | None) -> tuple[Triple, Triple, Triple, Triple]:
-        rows = []
-        for seat in SEATS:
-            mine = (data or {}).get(seat, {})
-            rows.append((mine.get("once", 0), mine.get("twice", 0), mine.get("thrice", 0)))
-        return (rows[0], rows[1], rows[2], rows[3])
-
-    return BackToTheWallState(
-        boards=(boards[0], boards[1], boards[2]),
-        round=round,
-        submissions=_NO_SUBMISSIONS,
-        spends=triples(spends),
-        bonus=triples(bonus),
-    )
+__all__ = ["BackToTheWall", "BackToTheWallState", "make_state"]
 
 
 class BackToTheWall(Game[BackToTheWallState, Action]):
@@ -202,9 +147,9 @@ class BackToTheWall(Game[BackToTheWallState, Action]):
         return BackToTheWallState(
             boards=(boards[0], boards[1], boards[2]),
             round=1,
-            submissions=_NO_SUBMISSIONS,
-            spends=_ZEROS,
-            bonus=_ZEROS,
+            submissions=NO_SUBMISSIONS,
+            spends=ZEROS,
+            bonus=ZEROS,
             garnets=_garnets_option(opts["garnets"]),
         )
 
@@ -350,7 +295,7 @@ class BackToTheWall(Game[BackToTheWallState, Action]):
         return BackToTheWallState(
             boards=(boards[0], boards[1], boards[2]),
             round=state.round if last else state.round + 1,
-            submissions=_NO_SUBMISSIONS,
+            submissions=NO_SUBMISSIONS,
             spends=_triples(spends),
             bonus=_triples(bonus),
             logs=(*state.logs, tuple(logs)),

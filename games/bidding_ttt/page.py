@@ -31,6 +31,7 @@ from typing import Any
 
 from games.bidding_ttt.rules import BOARDS, COLOURS, LINES, ROUNDS
 from games.core import HOST
+from games.core.pages import Page
 
 SEATS = (1, 2)
 #: a letter per seat, so owners are told apart without colour
@@ -441,3 +442,10 @@ def _and(items: list[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+class BiddingPage(Page):
+    """Bidding 3D Tic-Tac-Toe page hooks (games.registry.get_page)."""
+
+    def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        return context(view, ctx)

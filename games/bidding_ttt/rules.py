@@ -39,16 +39,28 @@ int or str, default 0 each).
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import combinations
 from typing import Any
 
-from games.core import HOST, Game, IllegalAction, NotationError, Result
-from games.core.notation import normalize
+from games.core import HOST, Game, IllegalAction, Result
 
-BOARDS = "ABCDEFGHI"
+from .choices import all_subsets, allocations, capacity_ok, no_line_subsets, tile_sets
+from .notation import (
+    BOARDS,
+    TILE_NAMES,
+    BiddingAction,
+    Bids,
+    Resolve,
+    Submit,
+    format_action,
+    parse_action,
+    tile_index,
+)
+
+__all__ = ["BOARDS", "LINES", "ROUNDS", "TILE_NAMES", "BiddingAction", "BiddingState", "BiddingTTT", "Bids", "Resolve",
+           "Submit", "check_bids", "tile_index"]
+
 ROUNDS = 3
 COLOURS = {1: "Red", 2: "Blue"}
 #: seat -> index of the board it starts controlling (D, F)
@@ -60,38 +72,11 @@ LINES: tuple[tuple[int, int, int], ...] = (
     (0, 4, 8), (2, 4, 6),
 )
 LINE_MASKS: tuple[int, ...] = tuple((1 << a) | (1 << b) | (1 << c) for a, b, c in LINES)
-TILE_NAMES: tuple[str, ...] = tuple(f"{BOARDS[i // 9]}{i % 9 + 1}" for i in range(81))
-_TILE_INDEX = {name: i for i, name in enumerate(TILE_NAMES)}
 RESTRICTIONS = {
     1: "round 1: your bid tiles may not contain three in a line on any board",
     2: "round 2: your bid tiles may lie on at most 2 boards",
     3: "round 3: bid anywhere you like",
 }
-
-#: a submission: (tile index 0-80, chips) pairs, sorted by tile
-Bids = tuple[tuple[int, int], ...]
-
-
-@dataclass(frozen=True)
-class Submit:
-    """A sealed bid set (empty = pass).  Bids are kept sorted by tile."""
-
-    bids: Bids = ()
-
-    def __post_init__(self) -> None:
-        for tile, _ in self.bids:
-            if not 0 <= tile < 81:
-                raise IllegalAction(f"there is no tile number {tile} (tiles are 0-80, A1-I9)")
-        object.__setattr__(self, "bids", tuple(sorted(self.bids)))
-
-
-@dataclass(frozen=True)
-class Resolve:
-    """Host only: close the round now."""
-
-
-BiddingAction = Submit | Resolve
-
 
 @dataclass(frozen=True)
 class BiddingState:
@@ -179,11 +164,7 @@ class BiddingTTT(Game[BiddingState, BiddingAction]):
         return parse_action(text)
 
     def format(self, action: BiddingAction) -> str:
-        if isinstance(action, Resolve):
-            return "resolve"
-        if not action.bids:
-            return "pass"
-        return "; ".join(f"{TILE_NAMES[t]} {c}" for t, c in action.bids)
+        return format_action(action)
 
     # -- play ----------------------------------------------------------
     def to_act(self, state: BiddingState) -> frozenset[int]:
@@ -230,16 +211,16 @@ class BiddingTTT(Game[BiddingState, BiddingAction]):
         yield Submit(())
         free = _free_tiles_by_board(state)
         if state.round == 1:
-            options = {b: _no_line_subsets(tiles) for b, tiles in free.items()}
+            options = {b: no_line_subsets(tiles, LINE_MASKS) for b, tiles in free.items()}
         else:
-            options = {b: _all_subsets(tiles) for b, tiles in free.items()}
+            options = {b: all_subsets(tiles) for b, tiles in free.items()}
         boards = [(b, options[b]) for b in sorted(options)]
         max_boards = 2 if state.round == 2 else 9
         for size in range(1, chips + 1):
-            if not _capacity_ok(boards, size, max_boards):
+            if not capacity_ok(boards, size, max_boards):
                 break
-            for tiles in _tile_sets(boards, size, 0, max_boards):
-                for alloc in _allocations(len(tiles), chips):
+            for tiles in tile_sets(boards, size, 0, max_boards):
+                for alloc in allocations(len(tiles), chips):
                     yield Submit(tuple(zip(tiles, alloc, strict=True)))
 
     def random_action(self, state: BiddingState, seat: int, rng: random.Random) -> BiddingAction | None:
@@ -363,13 +344,6 @@ class BiddingTTT(Game[BiddingState, BiddingAction]):
 
 
 # -- rules helpers ---------------------------------------------------------
-
-def tile_index(name: str) -> int:
-    try:
-        return _TILE_INDEX[name.strip().upper()]
-    except KeyError:
-        raise NotationError(f"expected a tile from A1 to I9 (board A-I, tile 1-9), got {name.strip().upper()!r}") from None
-
 
 def normalise_garnets(value: Any) -> tuple[int, int]:
     """{1: 3, "2": 5} -> (3, 5); seats left out hold 0 garnets."""
@@ -591,62 +565,6 @@ def _free_tiles_by_board(state: BiddingState) -> dict[int, list[int]]:
     return out
 
 
-def _all_subsets(tiles: list[int]) -> list[list[tuple[int, ...]]]:
-    """Subsets of `tiles` grouped by size: result[k] = all k-subsets."""
-    return [list(combinations(tiles, k)) for k in range(len(tiles) + 1)]
-
-
-def _no_line_subsets(tiles: list[int]) -> list[list[tuple[int, ...]]]:
-    """Subsets holding no three in a line, grouped by size (hereditary, so no gaps)."""
-    out: list[list[tuple[int, ...]]] = []
-    for k in range(len(tiles) + 1):
-        layer = []
-        for combo in combinations(tiles, k):
-            mask = 0
-            for t in combo:
-                mask |= 1 << (t % 9)
-            if not any(mask & m == m for m in LINE_MASKS):
-                layer.append(combo)
-        if not layer:
-            break
-        out.append(layer)
-    return out
-
-
-BoardOptions = list[tuple[int, list[list[tuple[int, ...]]]]]
-
-
-def _capacity_ok(boards: BoardOptions, size: int, max_boards: int) -> bool:
-    """Can `size` tiles be spread over at most `max_boards` of `boards`?"""
-    caps = sorted((len(opts) - 1 for _, opts in boards), reverse=True)
-    return sum(caps[:max_boards]) >= size
-
-
-def _tile_sets(boards: BoardOptions, size: int, used: int, max_boards: int) -> Iterator[tuple[int, ...]]:
-    """Tile sets of exactly `size` tiles, at most `max_boards` boards, lazily and without dead ends."""
-    if size == 0:
-        yield ()
-        return
-    if not boards or used >= max_boards or not _capacity_ok(boards, size, max_boards - used):
-        return
-    _, opts = boards[0]
-    rest = boards[1:]
-    for k in range(min(size, len(opts) - 1), -1, -1):
-        for subset in opts[k]:
-            for tail in _tile_sets(rest, size - k, used + (k > 0), max_boards):
-                yield subset + tail
-
-
-def _allocations(count: int, chips: int) -> Iterator[tuple[int, ...]]:
-    """Every way to put >= 1 chip on each of `count` tiles, total <= chips."""
-    if count == 0:
-        yield ()
-        return
-    for first in range(1, chips - count + 2):
-        for rest in _allocations(count - 1, chips - first):
-            yield (first, *rest)
-
-
 def _bids_json(bids: Bids) -> list[dict[str, Any]]:
     return [{"tile": TILE_NAMES[t], "chips": c} for t, c in bids]
 
@@ -661,65 +579,3 @@ def _pairs_bids(pairs: Sequence[Sequence[Any]]) -> Bids:
 
 def _load_bids(pairs: Sequence[Sequence[Any]] | None) -> Bids | None:
     return None if pairs is None else _pairs_bids(pairs)
-
-
-# -- notation ----------------------------------------------------------------
-
-_TOKEN_RE = re.compile(r"[a-z]+[0-9]*|[0-9]+|\S")
-_TILE_RE = re.compile(r"[a-z][0-9]+")
-_TIMES_RE = re.compile(r"x[0-9]{1,6}")
-_NUMBER_WORDS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
-}
-_FILLER = frozenset({
-    "i", "a", "an", "bid", "bids", "bidding", "bet", "bets", "wager", "place", "put", "spend",
-    "spending", "on", "in", "at", "tile", "tiles", "space", "spaces", "square", "squares", "chip",
-    "chips", "for", "with", "of", "and", "then", "my", "the", "to", "will", "also", "plus", "x",
-    "ll", "want", "would", "like", "please", "offer",
-    "-", ":", ",", ";", "=", "&", "+", "@", "(", ")", "'", '"', "/", "|",
-})
-_PASS_WORDS = frozenset({"pass", "passes", "nothing", "none", "no", "empty", "skip"})
-_RESOLVE_WORDS = frozenset({"resolve", "close", "end", "round", "the", "now"})
-_EXPECTED = "expected bids like 'A1 3; E5 2' (tile, chips), or 'pass'"
-
-
-def parse_action(text: str) -> BiddingAction:
-    """'A1 3; E5 2', 'E5 - 2 chips', 'bid 2 on E5', 'pass', 'resolve' -> an action."""
-    cleaned = normalize(text)
-    if not cleaned:
-        raise NotationError(f"{_EXPECTED}, got nothing")
-    raw = _TOKEN_RE.findall(cleaned)
-    words = [t for t in raw if t not in _FILLER]
-    if words and set(words) <= _RESOLVE_WORDS and set(words) & {"resolve", "close", "end"}:
-        return Resolve()
-    if words and set(words) <= _PASS_WORDS:
-        return Submit(())
-    if not words:
-        raise NotationError(f"{_EXPECTED}, got {text.strip()!r}")
-    tokens: list[tuple[str, int]] = []  # ("tile", index) or ("chips", n)
-    for word in words:
-        if word.isdigit() and word.isascii():
-            if len(word) > 6:
-                raise NotationError(f"expected a number of chips, got {word!r}")
-            tokens.append(("chips", int(word)))
-        elif word in _NUMBER_WORDS:
-            tokens.append(("chips", _NUMBER_WORDS[word]))
-        elif _TIMES_RE.fullmatch(word):  # "E5 x2"
-            tokens.append(("chips", int(word[1:])))
-        elif _TILE_RE.fullmatch(word):
-            tokens.append(("tile", tile_index(word)))
-        else:
-            raise NotationError(f"could not read {word!r}: {_EXPECTED}")
-    if len(tokens) % 2:
-        if tokens[-1][0] == "tile":
-            raise NotationError(f"expected a number of chips for {TILE_NAMES[tokens[-1][1]]}")
-        raise NotationError(f"each bid needs one tile and one number of chips: {_EXPECTED}")
-    bids: list[tuple[int, int]] = []
-    for (kind_a, a), (kind_b, b) in zip(tokens[::2], tokens[1::2], strict=True):
-        if kind_a == kind_b:
-            what = "tiles" if kind_a == "tile" else "numbers"
-            raise NotationError(f"two {what} in a row: each bid needs one tile and one number of chips")
-        bids.append((a, b) if kind_a == "tile" else (b, a))
-    return Submit(tuple(bids))

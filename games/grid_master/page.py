@@ -9,14 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.pages import Page
 from games.core.squares import Mark, square_grid, squares
 
 CORNERS = ("A1", "C1", "A3", "C3")
 MARKS = {"X": Mark("p1", "X"), "O": Mark("p2", "O")}
-
-#: `context` reads nothing but `view["public"]` (not ctx, not whose view it is): matches/render.py
-#: runs it once per update for every audience with the same view
-VIEW_ONLY = True
 
 
 def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
@@ -38,3 +35,14 @@ def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         "hint_cells": hints,
         "hint_note": note,
     }
+
+
+class GridMasterPage(Page):
+    """Grid Master's page hooks (games.registry.get_page)."""
+
+    #: `context` reads nothing but `view["public"]` (not ctx, not whose view it is): matches/render.py
+    #: runs it once per update for every audience with the same view
+    view_only = True
+
+    def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        return context(view, ctx)

@@ -5,13 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.pages import Page
 from games.core.squares import Mark, square_grid, squares
 
 MARKS = {"R": Mark("p1", "red tile"), "B": Mark("p2", "blue tile"), "N": Mark("neutral", "neutral tile")}
-
-#: `context` reads nothing but `view["public"]` (not ctx, not whose view it is): matches/render.py
-#: runs it once per update for every audience with the same view
-VIEW_ONLY = True
 
 
 def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
@@ -21,3 +18,14 @@ def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         "last_cells": squares(public.get("last_squares")),
         "win_cells": squares(public.get("lance")),
     }
+
+
+class LancePage(Page):
+    """Lance Assembly's page hooks (games.registry.get_page)."""
+
+    #: `context` reads nothing but `view["public"]` (not ctx, not whose view it is): matches/render.py
+    #: runs it once per update for every audience with the same view
+    view_only = True
+
+    def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        return context(view, ctx)

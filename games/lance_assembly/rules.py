@@ -53,36 +53,34 @@ from games.core.game import Game
 from games.core.grid import index_name, parse_index
 from games.core.result import Result
 
+from .board import (
+    BLUE,
+    EMPTY,
+    NEUTRAL,
+    PLACEMENT_LIMIT,
+    RED,
+    SIZE,
+    SQUARES,
+    WINDOWS,
+    any_slide,
+    lances,
+    put,
+    random_turn,
+    shifted,
+    slide_in_place,
+    slides,
+)
 from .notation import Neutral, Part, Place, Slide, Turn, format_turn, parse_turn
 
-SIZE = 6
-SQUARES = SIZE * SIZE
 TILES = 18
-LANCE = 5
-#: Placement (own or neutral) is allowed only while MORE than this many squares are empty.
-PLACEMENT_LIMIT = 4
 REPETITIONS = 3
 
-EMPTY, RED, BLUE, NEUTRAL = 0, 1, 2, 3
 SYMBOLS = {EMPTY: ".", RED: "R", BLUE: "B", NEUTRAL: "N"}
 _FROM_SYMBOL = {".": EMPTY, "R": RED, "B": BLUE, "N": NEUTRAL, "X": RED, "O": BLUE}
 VIEW_SYMBOLS = {EMPTY: "", RED: "R", BLUE: "B", NEUTRAL: "N"}
 COLOURS = {1: "red", 2: "blue"}
 VARIANTS = ("lance-assembly", "sliding-tic-tac-toe")
 
-#: Every window of 5 squares in a row (rows, columns, both diagonals): 32 of them.
-WINDOWS: tuple[tuple[int, ...], ...] = tuple(
-    tuple((r + k * dr) * SIZE + (c + k * dc) for k in range(LANCE))
-    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1))
-    for r in range(SIZE)
-    for c in range(SIZE)
-    if 0 <= c + (LANCE - 1) * dc < SIZE and 0 <= r + (LANCE - 1) * dr < SIZE
-)
-#: Rows then columns as flat indices in increasing order, with their (backward, forward) directions.
-_LINES: tuple[tuple[tuple[int, ...], str, str], ...] = tuple(
-    (tuple(r * SIZE + c for c in range(SIZE)), "left", "right") for r in range(SIZE)
-) + tuple((tuple(r * SIZE + c for r in range(SIZE)), "up", "down") for c in range(SIZE))
-_STEP = {"up": -SIZE, "down": SIZE, "left": -1, "right": 1}
 
 Position = tuple[tuple[int, ...], int]
 
@@ -246,7 +244,7 @@ class LanceAssembly(Game[LanceState, Turn]):
                 empty -= 1
                 placed = True
             else:
-                _slide_in_place(cells, part)
+                slide_in_place(cells, part)
         new_cells = tuple(cells)
         nxt = 3 - seat
         key: Position = (new_cells, nxt)
@@ -284,54 +282,54 @@ class LanceAssembly(Game[LanceState, Turn]):
         if place_ok:
             for p in empties:
                 yield Turn((Place(p),))
-                for s in _slides(_put(cells, p, seat)):
+                for s in slides(put(cells, p, seat)):
                     yield Turn((Place(p), s))
         # slide
-        for s in _slides(cells):
+        for s in slides(cells):
             yield Turn((s,))
         if not neutral_ok:
             return
         second_ok = n_empty - 1 > PLACEMENT_LIMIT
         for n in empties:
-            after_n = _put(cells, n, NEUTRAL)
+            after_n = put(cells, n, NEUTRAL)
             # neutral, place (, slide)
             if place_ok and second_ok:
                 for p in empties:
                     if p == n:
                         continue
                     yield Turn((Neutral(n), Place(p)))
-                    for s in _slides(_put(after_n, p, seat)):
+                    for s in slides(put(after_n, p, seat)):
                         yield Turn((Neutral(n), Place(p), s))
             # neutral, slide
-            for s in _slides(after_n):
+            for s in slides(after_n):
                 yield Turn((Neutral(n), s))
         if place_ok:
             for p in empties:
-                after_p = _put(cells, p, seat)
+                after_p = put(cells, p, seat)
                 # place, neutral (, slide)
                 if second_ok:
                     for n in empties:
                         if n == p:
                             continue
                         yield Turn((Place(p), Neutral(n)))
-                        for s in _slides(_put(after_p, n, NEUTRAL)):
+                        for s in slides(put(after_p, n, NEUTRAL)):
                             yield Turn((Place(p), Neutral(n), s))
                     # place, slide, neutral
-                    for s in _slides(after_p):
-                        after_s = _shifted(after_p, s)
+                    for s in slides(after_p):
+                        after_s = shifted(after_p, s)
                         for n in range(SQUARES):
                             if after_s[n] == EMPTY:
                                 yield Turn((Place(p), s, Neutral(n)))
         # slide, neutral
-        for s in _slides(cells):
-            after_s = _shifted(cells, s)
+        for s in slides(cells):
+            after_s = shifted(cells, s)
             for n in range(SQUARES):
                 if after_s[n] == EMPTY:
                     yield Turn((s, Neutral(n)))
 
     def legal_slides(self, state: LanceState) -> list[Slide]:
         """Every legal slide on the current board (ignores whose turn it is)."""
-        return list(_slides(state.cells))
+        return list(slides(state.cells))
 
     def random_action(self, state: LanceState, seat: int, rng: random.Random) -> Turn | None:
         """A legal turn picked cheaply: a random turn shape, then random parts.
@@ -356,7 +354,7 @@ class LanceAssembly(Game[LanceState, Turn]):
             shapes = [s[:k] + "N" + s[k:] for s in sorted(set(shapes)) for k in range(len(s) + 1)]
         rng.shuffle(shapes)
         for shape in shapes:
-            turn = _random_turn(cells, seat, shape, rng)
+            turn = random_turn(cells, seat, shape, rng)
             if turn is not None:
                 return turn
         return next(self.legal_actions(state, seat), None)
@@ -508,151 +506,8 @@ def _check_placement(cells: list[int], square: int, empty: int, what: str) -> No
         raise IllegalAction(f"{index_name(square, SIZE)} is not empty")
 
 
-def _slide_in_place(cells: list[int], slide: Slide) -> None:
-    """Validate `slide` on `cells` and perform it (cells is a scratch list)."""
-    start, end, direction, distance = slide.start, slide.end, slide.direction, slide.distance
-    name = _name
-    if not (0 <= start < SQUARES and 0 <= end < SQUARES):
-        raise IllegalAction("that slide is not on the board")
-    if direction not in _STEP:
-        raise IllegalAction(f"tiles slide only up, down, left or right, not {direction!r}")
-    r1, c1 = divmod(start, SIZE)
-    r2, c2 = divmod(end, SIZE)
-    if start == end:
-        stride = 1
-        horizontal = direction in ("left", "right")
-    elif r1 == r2:
-        stride, horizontal = 1, True
-    elif c1 == c2:
-        stride, horizontal = SIZE, False
-    else:
-        raise IllegalAction(
-            f"{name(start)} and {name(end)} are not in one row or column: tiles slide along one row or column"
-        )
-    run = range(start, end + 1, stride)
-    for index in run:
-        if cells[index] == EMPTY:
-            if start == end:
-                raise IllegalAction(f"there is no tile on {name(index)} to slide")
-            raise IllegalAction(
-                f"the tiles from {name(start)} to {name(end)} are not connected ({name(index)} is empty), "
-                "so they cannot slide together"
-            )
-    if start != end and horizontal != (direction in ("left", "right")):
-        along = "row" if horizontal else "column"
-        allowed = "left or right" if horizontal else "up or down"
-        raise IllegalAction(
-            f"{name(start)}-{name(end)} lies in one {along} and can only slide along it ({allowed}), "
-            f"not {direction}"
-        )
-    if distance < 1:
-        raise IllegalAction("a slide must move the tiles at least 1 square")
-    forward = direction in ("right", "down")
-    lead = end if forward else start
-    row, col = divmod(lead, SIZE)
-    room = {"right": SIZE - 1 - col, "left": col, "down": SIZE - 1 - row, "up": row}[direction]
-    step = _STEP[direction]
-    what = name(start) if start == end else f"{name(start)}-{name(end)}"
-    current = lead
-    for _ in range(min(distance, room)):
-        current += step
-        if cells[current] != EMPTY:
-            raise IllegalAction(
-                f"{name(current)} is not empty: {what} cannot slide into it, and tiles cannot push other tiles"
-            )
-    if distance > room:
-        raise IllegalAction(
-            f"{what} cannot slide {direction} {distance}: it would leave the board (at most {room})"
-        )
-    values = [cells[i] for i in run]
-    for index in run:
-        cells[index] = EMPTY
-    shift = step * distance
-    for index, value in zip(run, values, strict=True):
-        cells[index + shift] = value
-
-
 def _name(index: int) -> str:
     return index_name(index, SIZE)
-
-
-def _put(cells: tuple[int, ...], square: int, value: int) -> tuple[int, ...]:
-    return (*cells[:square], value, *cells[square + 1 :])
-
-
-def _shifted(cells: tuple[int, ...], slide: Slide) -> tuple[int, ...]:
-    """`cells` after a slide already known to be legal (no checks)."""
-    out = list(cells)
-    stride = 1 if slide.start == slide.end or slide.start // SIZE == slide.end // SIZE else SIZE
-    run = range(slide.start, slide.end + 1, stride)
-    values = [cells[i] for i in run]
-    for index in run:
-        out[index] = EMPTY
-    shift = _STEP[slide.direction] * slide.distance
-    for index, value in zip(run, values, strict=True):
-        out[index + shift] = value
-    return tuple(out)
-
-
-def _slide_table(line: tuple[int, ...], direction: str) -> tuple[tuple[tuple[Slide, ...], ...], ...]:
-    """table[x][y][d - 1] (x <= y): the slide of the run line[x]..line[y] by d toward `direction`.
-
-    Built once, so the hot enumeration below hands out shared immutable
-    Slide objects instead of constructing thousands per call.
-    """
-    return tuple(
-        tuple(
-            tuple(Slide(line[x], line[y], direction, d) for d in range(1, SIZE)) if y >= x else ()
-            for y in range(SIZE)
-        )
-        for x in range(SIZE)
-    )
-
-
-#: For each row/column: (line, table of forward slides [i][b], table of backward slides [a][j]).
-_SLIDE_TABLES = tuple(
-    (line, _slide_table(line, fwd), _slide_table(line, back)) for line, back, fwd in _LINES
-)
-
-
-def _slides(cells: tuple[int, ...]) -> Iterator[Slide]:
-    """Every legal slide on `cells`.
-
-    In each row/column, a maximal block of tiles a..b moving forward can only
-    move a sub-run ending at b (anything else would push), by 1..free squares
-    ahead of b; backward, a sub-run starting at a.  A single tile is a run of
-    both its row and its column, so it gets all four directions exactly once.
-    """
-    for line, fwd_table, back_table in _SLIDE_TABLES:
-        k = 0
-        prev_end = -1
-        while k < SIZE:
-            if cells[line[k]] == EMPTY:
-                k += 1
-                continue
-            a = k
-            while k < SIZE and cells[line[k]] != EMPTY:
-                k += 1
-            b = k - 1
-            nxt = k
-            while nxt < SIZE and cells[line[nxt]] == EMPTY:
-                nxt += 1
-            free_fwd = nxt - k
-            free_back = a - prev_end - 1
-            if free_fwd:
-                for i in range(a, b + 1):
-                    yield from fwd_table[i][b][:free_fwd]
-            if free_back:
-                row = back_table[a]
-                for j in range(a, b + 1):
-                    yield from row[j][:free_back]
-            prev_end = b
-
-
-def _any_slide(cells: tuple[int, ...]) -> bool:
-    """Some tile can slide: the board has both a tile and an empty square (the grid is connected)."""
-    empty = cells.count(EMPTY)
-    return 0 < empty < SQUARES
 
 
 def _has_legal_turn(state: LanceState, seat: int) -> bool:
@@ -661,29 +516,11 @@ def _has_legal_turn(state: LanceState, seat: int) -> bool:
     place_ok = state.in_hand[seat - 1] > 0 and empty > PLACEMENT_LIMIT
     if state.turn == 0:
         return place_ok
-    if place_ok or _any_slide(cells):
+    if place_ok or any_slide(cells):
         return True
     # the neutral tile alone is no turn, but neutral-then-slide is
     neutral_ok = seat == state.neutral_owner and state.neutral_available and empty > PLACEMENT_LIMIT
     return neutral_ok
-
-
-def _lances(cells: tuple[int, ...]) -> tuple[set[int], set[int]]:
-    """Squares of every red and every blue lance window."""
-    red: set[int] = set()
-    blue: set[int] = set()
-    for w in WINDOWS:
-        v = cells[w[0]]
-        if (
-            v != EMPTY
-            and v != NEUTRAL
-            and cells[w[1]] == v
-            and cells[w[2]] == v
-            and cells[w[3]] == v
-            and cells[w[4]] == v
-        ):
-            (red if v == RED else blue).update(w)
-    return red, blue
 
 
 def _stalemate_no_turn(seat: int) -> Result:
@@ -696,7 +533,7 @@ def _stalemate_no_turn(seat: int) -> Result:
 
 def _conclude(state: LanceState, mover: int) -> LanceState:
     """The end-of-turn checks: lance, then repetition, then no legal turn."""
-    red, blue = _lances(state.cells)
+    red, blue = lances(state.cells)
     if red or blue:
         if red and blue:
             winner = mover
@@ -731,37 +568,8 @@ def _conclude(state: LanceState, mover: int) -> LanceState:
     return state
 
 
-def _random_turn(cells: tuple[int, ...], seat: int, shape: str, rng: random.Random) -> Turn | None:
-    """A random legal turn of `shape` (letters P, S, N in order), or None if it has none.
-
-    The caller guarantees that P and N are allowed at the start of the turn;
-    the placement limit after the first placement is checked here.
-    """
-    parts: list[Part] = []
-    current = cells
-    for letter in shape:
-        if letter == "S":
-            options = list(_slides(current))
-            if not options:
-                return None
-            slide = rng.choice(options)
-            parts.append(slide)
-            current = _shifted(current, slide)
-            continue
-        empties = [i for i in range(SQUARES) if current[i] == EMPTY]
-        if len(empties) <= PLACEMENT_LIMIT:
-            return None
-        square = rng.choice(empties)
-        if letter == "P":
-            parts.append(Place(square))
-            current = _put(current, square, seat)
-        else:
-            parts.append(Neutral(square))
-            current = _put(current, square, NEUTRAL)
-    return Turn(tuple(parts))
-
-
 __all__ = [
+    "WINDOWS",
     "LanceAssembly",
     "LanceState",
     "Neutral",

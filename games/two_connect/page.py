@@ -18,28 +18,20 @@ Pure: no Django (the templates read plain dicts and strings).
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from html import escape
 from typing import Any
 
 from games.core import IllegalAction, RuleError
+from games.core.pages import Page
 
 from .board import BOARD_WORDS, GridBoard, GridRules
+from .drawing import GOMOKU_STEP, HEX, SQUAVA_STEP, grid_layout, number_text, svg_body, yinsh_layout
 from .gomoku import Gomoku
 from .rules import TwoConnect
 from .squava import Squava
-from .yinsh import COLUMN_RANGES, COLUMNS, NAMES, POINTS, RAYS, Yinsh, YinshMove, YinshRules, parse_point
-
-#: Yinsh lattice spacing, Gomoku point spacing and Squava square size (SVG user units).
-HEX = 40.0
-GOMOKU_STEP = 30.0
-SQUAVA_STEP = 60.0
-#: (d letter, d number) of the three Yinsh line directions (yinsh.md); the other diagonal is not a line.
-LINE_DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1))
-_COS30 = math.sqrt(3) / 2
+from .yinsh import NAMES, RAYS, Yinsh, YinshMove, YinshRules, parse_point
 
 _TITLES = {"squava": "Squava", "yinsh": "Yinsh", "gomoku": "Gomoku"}
 _REASONS = {
@@ -50,89 +42,6 @@ _REASONS = {
     "markers": "the markers ran out",
     "blocked": "no ring can move",
 }
-
-
-# -- geometry ---------------------------------------------------------------------
-
-
-def hex_xy(letter: int, number: int) -> tuple[float, float]:
-    """Screen position of Yinsh point (column index, number) before the margins:
-    columns are vertical (number grows upward), the same-number lines fall to the
-    right, the letter-and-number lines rise to the right (60 degrees apart)."""
-    return letter * _COS30 * HEX, (letter / 2 - number) * HEX
-
-
-@cache
-def yinsh_layout() -> dict[str, Any]:
-    """The drawn Yinsh board: points {name: (x, y)}, lines (x1, y1, x2, y2, direction
-    index into LINE_DIRECTIONS), labels (x, y, text), width and height."""
-    raw = {name: hex_xy(c, n) for name, (c, n) in zip(NAMES, POINTS, strict=True)}
-    left, top = 34.0, 22.0
-    min_x = min(x for x, _ in raw.values())
-    min_y = min(y for _, y in raw.values())
-    points = {name: (_r(x - min_x + left), _r(y - min_y + top)) for name, (x, y) in raw.items()}
-    valid = set(POINTS)
-    lines: list[tuple[float, float, float, float, int]] = []
-    for k, (dc, dn) in enumerate(LINE_DIRECTIONS):
-        for c, n in POINTS:
-            if (c - dc, n - dn) in valid:
-                continue  # not the first point of its line
-            end = (c, n)
-            while (end[0] + dc, end[1] + dn) in valid:
-                end = (end[0] + dc, end[1] + dn)
-            if end != (c, n):
-                x1, y1 = points[_yname(c, n)]
-                x2, y2 = points[_yname(*end)]
-                lines.append((x1, y1, x2, y2, k))
-    labels: list[tuple[float, float, str]] = []
-    for letter in COLUMNS:  # letters under the foot of each column
-        x, y = points[f"{letter}{COLUMN_RANGES[letter][0]}"]
-        labels.append((x, _r(y + 0.62 * HEX), letter))
-    for number in range(1, 12):  # numbers before the left end of each same-number line
-        c = min(c for c, n in POINTS if n == number)
-        x, y = points[_yname(c, number)]
-        labels.append((_r(x - 0.62 * HEX * _COS30), _r(y - 0.31 * HEX), str(number)))
-    width = max(x for x, _ in points.values()) + 24
-    height = max(y for _, y in points.values()) + 0.62 * HEX + 14
-    return {"points": points, "lines": lines, "labels": labels, "width": _r(width), "height": _r(height)}
-
-
-@cache
-def grid_layout(size: int, step: float, squares: bool) -> dict[str, Any]:
-    """A square board: point centres {name: (x, y)} (A1 top-left, numbers grow
-    downward), column and row labels, and the drawn lines (intersections for
-    Gomoku, square outlines for Squava)."""
-    lead, tail = (30.0, 6.0) if squares else (34.0, 16.0)
-    first = lead + (step / 2 if squares else 0)
-    points = {f"{COLUMNS_AZ[c]}{r + 1}": (_r(first + c * step), _r(first + r * step))
-              for r in range(size) for c in range(size)}
-    span = (size if squares else size - 1) * step
-    origin = lead
-    labels = [(_r(first + c * step), _r(lead - (10 if squares else 19)), COLUMNS_AZ[c]) for c in range(size)]
-    labels += [(_r(lead - (15 if squares else 21)), _r(first + r * step + 5), str(r + 1)) for r in range(size)]
-    count = size + 1 if squares else size
-    path = "".join(
-        f"M{_n(origin)} {_n(origin + i * step)}h{_n(span)}M{_n(origin + i * step)} {_n(origin)}v{_n(span)}"
-        for i in range(count)
-    )
-    total = _r(lead + span + tail)
-    return {"points": points, "labels": labels, "path": path, "width": total, "height": total}
-
-
-COLUMNS_AZ = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-def _yname(c: int, n: int) -> str:
-    return f"{COLUMNS[c]}{n}"
-
-
-def _r(value: float) -> float:
-    return round(value, 1)
-
-
-def _n(value: float) -> str:
-    """A coordinate as compact SVG text: 120 or 120.5."""
-    return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
 # -- the context ------------------------------------------------------------------
@@ -244,7 +153,7 @@ class _Shaper:
         else:
             self._grid(out, bv, last, set(win), prefix)
         out["win_line"] = self._win_line(out["points"], win)
-        out["svg"] = _svg_body(out, interactive=self.me != 0)
+        out["svg"] = svg_body(out, interactive=self.me != 0)
         return out
 
     # -- per board -------------------------------------------------------------
@@ -282,8 +191,8 @@ class _Shaper:
         rows = bv["cells"]
         cells = tuple(int(v) for row in rows for v in row)
         board = GridBoard(cells=cells)
-        out.update(kind="square" if squares else "cross", width=_n(layout["width"]), height=_n(layout["height"]),
-                   stone=_n(step * (0.34 if squares else 0.43)))
+        out.update(kind="square" if squares else "cross", width=number_text(layout["width"]), height=number_text(layout["height"]),
+                   stone=number_text(step * (0.34 if squares else 0.43)))
         points = []
         for index in range(rules.size * rules.size):
             name = rules.name(index)
@@ -298,7 +207,7 @@ class _Shaper:
             if self.acting and value:
                 no = prefix + _refusal(rules.play, board, self.me, index)
             said = _said(out["taken_no"], name) if value else ""
-            points.append({"coord": name, "x": _n(x), "y": _n(y), "xy": (x, y), "v": f"s{value}" if value else "",
+            points.append({"coord": name, "x": number_text(x), "y": number_text(y), "xy": (x, y), "v": f"s{value}" if value else "",
                            "seat": value, "mark": self.marks.get(value, ""), "label": label, "no": no,
                            "say_no": no if self.acting and no != said else None,
                            "last": name in last, "win": name in win})
@@ -317,8 +226,8 @@ class _Shaper:
         board = rules.from_points(" ".join(rings["1"]), " ".join(rings["2"]), " ".join(markers["1"]),
                                   " ".join(markers["2"]), markers_left=int(bv.get("markers_left", 0)))
         placing = self.me in (1, 2) and board.rings[self.me - 1] < 5
-        out.update(kind="hex", width=_n(layout["width"]), height=_n(layout["height"]),
-                   ring=_n(HEX * 0.36), marker=_n(HEX * 0.3))
+        out.update(kind="hex", width=number_text(layout["width"]), height=number_text(layout["height"]),
+                   ring=number_text(HEX * 0.36), marker=number_text(HEX * 0.3))
         out["phase"] = "place" if placing else "move"
         in_hand = {s: int((bv.get("rings_in_hand") or {}).get(str(s), 0)) for s in (1, 2)}
         out["facts"] = ([("rings to place", f"{self.names[1]} {in_hand[1]} · {self.names[2]} {in_hand[2]}")]
@@ -354,7 +263,7 @@ class _Shaper:
             # the click script derives a placement's refusal on an occupied point (data-taken-no); in
             # the move phase a click goes to the ring logic and only an explicit data-no is read
             said = _said(out["taken_no"], name) if placing and kind else ""
-            points.append({"coord": name, "x": _n(x), "y": _n(y), "xy": (x, y), "v": f"{kind}{seat}" if kind else "",
+            points.append({"coord": name, "x": number_text(x), "y": number_text(y), "xy": (x, y), "v": f"{kind}{seat}" if kind else "",
                            "seat": seat,
                            "piece": piece, "mark": self.marks.get(seat, ""), "label": label, "no": no,
                            "say_no": no if self.acting and no != said else None,
@@ -396,74 +305,7 @@ class _Shaper:
         for x, y in spots:
             if abs((x2 - x1) * (y - y1) - (y2 - y1) * (x - x1)) > 1.0:
                 return None
-        return [_n(x1), _n(y1), _n(x2), _n(y2)]
-
-
-# -- SVG markup -------------------------------------------------------------------
-# The points are written here rather than in a template loop: about 300 points per
-# page, rendered for every audience on every move, cost tens of milliseconds in the
-# Django template engine and well under one here.  Every text that can hold a
-# player's name goes through html.escape.
-
-
-def _svg_body(b: Mapping[str, Any], interactive: bool) -> str:
-    """The inside of one board's <svg>: hit shape, lines, labels, the deciding row and
-    the points (a <g> per point carrying data-board and data-coord, a live part each)."""
-    word = b["word"]
-    parts = [_static_layer(word)]
-    if b.get("win_line"):
-        x1, y1, x2, y2 = b["win_line"]
-        parts.append(f'<line class="tc-winline reason-{escape(b["reason"])}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>')
-    radius = {"ring": b["ring"], "marker": b["marker"]} if word == "yinsh" else {"stone": b["stone"]}
-    # A point is a live part (id + data-live, matches/CONTRACT.md): a move re-sends only the points
-    # that changed.  Its children are closed with end tags, not "/>": a live update is parsed as
-    # HTML outside any <svg>, where "/>" closes nothing (static/js/live.js rebuilds the part as SVG).
-    hit = f'<use class="hit" href="#tc-hit-{word}"></use>'
-    for p in b["points"]:
-        cls = "pt"
-        if p["v"]:
-            cls += f" {p['v']}"
-        if p["last"]:
-            cls += " last"
-        if p["win"]:
-            cls += " win"
-        attrs = (f'id="tc-{word}-{p["coord"]}" data-live class="{cls}" transform="translate({p["x"]} {p["y"]})" '
-                 f'data-board="{word}" data-coord="{p["coord"]}"')
-        if p["v"]:
-            attrs += f' data-v="{p["v"]}"'
-        if p.get("say_no") is not None:  # what the click script would not derive from data-taken-no
-            attrs += f' data-no="{escape(p["say_no"])}"'
-        if interactive:
-            attrs += f' role="button" tabindex="0" aria-label="{escape(p["label"])}"'
-        piece = ""
-        if p["seat"]:
-            shape = p.get("piece") or "stone"
-            piece = (f'<circle class="{shape}" r="{radius[shape]}"></circle>'
-                     f'<text class="mk" dy=".35em">{escape(p["mark"])}</text>')
-        parts.append(f"<g {attrs}>{hit}{piece}</g>")
-    return "".join(parts)
-
-
-@cache
-def _static_layer(word: str) -> str:
-    """What never changes on a board: the hit shape, the lines and the labels."""
-    if word == "yinsh":
-        layout = yinsh_layout()
-        hit = f'<circle id="tc-hit-yinsh" r="{_n(HEX * 0.46)}"/>'
-        lines = "".join(
-            f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" class="d{k}"/>'
-            for x1, y1, x2, y2, k in layout["lines"]
-        )
-        drawn = f'<g class="tc-lines">{lines}</g>'
-    else:
-        squares = word == "squava"
-        step = SQUAVA_STEP if squares else GOMOKU_STEP
-        layout = grid_layout(5 if squares else 14, step, squares)
-        half = _n(step / 2)
-        hit = f'<rect id="tc-hit-{word}" x="-{half}" y="-{half}" width="{_n(step)}" height="{_n(step)}"/>'
-        drawn = f'<path class="tc-lines" d="{layout["path"]}"/>'
-    labels = "".join(f'<text x="{_n(x)}" y="{_n(y)}">{t}</text>' for x, y, t in layout["labels"])
-    return f'<defs>{hit}</defs>{drawn}<g class="tc-labels" aria-hidden="true">{labels}</g>'
+        return [number_text(x1), number_text(y1), number_text(x2), number_text(y2)]
 
 
 # -- helpers ----------------------------------------------------------------------
@@ -626,3 +468,14 @@ def log_notes(view: Mapping[str, Any], log: list[Any], ctx: Mapping[str, Any]) -
     if not notes:
         return log
     return [dict(e, note="; ".join(notes[i])) if i in notes else e for i, e in enumerate(log)]
+
+
+class TwoConnectPage(Page):
+    """Two Connect's (and Squava's, Gomoku's, Yinsh's) page hooks (games.registry.get_page)."""
+
+    def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        return context(view, ctx)
+
+    def log_notes(self, view: dict[str, Any], entries: list[dict[str, Any]],
+                  ctx: dict[str, Any]) -> list[dict[str, Any]]:
+        return log_notes(view, entries, ctx)

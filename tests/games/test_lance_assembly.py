@@ -18,8 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.core import HOST, SPECTATOR, IllegalAction, NotationError
+from games.lance_assembly.board import slide_in_place
 from games.lance_assembly.notation import Neutral, Place, Slide, Turn, parse_turn
-from games.lance_assembly.rules import WINDOWS, LanceAssembly, LanceState, _slide_in_place
+from games.lance_assembly.rules import WINDOWS, LanceAssembly, LanceState
 from games.registry import get_game
 
 GAME = LanceAssembly()
@@ -763,7 +764,7 @@ def _brute_slides(cells: tuple[int, ...]) -> set[Slide]:
         for direction, distance in product(("up", "down", "left", "right"), range(1, 6)):
             slide = Slide(start, end, direction, distance)
             try:
-                _slide_in_place(list(cells), slide)
+                slide_in_place(list(cells), slide)
             except IllegalAction:
                 continue
             found.add(slide)
@@ -810,7 +811,7 @@ def _brute_turns(state: LanceState, seat: int) -> set[Turn]:
         cells = list(state.cells)
         for part in parts:
             if isinstance(part, Slide):
-                _slide_in_place(cells, part)
+                slide_in_place(cells, part)
             else:
                 cells[part.square] = seat if isinstance(part, Place) else 3
         return tuple(cells)

@@ -17,7 +17,7 @@ import pytest
 
 from games.core import HOST, SPECTATOR, IllegalAction, RuleError
 from games.registry import get_game
-from games.two_connect import page
+from games.two_connect import drawing, page
 from games.two_connect.yinsh import (
     COLUMN_RANGES,
     NAMES,
@@ -74,7 +74,7 @@ def server_says(game: Any, state: Any, seat: int, text: str) -> str:
 
 
 def test_yinsh_lattice_has_the_85_points_named_as_yinsh_md_says() -> None:
-    layout = page.yinsh_layout()
+    layout = drawing.yinsh_layout()
     assert len(layout["points"]) == 85
     for letter, (low, high) in COLUMN_RANGES.items():
         numbers = sorted(int(n[1:]) for n in layout["points"] if n[0] == letter)
@@ -85,27 +85,27 @@ def test_yinsh_lattice_has_the_85_points_named_as_yinsh_md_says() -> None:
 
 
 def test_yinsh_neighbours_are_one_step_apart_in_exactly_three_directions() -> None:
-    pts = page.yinsh_layout()["points"]
+    pts = drawing.yinsh_layout()["points"]
     angles = set()
     for name in pts:
         x, y = pts[name]
         for other, (ox, oy) in pts.items():
-            if other != name and math.dist((x, y), (ox, oy)) < page.HEX * 1.01:
-                assert math.dist((x, y), (ox, oy)) == pytest.approx(page.HEX, abs=0.2)
+            if other != name and math.dist((x, y), (ox, oy)) < drawing.HEX * 1.01:
+                assert math.dist((x, y), (ox, oy)) == pytest.approx(drawing.HEX, abs=0.2)
                 angles.add(round(math.degrees(math.atan2(oy - y, ox - x))) % 180)
     # vertical (same letter) and the two 30-degree slopes: three line directions
     assert angles == {90, 30, 150}
 
 
 def test_yinsh_lines_run_along_the_three_directions_only_and_cover_every_link() -> None:
-    layout = page.yinsh_layout()
+    layout = drawing.yinsh_layout()
     pts = layout["points"]
     by_dir = Counter(k for *_, k in layout["lines"])
     assert by_dir == {0: 11, 1: 11, 2: 11}  # eleven lines in each direction
     spots = {v: k for k, v in pts.items()}
     for x1, y1, x2, y2, k in layout["lines"]:
         a, b = spots[(x1, y1)], spots[(x2, y2)]
-        dc, dn = page.LINE_DIRECTIONS[k]
+        dc, dn = drawing.LINE_DIRECTIONS[k]
         (ca, na), (cb, nb) = POINTS[NAMES.index(a)], POINTS[NAMES.index(b)]
         steps = max(abs(cb - ca), abs(nb - na))
         assert (cb - ca, nb - na) == (dc * steps, dn * steps), (a, b)
@@ -117,16 +117,16 @@ def test_yinsh_lines_run_along_the_three_directions_only_and_cover_every_link() 
 
 
 def test_yinsh_labels_are_the_letters_a_to_k_and_numbers_1_to_11() -> None:
-    texts = [t for _, _, t in page.yinsh_layout()["labels"]]
+    texts = [t for _, _, t in drawing.yinsh_layout()["labels"]]
     assert sorted(texts) == sorted([*"ABCDEFGHIJK", *map(str, range(1, 12))])
 
 
 def test_grid_layouts_place_gomoku_on_intersections_and_squava_in_squares() -> None:
-    gomoku = page.grid_layout(14, page.GOMOKU_STEP, False)
+    gomoku = drawing.grid_layout(14, drawing.GOMOKU_STEP, False)
     assert len(gomoku["points"]) == 196
     (ax, ay), (bx, by), (cx, cy) = gomoku["points"]["A1"], gomoku["points"]["B1"], gomoku["points"]["A2"]
-    assert (bx - ax, by - ay, cx - ax, cy - ay) == (page.GOMOKU_STEP, 0, 0, page.GOMOKU_STEP)
-    squava = page.grid_layout(5, page.SQUAVA_STEP, True)
+    assert (bx - ax, by - ay, cx - ax, cy - ay) == (drawing.GOMOKU_STEP, 0, 0, drawing.GOMOKU_STEP)
+    squava = drawing.grid_layout(5, drawing.SQUAVA_STEP, True)
     assert len(squava["points"]) == 25 and squava["points"]["E5"][0] > squava["points"]["A1"][0]
 
 

@@ -20,7 +20,7 @@ import pytest
 from django.template.loader import get_template
 
 from games.core import HOST, SPECTATOR, RuleError
-from games.registry import get_game, slugs
+from games.registry import get_game, get_page, slugs
 from matches import render, services, written
 from matches.engine import ServiceError
 from matches.templatetags.match_tags import SHARED_VIEWER
@@ -218,9 +218,8 @@ def test_live_parts_are_found_as_the_greedy_pattern_found_them(make_match: Any, 
 def _template_rows(match: Any, ctx: dict[str, Any], rows: list[Any]) -> str:
     """render.log_rows as it was: each entry through log_row.html, then compact."""
     entries = render._log_entries(match, rows, ctx["viewer"], ctx["names"])
-    notes = render.page_hook(match.game_slug, "log_notes")
-    if notes is not None and ctx.get("view") is not None:
-        entries = notes(ctx["view"], entries, ctx)
+    if ctx.get("view") is not None:
+        entries = get_page(match.game_slug).log_notes(ctx["view"], entries, ctx)
     row = get_template(LOG_ROW)
     return _compact("".join(row.render({**ctx, "e": e}) for e in entries))
 

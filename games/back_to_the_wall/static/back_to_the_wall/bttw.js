@@ -5,8 +5,9 @@
 // squares count as adjacent (data-near), every piece's path preview for each
 // choice of directions, which garnet toggles are open, and the resolution
 // trace with the engine's reasons.  The script composes canonical notation
-// ("once wall C3; once piece 1 up right down; twice garnet") in the move box
-// and draws the trace's frames on the boards.
+// ("once wall C3; once piece 1 up right down; twice garnet") through the
+// composer (static/js/composer.js), which owns the move box (the host's is
+// #bttw-host-text), and draws the trace's frames on the boards.
 (function () {
   "use strict";
   var BOARDS = ["once", "twice", "thrice"];
@@ -25,7 +26,7 @@
   var tab = "once";
   var replay = { on: false, round: null, step: 0, timer: null, saved: {} };
   var hostSeat = null;   // the seat the host is entering orders for (kept across live swaps)
-  var typed = null;      // text typed into the box by hand (kept until the builder is clicked again)
+  var roundKey = null;   // the round the pending orders (and any typed text) belong to
   var opened = {};       // board -> true when its "how the round resolved" details are open
   var D = null;          // the page's data (json_script #bttw-data), re-read after every swap
 
@@ -83,7 +84,17 @@
     });
     return parts.join("; ");
   }
-  function box() { return document.getElementById(D && D.host ? "bttw-host-text" : "move-text"); }
+  // the pending move of the composer: the orders being built, per round and seat (`store`)
+  function text() {
+    if (!D) { read(); }
+    var who = building() && D ? seat() : null;
+    if (!who) { var t = box(); return t ? t.value : ""; }
+    return compose(orders(who), who);
+  }
+  function box() {
+    var r = root();
+    return r && r.dataset.host === "1" ? document.getElementById("bttw-host-text") : null;  // null: the player's box
+  }
 
   // -- drawing the builder -------------------------------------------------------------------
   function render() {
@@ -92,11 +103,6 @@
     if (!r || !D) { return; }
     showTab(tab);
     $$(".bttw-why").forEach(function (d) { if (opened[d.dataset.for]) { d.open = true; } });
-    var submit = document.getElementById("move-submit");
-    if (submit) {
-      submit.dataset.label = submit.dataset.label || submit.textContent;
-      submit.textContent = r.classList.contains("building") ? "Submit sealed orders" : submit.dataset.label;
-    }
     if (!r.classList.contains("building")) {
       var review = document.getElementById("bttw-review");
       if (review) { review.innerHTML = ""; }
@@ -109,8 +115,6 @@
     BOARDS.forEach(function (b) { drawBoard(b, o[b], who); });
     drawGarnets(o, who);
     drawReview(o, who);
-    var t = box();
-    if (t) { t.value = typed && typed.key === D.roundKey ? typed.text : compose(o, who); }
   }
 
   function drawBoard(b, o, who) {
@@ -246,7 +250,7 @@
     else if (o.walls.length < limit) { o.walls.push(coord); }
     else if (limit === 1) { o.walls = [coord]; }
     else { note[b] = TITLES[b] + " takes at most " + limit + " walls a round: click one of yours to remove it first"; }
-    render();
+    return store;
   }
 
   function clickArrow(btn) {
@@ -258,7 +262,7 @@
     if (btn.classList.contains("bttw-back")) { dirs.pop(); }
     else if (dirs.length < 3) { dirs.push(btn.dataset.dir); }
     else { note[b] = "Piece " + n + " has its three directions: ⌫ removes the last one"; }
-    render();
+    window.Composer.set(store);
   }
 
   // -- tabs (phones show one board at a time) ------------------------------------------------------
@@ -454,40 +458,56 @@
     }
   }
 
+  window.Composer.register(BOARDS, {
+    empty: function () { return store; },
+    text: text,
+    parse: function () { return null; },  // typed orders are sent as written
+    active: building,
+    box: box,
+    click: function (coord, sq) { return clickSquare(sq); },
+    draw: refresh,
+    // a new round starts from the orders the page holds for it (typed text is dropped)
+    sync: function () {
+      read();
+      if (!D || D.roundKey === roundKey) { return undefined; }
+      roundKey = D.roundKey;
+      return store;
+    },
+    changed: function () { return undefined; },  // the builder keeps the round's orders: sync decides
+    clear: function () {
+      if (D && seat()) {
+        store[D.roundKey] = store[D.roundKey] || {};
+        var blank = {};
+        BOARDS.forEach(function (b) { blank[b] = empty(); note[b] = ""; });
+        store[D.roundKey][seat()] = blank;
+      }
+      return store;
+    },
+    submitLabel: function () { var r = root(); return r && r.classList.contains("building") ? "Submit sealed orders" : null; }
+  });
+
   document.addEventListener("click", function (e) {
     var t = e.target;
-    if (!t.closest || !t.closest("#bttw, #bttw-controls, #move-form")) { return; }
+    if (!t.closest || !t.closest("#bttw, #bttw-controls")) { return; }
     var tabBtn = t.closest(".bttw-tab");
     if (tabBtn) { showTab(tabBtn.dataset.tab); return; }
-    var sq = t.closest("#bttw .sq");
-    if (sq) { if (building()) { typed = null; clickSquare(sq); } return; }
     var arrow = t.closest(".bttw-arrow, .bttw-back");
-    if (arrow) { if (building()) { typed = null; clickArrow(arrow); } return; }
+    if (arrow) { if (building()) { clickArrow(arrow); } return; }
     if (t.closest("#bttw-replay-first")) { pause(); go(0, 0); return; }
     if (t.closest("#bttw-replay-prev")) { pause(); go(-1); return; }
     if (t.closest("#bttw-replay-next")) { pause(); go(1); return; }
     if (t.closest("#bttw-replay-last")) { pause(); go(0, -1); return; }
     if (t.closest("#bttw-replay-play")) { play(); return; }
-    if (t.closest("#bttw-replay-close")) { stopReplay(); return; }
-    if (t.closest("#move-clear") && D && seat()) {
-      typed = null;
-      store[D.roundKey] = store[D.roundKey] || {};
-      var blank = {};
-      BOARDS.forEach(function (b) { blank[b] = empty(); note[b] = ""; });
-      store[D.roundKey][seat()] = blank;
-      setTimeout(render, 0);
-    }
+    if (t.closest("#bttw-replay-close")) { stopReplay(); }
   });
   document.addEventListener("change", function (e) {
     var t = e.target;
     if (t.classList && t.classList.contains("bttw-garnet") && building()) {
-      typed = null;
       orders(seat())[t.dataset.for].garnet = t.checked;
-      render();
+      window.Composer.set(store);
     } else if (t.id === "bttw-host-seat") {
       hostSeat = t.value;
-      typed = null;
-      render();
+      window.Composer.set(store);
     } else if (t.id === "bttw-replay-round") {
       pause();
       replay.round = parseInt(t.value, 10);
@@ -512,14 +532,4 @@
       e.preventDefault();
     }
   });
-  document.addEventListener("input", function (e) {
-    if (e.target && (e.target.id === "move-text" || e.target.id === "bttw-host-text") && D) {
-      typed = { key: D.roundKey, text: e.target.value };
-    }
-  });
-  // board.js empties the move box when the version changes; the builder keeps the round's orders
-  document.addEventListener("dm:board-changed", function () { setTimeout(refresh, 0); });
-  document.addEventListener("htmx:afterSettle", refresh);
-  document.addEventListener("htmx:wsAfterMessage", refresh);
-  document.addEventListener("DOMContentLoaded", refresh);
 })();

@@ -1,26 +1,25 @@
 // Bidding 3D Tic-Tac-Toe: the bid builder.  Clicking tiles composes the
-// canonical bid ("A1 3; E5 2") in #move-text, so clicking and typing are one
-// path to the server.  The script knows no rules: the server marks each tile
-// it may not take (data-blocked, with the reason), the round-1 pairs that would
-// complete three in a line with it (data-pairs) and how many boards a bid may
-// cover (data-max-boards); the script only applies that data to the draft.
+// canonical bid ("A1 3; E5 2"); the composer (static/js/composer.js) owns the
+// move box, so clicking and typing are one path to the server.  The script
+// knows no rules: the server marks each tile it may not take (data-blocked,
+// with the reason), the round-1 pairs that would complete three in a line with
+// it (data-pairs) and how many boards a bid may cover (data-max-boards); the
+// script only applies that data to the draft.
 (function () {
   "use strict";
-  var draft = [];   // [{tile: "E5", chips: 3}], kept sorted by tile like the canonical form
+  var draft = [];   // the pending bid: [{tile: "E5", chips: 3}], sorted by tile like the canonical form
   var key = null;   // which board state the draft belongs to (bout, round, own sealed bid)
-  var keep = "";    // what #move-text holds: board.js empties it on every board change
+  var focusNext = null;  // the tile whose amount takes the focus once the rows are drawn
 
   function bt() { return document.getElementById("bt"); }
-  function form() { return document.getElementById("move-form"); }
-  function box() { return document.getElementById("move-text"); }
   function byId(id) { return document.getElementById(id); }
-  function canBid() { var b = bt(); return !!(b && form() && b.dataset.canBid === "1"); }
+  function canBid() { var b = bt(); return !!(b && byId("bt-builder") && b.dataset.canBid === "1"); }
   function tileEl(name) { return document.querySelector('#bt .bt-tile[data-coord="' + name + '"]'); }
   function find(name) {
     for (var i = 0; i < draft.length; i++) { if (draft[i].tile === name) { return draft[i]; } }
     return null;
   }
-  function canonical() { return draft.map(function (b) { return b.tile + " " + b.chips; }).join("; "); }
+  function canonical(bids) { return bids.map(function (b) { return b.tile + " " + b.chips; }).join("; "); }
   function total() { return draft.reduce(function (n, b) { return n + b.chips; }, 0); }
   function note(msg, bad) {
     var el = byId("bt-note");
@@ -63,29 +62,21 @@
     return "";
   }
 
-  function changed() {
-    keep = canonical();
-    var t = box();
-    if (t) { t.value = keep; }
-    render();
-  }
-
-  function add(el) {
-    var name = el.dataset.coord;
-    if (find(name)) { focusAmount(name); return; }
+  // a click on a tile: the draft with it at 1 chip, or undefined (already in it, or refused)
+  function add(name, el, pending) {
+    draft = pending;
+    if (find(name)) { focusNext = name; return undefined; }
     var reason = why(name);
     if (reason) {
       note(name + " is not allowed: " + reason + ".", true);
       el.classList.remove("refused");
       void el.offsetWidth;  // restart the shake
       el.classList.add("refused");
-      return;
+      return undefined;
     }
-    draft.push({ tile: name, chips: 1 });
-    draft.sort(order);
     note(name + " added at 1 chip.");
-    changed();
-    focusAmount(name);
+    focusNext = name;
+    return draft.concat([{ tile: name, chips: 1 }]).sort(order);
   }
 
   function focusAmount(name) {
@@ -97,18 +88,20 @@
     var b = find(name);
     if (!b) { return; }
     b.chips = Math.max(1, Math.min(999999, chips || 1));
-    changed();
+    window.Composer.set(draft);
   }
 
   function remove(name) {
-    draft = draft.filter(function (b) { return b.tile !== name; });
     note(name + " removed from your bid.");
-    changed();
+    window.Composer.set(draft.filter(function (b) { return b.tile !== name; }));
   }
 
-  function render() {
+  function render(pending) {
+    draft = pending;
     var root = bt();
-    if (!root) { return; }
+    if (!root || !byId("bt-builder")) { return; }  // a page without the builder: nothing to draw
+    var card = byId("move-card");
+    if (card) { card.hidden = root.dataset.finished === "1"; }  // nothing left to bid on
     var active = canBid();
     document.querySelectorAll("#bt .bt-tile").forEach(function (el) {
       var name = el.dataset.coord;
@@ -141,6 +134,7 @@
         : "No tiles in your bid yet (" + have + " chips left).";
       sum.classList.toggle("over", n > have);
     }
+    if (focusNext) { focusAmount(focusNext); focusNext = null; }
   }
 
   // rows are rebuilt only when the tiles change: a rebuild would drop the focus, or the
@@ -174,36 +168,38 @@
   // afresh from that bid; the opponent submitting keeps what we are composing
   function sync() {
     var root = bt();
-    if (!root || !form()) { return; }
-    label();
-    var card = form().closest(".move-card");
-    if (card) { card.hidden = root.dataset.finished === "1"; }  // nothing left to bid on
+    if (!root || !byId("bt-builder")) { return undefined; }
     var k = [root.dataset.bout, root.dataset.round, root.dataset.done, root.dataset.submitted, root.dataset.sealed].join("|");
-    if (k !== key) {
-      key = k;
-      var sealed = root.dataset.submitted === "1" ? parse(root.dataset.sealed) : [];
-      draft = sealed || [];
-      keep = draft.length ? canonical() : "";
-      if (root.dataset.submitted === "1") {
-        note(draft.length ? "Your sealed bid is shown: change it and submit again to replace it." : "You passed this round.");
-      } else { note(""); }
-    }
-    var t = box();
-    if (t && t.value !== keep) { t.value = keep; }
-    render();
+    if (k === key) { return undefined; }
+    key = k;
+    var sealed = root.dataset.submitted === "1" ? parse(root.dataset.sealed) : [];
+    if (root.dataset.submitted === "1") {
+      note(sealed && sealed.length ? "Your sealed bid is shown: change it and submit again to replace it." : "You passed this round.");
+    } else { note(""); }
+    return sealed || [];
   }
 
-  // the platform's move row says "Play"; a bid is a sealed submission
-  function label() {
-    var submit = byId("move-submit"), t = box();
-    if (submit && submit.textContent !== "Submit sealed bid") { submit.textContent = "Submit sealed bid"; }
-    if (t) { t.placeholder = "or type bids, e.g. A1 3; E5 2"; }
-  }
+  window.Composer.register("bidding", {
+    empty: function () { return []; },
+    text: canonical,
+    parse: function (text) {
+      var typed = parse(text);
+      if (typed === null) { note("Typed bids are sent as written."); }
+      return typed;
+    },
+    active: canBid,
+    click: add,
+    draw: render,
+    sync: sync,
+    changed: function () { return undefined; },  // sync decides, from the redrawn board
+    clear: function () { note(""); return []; },
+    // the platform's move row says "Play"; a bid is a sealed submission
+    submitLabel: function () { return "Submit sealed bid"; },
+    placeholder: "or type bids, e.g. A1 3; E5 2"
+  });
 
   document.addEventListener("click", function (e) {
-    if (!form() || !bt()) { return; }
-    var tile = e.target.closest("#bt .bt-tile");
-    if (tile) { if (canBid()) { add(tile); } return; }
+    if (!bt() || !e.target.closest) { return; }
     var li = e.target.closest("#bt-list li");
     if (li) {
       var step = e.target.closest("button.step"), b = find(li.dataset.tile);
@@ -211,30 +207,12 @@
       if (e.target.closest("button.rm")) { remove(li.dataset.tile); }
       return;
     }
-    if (e.target.closest("#bt-pass")) {
-      draft = []; keep = "pass";
-      var t = box();
-      if (t) { t.value = "pass"; }
-      render();
-      form().requestSubmit(byId("move-submit"));
-      return;
-    }
-    if (e.target.closest("#move-clear")) { draft = []; keep = ""; note(""); render(); }
+    if (e.target.closest("#bt-pass")) { window.Composer.submit("pass"); }
   });
-
   document.addEventListener("input", function (e) {
-    if (!bt()) { return; }
-    if (e.target.id === "move-text") {
-      keep = e.target.value;
-      var typed = parse(keep);
-      draft = typed || [];
-      render();
-      if (typed === null) { note("Typed bids are sent as written."); }
-      return;
-    }
-    if (e.target.matches("#bt-list input")) {
+    if (bt() && e.target.matches && e.target.matches("#bt-list input")) {
       var b = find(e.target.dataset.tile), n = parseInt(e.target.value, 10);
-      if (b && n >= 1) { b.chips = Math.min(999999, n); keep = canonical(); box().value = keep; render(); }
+      if (b && n >= 1) { b.chips = Math.min(999999, n); window.Composer.set(draft); }
     }
   });
   document.addEventListener("change", function (e) {
@@ -242,9 +220,4 @@
       setChips(e.target.dataset.tile, parseInt(e.target.value, 10));
     }
   });
-
-  document.addEventListener("dm:board-changed", sync);  // after board.js emptied the box
-  document.addEventListener("htmx:afterSettle", sync);
-  document.addEventListener("htmx:wsAfterMessage", sync);
-  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", sync); } else { sync(); }
 })();

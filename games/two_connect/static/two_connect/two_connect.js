@@ -1,6 +1,6 @@
-// Two Connect (and Squava, Gomoku, Yinsh alone): clicks compose the whole turn in
-// #move-text ("squava C3; gomoku H7", "yinsh ring E5", "yinsh E5-E8"); ghosts preview
-// the pending parts.  This script knows no rules: the server renders what each click
+// Two Connect (and Squava, Gomoku, Yinsh alone): clicks compose the whole turn
+// ("squava C3; gomoku H7", "yinsh ring E5", "yinsh E5-E8") through the composer
+// (static/js/composer.js), which owns the move box; ghosts preview the pending parts.  This script knows no rules: the server renders what each click
 // would be refused with (data-no, in the server's words; data-taken-no on a board is the
 // sentence for any occupied point, "{at}" standing for it), the legal ring destinations
 // and the markers each ring move flips (#tc-ring-moves).  It only composes notation.
@@ -9,14 +9,13 @@
 (function () {
   "use strict";
   var SVG = "http://www.w3.org/2000/svg";
-  var parts = [];     // {board, text, at: [coords], kind: stone|ring|move|raw, from, to, flips}
+  var parts = [];     // the pending turn: {board, text, at: [coords], kind: stone|ring|move|raw, from, to, flips}
   var picked = null;  // the Yinsh ring chosen to move (a coord)
   var tab = null;     // the board the player chose to see on a phone
   var busy = null;    // the point handled in this task (a key press and its synthetic click are one)
 
   function root() { return document.getElementById("tc-root"); }
   function turn() { var t = document.getElementById("tc-turn"); return t ? t.dataset : {}; }
-  function box() { return document.getElementById("move-text"); }
   function board(word) { return document.querySelector('#tc-root .tc-board[data-word="' + word + '"]'); }
   function point(word, coord) {
     return document.querySelector('#tc-root .pt[data-board="' + word + '"][data-coord="' + coord + '"]');
@@ -43,8 +42,8 @@
     setTimeout(function () { if (el.textContent === text) { el.hidden = true; el.textContent = ""; } }, 8000);
   }
 
-  // -- composing -------------------------------------------------------------
-  function write() { var t = box(); if (t) { t.value = parts.map(function (p) { return p.text; }).join("; "); } }
+  // -- composing (each returns the new pending turn, or undefined when it is unchanged) ----
+  function text(turn) { return turn.map(function (p) { return p.text; }).join("; "); }
 
   function pendingAt(word, coord) {
     for (var i = 0; i < parts.length; i++) {
@@ -64,26 +63,28 @@
     } else {
       var need = parseInt(turn().need, 10) || 1;
       var counted = parts.filter(function (p) { return p.board; }).length;
-      if (counted >= need) { say(where, need === 1 ? turn().one : r.dataset.three); return; }
+      if (counted >= need) { say(where, need === 1 ? turn().one : r.dataset.three); return undefined; }
       parts.push(part);
     }
-    quiet(); write(); draw();
+    quiet();
+    return parts;
   }
 
-  function activate(pt) {
+  function activate(coord, pt, pending) {
     var r = root();
-    if (!r || !document.getElementById("move-form") || busy === pt) { return; }
+    if (!r || busy === pt) { return undefined; }
     busy = pt; setTimeout(function () { busy = null; }, 0);
-    var word = pt.dataset.board, coord = pt.dataset.coord, where = pt.closest(".tc-board");
-    if (turn().no) { say(where, turn().no); return; }
+    parts = pending.slice();
+    var word = pt.dataset.board, where = pt.closest(".tc-board");
+    if (turn().no) { say(where, turn().no); return undefined; }
     var i = pendingAt(word, coord);
-    if (i >= 0) { parts.splice(i, 1); picked = null; quiet(); write(); draw(); return; }  // take a pending move back
-    if (where.dataset.no) { say(where, where.dataset.no); return; }
-    if (word === "yinsh" && where.dataset.phase === "move") { yinsh(pt, where, coord); return; }
+    if (i >= 0) { parts.splice(i, 1); picked = null; quiet(); return parts; }  // take a pending move back
+    if (where.dataset.no) { say(where, where.dataset.no); return undefined; }
+    if (word === "yinsh" && where.dataset.phase === "move") { return yinsh(pt, where, coord); }
     var no = refusal(pt, where);
-    if (no) { say(where, no); return; }
-    if (word === "yinsh") { setPart({ board: word, text: "yinsh ring " + coord, at: [coord], kind: "ring" }, where); }
-    else { setPart({ board: word, text: word + " " + coord, at: [coord], kind: "stone" }, where); }
+    if (no) { say(where, no); return undefined; }
+    if (word === "yinsh") { return setPart({ board: word, text: "yinsh ring " + coord, at: [coord], kind: "ring" }, where); }
+    return setPart({ board: word, text: word + " " + coord, at: [coord], kind: "stone" }, where);
   }
 
   // a point's own data-no (even empty) wins; an occupied point otherwise says its board's data-taken-no
@@ -94,26 +95,26 @@
 
   function yinsh(pt, where, coord) {
     var moves = ringMoves();
-    if (moves[coord]) { picked = picked === coord ? null : coord; quiet(); draw(); return; }
+    if (moves[coord]) { picked = picked === coord ? null : coord; quiet(); return undefined; }
     if (picked && moves[picked]) {
       var ring = moves[picked];
       if (ring.to[coord]) {
         var from = picked;
         picked = null;
-        setPart({ board: "yinsh", text: "yinsh " + from + "-" + coord, at: [from, coord], kind: "move",
-                  from: from, to: coord, flips: ring.to[coord] }, where);
-        draw();
-        return;
+        return setPart({ board: "yinsh", text: "yinsh " + from + "-" + coord, at: [from, coord], kind: "move",
+                         from: from, to: coord, flips: ring.to[coord] }, where);
       }
       say(where, ring.no[coord] || ring.off.replace("{to}", coord));
-      return;
+      return undefined;
     }
     say(where, pt.dataset.no || where.dataset.loneNo || "");
+    return undefined;
   }
 
   // typing fills the same box: read the parts back to preview them
   var PART = /^\s*(squava|yinsh|gomoku)?\s*(ring\s+)?([a-n]\d{1,2})(?:\s*-\s*([a-k]\d{1,2}))?\s*$/i;
   function fromText(text) {
+    quiet();
     var r = root(), solo = r && r.dataset.solo === "1";
     var only = solo ? (document.querySelector("#tc-root .tc-board") || { dataset: {} }).dataset.word : null;
     var moves = ringMoves();
@@ -129,10 +130,10 @@
       return { board: word, text: raw.trim(), at: [a], kind: word === "yinsh" ? "ring" : "stone" };
     }).filter(function (p) { return p.text; });
     picked = null;
-    draw();
+    return parts;
   }
 
-  function reset() { parts = []; picked = null; quiet(); draw(); }
+  function reset() { picked = null; quiet(); return []; }
 
   // -- drawing the pending parts ---------------------------------------------
   function el(name, attrs, text) {
@@ -174,9 +175,10 @@
     pt.setAttribute("aria-label", pt.dataset.l + (extra ? ", " + extra : ""));
   }
 
-  function draw() {
+  function draw(pending) {
     var r = root();
     if (!r) { return; }
+    parts = pending;
     r.querySelectorAll(".tc-fx").forEach(function (n) { n.remove(); });
     r.querySelectorAll(".pt[data-fx], .pt[data-l]").forEach(clearFx);
     r.querySelectorAll(".pt.flip-preview").forEach(function (p) { p.classList.remove("flip-preview"); });
@@ -243,30 +245,27 @@
   }
 
   // -- events ----------------------------------------------------------------
+  window.Composer.register(["squava", "gomoku", "yinsh"], {
+    empty: reset,
+    text: text,
+    parse: fromText,
+    click: activate,
+    draw: draw,
+    eachSwap: true  // a live update swaps single points: put their ghosts back at once
+  });
   document.addEventListener("click", function (e) {
     var t = e.target.closest && e.target.closest("#tc-root .tc-tab");
-    if (t) { tab = t.dataset.tab; quiet(); showTab(); return; }
-    var pt = e.target.closest && e.target.closest("#tc-root .pt");
-    if (pt) { activate(pt); return; }
-    if (e.target.closest && e.target.closest("#move-clear")) { reset(); }
+    if (t) { tab = t.dataset.tab; quiet(); showTab(); }
   });
   document.addEventListener("keydown", function (e) {
     if (e.key !== "Enter" && e.key !== " ") { return; }
     var pt = e.target.closest && e.target.closest("#tc-root .pt");
     if (!pt) { return; }
     e.preventDefault();
-    activate(pt);
+    window.Composer.click(pt);
   });
   document.addEventListener("pointerover", function (e) { preview(e.target.closest && e.target.closest("#tc-root .pt"), true); });
   document.addEventListener("pointerout", function (e) { preview(e.target.closest && e.target.closest("#tc-root .pt"), false); });
   document.addEventListener("focusin", function (e) { preview(e.target.closest && e.target.closest("#tc-root .pt"), true); });
   document.addEventListener("focusout", function (e) { preview(e.target.closest && e.target.closest("#tc-root .pt"), false); });
-  document.addEventListener("input", function (e) { if (e.target && e.target.id === "move-text") { quiet(); fromText(e.target.value); } });
-  // the position changed (a move was played or undone): compose afresh
-  document.addEventListener("dm:board-changed", reset);
-  // the board was redrawn by a live update: put the pending parts and the chosen tab back
-  document.addEventListener("htmx:wsAfterMessage", draw);
-  document.addEventListener("htmx:afterSettle", draw);
-  document.addEventListener("htmx:oobAfterSwap", draw);
-  document.addEventListener("DOMContentLoaded", draw);
 })();

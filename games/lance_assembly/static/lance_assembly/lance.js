@@ -1,0 +1,64 @@
+// Lance Assembly's clicks: an empty square places a tile (or the neutral tile,
+// with its toggle), a placed ghost is taken back, two ends of a run (or one
+// tile twice) and a direction button make a slide.  The composer (composer.js)
+// owns the move box; the pending turn is drawn by squares.js.
+(function () {
+  "use strict";
+  var B = window.SquareBoard;
+  var selected = null;   // first end of a run
+  var runEnd = null;
+
+  function say(msg) { var el = document.getElementById("run-sel"); if (el) { el.textContent = msg; } }
+  function composed(parts, coord) {
+    // a square this turn already places a tile on counts as occupied (so the run can include it)
+    return parts.some(function (p) { return p === "place " + coord || p === "neutral " + coord; });
+  }
+  function runLabel() {
+    if (!selected) { return ""; }
+    var end = runEnd || selected;
+    var a = B.split(selected), b = B.split(end);
+    var first = (a.col < b.col || a.row < b.row) ? selected : end, second = first === selected ? end : selected;
+    return first === second ? first : first + "-" + second;
+  }
+
+  function click(coord, cell, pending) {
+    var parts = pending.slice();
+    if (!cell.dataset.value && !composed(parts, coord)) {
+      var neutral = document.getElementById("neutral-toggle");
+      if (neutral && neutral.checked) { B.setPart(parts, "neutral", "neutral " + coord); neutral.checked = false; }
+      else { B.setPart(parts, "place", "place " + coord); }
+      selected = runEnd = null; say("");
+    } else if (composed(parts, coord) && (!selected || runEnd)) {
+      // clicking a ghost takes the pending placement back
+      parts = parts.filter(function (p) { return p !== "place " + coord && p !== "neutral " + coord; });
+      selected = runEnd = null; say("removed the pending tile on " + coord);
+    } else if (!selected || runEnd) {
+      selected = coord; runEnd = null; say("run from " + coord + ": click its other end (or " + coord + " again), then a direction");
+    } else {
+      var a = B.split(selected), b = B.split(coord);
+      if (a.col !== b.col && a.row !== b.row) { selected = coord; say("run from " + coord + ": click its other end"); }
+      else { runEnd = coord; say("run " + runLabel() + ": pick a direction"); }
+    }
+    return parts;
+  }
+
+  function slide(dir) {
+    if (!selected) { say("click the tiles of a run first"); return; }
+    var dist = document.getElementById("slide-distance");
+    var parts = window.Composer.pending().concat(["slide " + runLabel() + " " + dir + " " + (dist ? dist.value : "1")]);
+    selected = runEnd = null; say("");
+    window.Composer.set(parts);
+  }
+
+  window.Composer.register("lance-assembly", {
+    empty: function () { selected = runEnd = null; say(""); return []; },
+    text: B.text,
+    parse: B.parse,
+    click: click,
+    draw: function (parts) { B.draw(parts, [selected, runEnd]); }
+  });
+  document.addEventListener("click", function (e) {
+    var dir = e.target.closest && e.target.closest("#lance-controls button.dir");
+    if (dir) { slide(dir.dataset.dir); }
+  });
+})();

@@ -1,0 +1,95 @@
+"""The games side's structure (issue 22): typed page hooks found through the
+registry, no module over 600 lines, and one composer that owns the move box.
+
+The pages themselves (what a click composes, what the board shows) are
+proved in tests/browser/test_*_match.py, which play every game by clicks."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from games.core.pages import GamePage, Page
+from games.registry import get_page, slugs
+
+ROOT = Path(__file__).resolve().parents[2]
+LIMIT = 600
+
+
+@pytest.mark.parametrize("slug", slugs())
+def test_every_game_has_a_typed_page_in_the_registry(slug: str) -> None:
+    page = get_page(slug)
+    assert isinstance(page, GamePage)
+    assert isinstance(page.view_only, bool)
+    view = {"game": slug, "viewer": -1, "public": {}, "to_act": [], "pending": [], "result": None}
+    assert page.log_notes(view, [], {"names": {}, "bout_number": 1}) == []
+
+
+def test_an_unknown_slug_has_no_page() -> None:
+    with pytest.raises(KeyError, match="no game registered under 'chess'"):
+        get_page("chess")
+
+
+def test_the_default_page_adds_nothing_and_keeps_the_log() -> None:
+    entries = [{"kind": "move", "text": "place C3"}]
+    assert Page().context({}, {}) == {}
+    assert Page().log_notes({}, entries, {}) is entries
+    assert Page.view_only is False
+
+
+@pytest.mark.parametrize(("slug", "view_only"), [("lance-assembly", True), ("grid-master", True),
+                                                 ("two-connect", False), ("bidding-ttt", False),
+                                                 ("back-to-the-wall", False)])
+def test_a_page_says_whether_it_reads_the_view_alone(slug: str, view_only: bool) -> None:
+    assert get_page(slug).view_only is view_only
+
+
+def test_pages_import_without_django() -> None:
+    code = (
+        "import sys, games.registry\n"
+        "[games.registry.get_page(s) for s in games.registry.slugs()]\n"
+        "bad = sorted(m for m in sys.modules if m == 'django' or m.startswith('django.'))\n"
+        "print(bad); sys.exit(1 if bad else 0)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={"PATH": ""}, cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _tracked(*patterns: str) -> list[Path]:
+    out = subprocess.run(["git", "ls-files", *patterns], capture_output=True, text=True, cwd=ROOT, check=True)
+    return [ROOT / name for name in out.stdout.split()]
+
+
+def test_no_module_in_games_and_no_script_is_over_600_lines() -> None:
+    files = [f for f in _tracked("games/*.py", "games/*.js", "static/js/*.js") if "/migrations/" not in str(f)]
+    assert files
+    long = {str(f.relative_to(ROOT)): n for f in files if (n := len(f.read_text().splitlines())) > LIMIT}
+    assert not long, long
+
+
+#: what only the composer touches: the move box, its buttons, and the event a live update fires
+_COMPOSER_ONLY = re.compile(r"move-text|move-submit|move-clear|move-form|dm:board-changed")
+
+
+def test_only_the_composer_owns_the_move_box() -> None:
+    scripts = _tracked("games/*.js", "static/js/*.js")
+    owners = sorted(str(f.relative_to(ROOT)) for f in scripts if _COMPOSER_ONLY.search(f.read_text()))
+    # live.js fires dm:board-changed; keys.js and the others never touch the move box
+    assert owners == ["static/js/composer.js", "static/js/live.js"], owners
+
+
+_CLICK_SCRIPTS = {"bidding_ttt/static/bidding_ttt/bidding.js", "two_connect/static/two_connect/two_connect.js",
+                  "back_to_the_wall/static/back_to_the_wall/bttw.js", "lance_assembly/static/lance_assembly/lance.js",
+                  "grid_master/static/grid_master/grid_master.js"}
+
+
+@pytest.mark.parametrize("script", sorted(_CLICK_SCRIPTS | {str(p.relative_to(ROOT / "games"))
+                                                            for p in (ROOT / "games").glob("*/static/*/*.js")}))
+def test_every_click_script_registers_with_the_composer(script: str) -> None:
+    path = ROOT / "games" / script
+    assert path.exists(), script
+    assert "Composer.register(" in path.read_text()
