@@ -41,17 +41,6 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
         layer.setdefault("CONFIG", {}).setdefault("prefix", f"test{os.getpid()}")
 
 
-@pytest.fixture(autouse=True)
-def no_kept_rows() -> None:
-    """Rows a process kept for a match's next move (engine._kept) belong to a database that tests
-    flush, whose ids come back: none carried from one test to the next."""
-    from matches import engine
-
-    with engine._kept_lock:
-        engine._kept.clear()
-        engine._contended.clear()
-
-
 @dataclass
 class Roles:
     match: Any
