@@ -794,14 +794,16 @@ async def test_the_relay_renews_its_memberships(monkeypatch: Any) -> None:
     mine = relay.Relay(layer)
     await mine.join("match-2-watch", Sock())
     added: list[str] = []
+    renewed = asyncio.Event()
     real = layer.group_add
 
     async def counting(group: str, channel: str) -> None:
         added.append(group)
         await real(group, channel)
+        renewed.set()
 
     monkeypatch.setattr(layer, "group_add", counting)
-    await asyncio.sleep(0.3)
+    await asyncio.wait_for(renewed.wait(), 5)  # the renewal itself, not a guess of when it comes
     assert added and set(added) == {"relay-match-2-watch"}
     assert mine.task is not None and mine.refresher is not None
     mine.task.cancel()
