@@ -76,15 +76,15 @@ _FIELDS = ["per_move", "reserve", "deadline", "running_since", "used", "paused"]
 def _save(clock: Clock, save: bool) -> None:
     if save:
         clock.save()
-    # else written by `flush`, with the other clocks of the bout, in one UPDATE
+    # else written by `flush`, with the other clocks of the bout
 
 
 def flush(bout: Bout) -> None:
-    """Write the bout's clocks as they stand (one UPDATE for all of them): after changes made with
-    `save=False`."""
-    found = rows(bout)
-    if found:
-        Clock.objects.bulk_update(found, _FIELDS)
+    """Write the bout's clocks as they stand: after changes made with `save=False`.  One UPDATE a
+    clock: `bulk_update`'s single statement (a CASE per field) cost more to build here (~3 ms for
+    two clocks) than the round trip it saves."""
+    for clock in rows(bout):
+        clock.save(update_fields=_FIELDS)
 
 
 def start(clock: Clock, now: datetime, *, save: bool = True) -> None:
