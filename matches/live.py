@@ -16,11 +16,10 @@ What is sent (`prepare`):
 - one rendering per audience, from the templates (render.parts);
 - a delta when this process sent the previous version of the same bout: `#live-meta` with
   `data-base` (the version it applies to), the live parts that changed (render.split_parts),
-  and the new log rows, inserted after the row the page's log ends with (`data-turn`): a page
-  whose log already holds them (the mover's own reply, a full update, arrived first) gets
-  nothing twice.  Otherwise (first update of this process, a new bout, a rewritten log) the
-  full fragments.  A page whose version is not the delta's base refetches everything
-  (static/js/live.js).
+  and the new log rows appended to `#log-list`.  Otherwise (first update of this process, a new
+  bout, a rewritten log) the full fragments.  A page whose version is not the delta's base
+  refetches everything; a page that already shows the version (the mover's own reply) drops it
+  (static/js/live.js, which reads the version of a reply as it is swapped in: templates/base.html).
 - a move's update is drawn from what its transaction wrote (`events.Moved`) when it follows the
   version this process sent: its rows, match, bout and clocks are not read back.
 
@@ -185,7 +184,6 @@ class _Sent:
     log_max_id: int
     log_flagged: int
     log_top: int = 0  # the highest sequence in the log sent
-    log_last_id: int = 0  # the id of the log's last row as the pages show it (the anchor of new rows)
     host_seq: int | None = None  # host actions so far (None: not counted, no host socket)
     panel_key: str | None = None  # what the host panel showed (render.host_panel_key)
     last_move: tuple[int, str] | None = None
@@ -304,8 +302,6 @@ def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None) -> 
     now = _Sent(match.watch_token, bout_no, version, finished, log_max, flagged, log_top=log_top,
                 last_move=snap["last_move"], status=match.status, standing=(snap["score"], snap["bout_label"]),
                 seats=snap["seats"])
-    if delta and last is not None:
-        now.log_last_id = rows[-1].id if rows else last.log_last_id
     full_snap: dict[str, Any] | None = None
     out = []
     for viewer in _in_order(match, viewers, snap["state"]):
@@ -314,8 +310,6 @@ def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None) -> 
             if full_snap is None:
                 turns = list(log_rows.select_related("bout").order_by("sequence", "id"))
                 full_snap = {**snap, "turns": turns, "presence": True, "last_move": None}
-                if not delta:
-                    now.log_last_id = turns[-1].id if turns else 0
             ctx = render.context(match, viewer, full_snap)
             if viewer == HOST:
                 now.host_seq = ctx["host_seq"] = _host_seq(match, last if delta else None, rows)
@@ -336,10 +330,7 @@ def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None) -> 
             for element, part in parts.items():
                 pieces += _changed(old.get(element), part)
             if rows:
-                # after the row the page's log ends with, so that a page already holding these rows
-                # (a full update drawn after the move: the mover's own reply) gets nothing twice
-                after = f"#log-list li[data-turn='{int(last.log_last_id)}']:last-child"
-                pieces.append(f'<ol hx-swap-oob="afterend:{after}">{render.log_rows(match, ctx, rows)}</ol>')
+                pieces.append(f'<ol hx-swap-oob="beforeend:#log-list">{render.log_rows(match, ctx, rows)}</ol>')
             html = "".join(pieces)
         out.append((group_name(match.id, viewer), message(bout, html)))
     with _sent_lock:

@@ -431,7 +431,6 @@ def _log_entries(match: Any, rows: list[Any], viewer: int, names: dict[int, str]
             who = row.who
         out.append(
             {
-                "id": row.id,
                 "bout": row.bout.number if row.bout is not None else 0,
                 "sequence": row.sequence,
                 "kind": row.kind,

@@ -5,9 +5,10 @@ The race, made certain here rather than left to timing: the mover's page holds t
 messages from its click on Play, its move's HTTP reply (every live fragment of the new version)
 is let through only once the websocket update of the same move has arrived, and the held
 update is handed to the page the moment the reply has been swapped in, before the page's script
-has read the reply's version (static/js/live.js reads it a task later).  Before the fix, that
-update, made from the version before the move, appended the move's log row to a log that
-already held it: seat 1's log showed "1·2 ... place A1" twice.
+has settled (static/js/live.js reads the reply's version when htmx settles it, which was 20 ms
+later).  Before the fix (templates/base.html: settle in the same task as the swap), that update,
+made from the version before the move, was applied to the reply's page and appended the move's
+log row a second time: seat 1's log showed "1·2 Kai place A1" twice.
 """
 
 from __future__ import annotations
