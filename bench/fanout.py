@@ -68,7 +68,6 @@ def environment(args: argparse.Namespace) -> dict[str, str]:
         "DEATHMATCH_CHANNEL_LAYER": args.layer,
         "DEATHMATCH_REDIS_PREFIX": f"bench{os.getpid()}",
         "DATABASE_CONN_MAX_AGE": "60",
-        "DEATHMATCH_LIVE_OFF": args.off,
         "BENCH_TRACE": args.trace,
     }
     return env
@@ -132,12 +131,13 @@ def server_time(moves: int) -> dict[str, Any]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from matches import live, services
+    from matches import events, live, services
 
-    prepare = getattr(live, "prepare", None)
+    prepare = live.prepare
     handed: list[tuple[Any, ...]] = []
-    if prepare is not None:  # the broadcast is handed off: render here, in line, and time it
-        live.notify = lambda *args: handed.append(args)  # type: ignore[assignment]
+    # the broadcast is handed off after commit: render here, in line, and time it
+    events.unsubscribe(live.notify)
+    events.subscribe(lambda *args: handed.append(args))
     match = new_match()
     chooser = Chooser(match, 7)
     totals, submits, queries = [], [], []
@@ -404,7 +404,6 @@ def main() -> None:
                                                              "postgres://postgres@127.0.0.1:5432/bench_fanout"))
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0")
     parser.add_argument("--server-moves", type=int, default=30)
-    parser.add_argument("--off", default="", help="levers to turn off: deltas,offpath,presence,share,written,stream,relay,local,handoff,batch,fold,early,inline,prime,reuse,patch")
     parser.add_argument("--trace", default="", help="a file: timestamps of each step of every move (bench/trace.py reads it)")
     args = parser.parse_args()
     global TRACE
@@ -421,7 +420,7 @@ def main() -> None:
     st = server_time(args.server_moves)
     page = Path(tempfile.mkstemp(suffix=".html")[1])
     env["BENCH_BARE_PAGE"] = str(page)
-    print(f"layer: {args.layer}; levers off: {args.off or 'none'}; {args.moves} moves timed after "
+    print(f"layer: {args.layer}; {args.moves} moves timed after "
           f"{args.warmup} untimed, on each path; load average before the run: {os.getloadavg()[0]:.2f}")
     rows = asyncio.run(run(args, env, page))
     bare_bytes = len(page.read_text().encode())

@@ -50,14 +50,13 @@ def _wrap_sync(owner: Any, name: str, before: str, after: str | None = None) -> 
 
 _wrap_async(consumers.MatchConsumer, "receive", "receive", "replied")
 _wrap_sync(services, "submit", "submit", "committed")
-_wrap_async(live, "_broadcast", "broadcast")
 _wrap_sync(live, "prepare", "prepare", "prepared")
 _real_send = live._send
 
 
-async def _send(messages: Any, written: Any = None) -> None:
+async def _send(messages: Any) -> None:
     mark("send:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
-    await _real_send(messages, written)
+    await _real_send(messages)
     mark("sent:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
 
 
@@ -120,33 +119,3 @@ def _gc_callback(phase: str, info: dict[str, Any]) -> None:
 
 
 gc.callbacks.append(_gc_callback)
-
-from matches import statements as _st  # noqa: E402
-
-_real_settle = _st.Outcome.settle
-_real_wait = _st.Outcome.wait
-
-
-def _settle(self: Any, ok: bool) -> None:
-    mark("settled")
-    _real_settle(self, ok)
-
-
-def _wait(self: Any, timeout: float) -> bool:
-    mark("waiting")
-    return _real_wait(self, timeout)
-
-
-_st.Outcome.settle = _settle
-_st.Outcome.wait = _wait
-_real_runq = _st._run
-
-
-def _runq(held: Any, *, commit: bool = False, **kw: Any) -> None:
-    mark("writes" if commit else "writes-nc")
-    _real_runq(held, commit=commit, **kw)
-
-
-_st._run = _runq
-
-_wrap_sync(live, "_draw_inline", "inline", "inlined")

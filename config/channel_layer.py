@@ -27,8 +27,9 @@ offer:
    Redis is down or frozen (channels would close the socket with 1011): it
    waits and retries.  The layer remembers which groups this process's
    channels belong to; when Redis answers again it adds them back (a
-   restarted Redis has lost them) and gives every local channel a
+   restarted Redis has lost them) and sends every local channel a
    ``{"type": "layer.recovered"}`` message, so each page resyncs at once.
+   (All through the base layer's public calls: it has no hook for this.)
 """
 
 from __future__ import annotations
@@ -199,7 +200,7 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
             if self.failed_at is None:
                 return True
             try:
-                await asyncio.wait_for(self._rejoin(), self.send_timeout)
+                await asyncio.wait_for(self._rejoin(), self.group_timeout)
             except REDIS_ERRORS as error:
                 self.failed_at = time.monotonic()
                 log.debug("Redis still unavailable: %s", type(error).__name__)
@@ -208,30 +209,22 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
             self.failed_at = None
             log.warning("Redis channel layer back after %.1f s: %d channels rejoined their groups",
                         down, len(self.memberships))
-            for name in list(self.memberships):
-                self.receive_buffer[name].put_nowait(dict(RECOVERED))
+            # through Redis, the layer's public way to a channel (it answers again)
+            await asyncio.gather(*(self.send(name, dict(RECOVERED)) for name in list(self.memberships)),
+                                 return_exceptions=True)
             return True
 
     async def _rejoin(self) -> None:
-        now = time.time()
-        by_index: dict[int, dict[str, dict[str, float]]] = collections.defaultdict(dict)
-        for channel, groups in self.memberships.items():
-            for group in groups:
-                by_index[self.consistent_hash(group)].setdefault(self._group_key(group), {})[channel] = now
-        leaving = set(self.pending_discards)
-        gone: dict[int, list[tuple[str, str]]] = collections.defaultdict(list)
-        for group, channel in leaving:
-            gone[self.consistent_hash(group)].append((self._group_key(group), channel))
+        """Add this process's channels to their groups again (a restarted Redis has lost them) and
+        remove the members whose discard failed, through the base layer's public group calls
+        (it offers no call for many memberships at once; a burst is sent side by side)."""
         for index in range(self.ring_size):
             connection = self.connection(index)
             # idle pooled sockets may still point at the Redis that died: drop them first
             await connection.connection_pool.disconnect(inuse_connections=False)
             await connection.ping()
-            pipe = connection.pipeline(transaction=False)
-            for key, members in by_index.get(index, {}).items():
-                pipe.zadd(key, members)
-                pipe.expire(key, self.group_expiry)
-            for key, channel in gone.get(index, []):
-                pipe.zrem(key, channel)
-            await pipe.execute()
+        base = super()
+        leaving = set(self.pending_discards)
+        joins = [base.group_add(group, channel) for channel, groups in self.memberships.items() for group in groups]
+        await asyncio.gather(*joins, *(base.group_discard(group, channel) for group, channel in leaving))
         self.pending_discards -= leaving

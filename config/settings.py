@@ -217,11 +217,6 @@ DEATHMATCH_RATE_LIMITS = {"seasons": "10/m", "matches": "10/m", "token-misses": 
 #: client; addresses a client wrote into the header itself are never trusted.
 DEATHMATCH_TRUSTED_PROXIES = int(os.environ.get("DEATHMATCH_TRUSTED_PROXIES", "").strip() or 0)
 
-#: Live-path levers turned off, for measuring each one (bench/README.md): a comma list of
-#: "deltas" (always send whole fragments), "offpath" (render on the move's path), "presence"
-#: (render audiences without sockets too), "share" (render each audience's board on its own).
-DEATHMATCH_LIVE_OFF = frozenset(x.strip() for x in os.environ.get("DEATHMATCH_LIVE_OFF", "").split(",") if x.strip())
-
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -7,7 +7,8 @@ class MatchesConfig(AppConfig):
 
     def ready(self) -> None:
         # starts only inside a web server process (see matches/sweeper.py)
-        from . import sweeper, webhooks
+        from . import events, live, sweeper, webhooks
 
+        events.subscribe(live.notify)  # the live path draws and sends every committed change
         sweeper.maybe_start()
         webhooks.maybe_start()

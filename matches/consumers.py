@@ -74,7 +74,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         gcfreeze.changed()  # the sockets' objects are kept out of full collections once they settle
         # a (re)connecting page may have missed updates: send the current state
         await self.send(text_data=await self._fragments())
-        live.prime(self.match_id, self.viewer)  # the next move is drawn as a delta of it
 
     async def disconnect(self, code: int) -> None:
         if self.match_id is not None and self.group:

@@ -5,19 +5,17 @@ row (then the bout row) locked; nothing here is called from views."""
 from __future__ import annotations
 
 import logging
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Max
 
 from games.core import HOST, IllegalAction, Result, RuleError
 
-from . import clocks, endings, statements
-from .models import Bout, Clock, Match, TurnLog
+from . import clocks, endings, events
+from .models import Bout, Match, TurnLog
 
 log = logging.getLogger(__name__)
 
@@ -37,114 +35,19 @@ class NotAllowed(ServiceError):
 # -- locking, versions, broadcast -----------------------------------------------
 
 
-def lock(match: Match | int, *, with_clocks: bool = False, reuse: bool = False) -> tuple[Match, Bout | None]:
+def lock(match: Match | int, *, with_clocks: bool = False) -> tuple[Match, Bout | None]:
     """Lock the match row, then its current bout row (always in this order).  `with_clocks`: read
-    the bout's clocks too (clocks.rows), in the same round trip where the database allows.
-    `reuse` (a move, on PostgreSQL): the three as this process's last move of the match wrote
-    them, when it kept them (`_kept`), locked and checked with the move's writes
-    (statements.reuse); `statements.Reread` when there are none."""
+    the bout's clocks too (clocks.rows), as the move's transaction will change them."""
     pk = match if isinstance(match, int) else match.pk
-    if reuse:
-        return _reused(pk)
-    current = statements.Query(Bout, {"match_id": pk}, order_by="number", descending=True, limit=1, lock=True,
-                               xmin=with_clocks and statements.can_batch())
-    if with_clocks and statements.can_batch():
-        found, bouts, clock_rows = statements.read(
-            statements.Query(Match, {"id": pk}, lock=True, xmin=True), current,
-            statements.Query(Clock, {"bout_id": current.scalar("id")}, order_by="seat", xmin=True))
-        if bouts:
-            bouts[0].__dict__["_clock_rows"] = clock_rows  # what clocks.rows(bout) would read
-    else:
-        found, bouts = statements.read(statements.Query(Match, {"id": pk}, lock=True), current)
-    if not found:
+    found = Match.objects.select_for_update().filter(pk=pk).first()
+    if found is None:
         raise Match.DoesNotExist(f"there is no match {pk}")
-    return found[0], (bouts[0] if bouts else None)
-
-
-#: match id -> the rows (columns and xmin, statements.written_row) of the match, its current bout
-#: and the bout's clocks as this process's last move of the match committed them
-_kept: OrderedDict[int, tuple[tuple[Any, ...], tuple[Any, ...], tuple[tuple[Any, ...], ...]]] = OrderedDict()
-_kept_lock = threading.Lock()
-KEPT_MATCHES = 1000
-#: moves of a match drawn from a locked read after its kept rows were found changed: another
-#: process moves in it too (the seats' sockets on two web processes), and a failed guard costs a
-#: round trip and a ROLLBACK
-CONTENDED_MOVES = 16
-_contended: dict[int, int] = {}
-
-
-def reusable(match: Match | int) -> bool:
-    """Whether a move of the match may be drawn from rows this process kept (`lock(reuse=True)`)."""
-    from django.conf import settings
-
-    pk = match if isinstance(match, int) else match.pk
-    with _kept_lock:
-        if pk not in _kept or "reuse" in getattr(settings, "DEATHMATCH_LIVE_OFF", ()):
-            return False
-        left = _contended.get(pk, 0)
-        if left:
-            _contended[pk] = left - 1
-            return False
-    return True
-
-
-def forget_rows(match_id: int, *, changed: bool = False) -> None:
-    """Keep no rows of the match; `changed`: they were found changed (`CONTENDED_MOVES`)."""
-    with _kept_lock:
-        _kept.pop(int(match_id), None)
-        if changed:
-            _contended[int(match_id)] = CONTENDED_MOVES
-            while len(_contended) > KEPT_MATCHES:
-                _contended.pop(next(iter(_contended)))
-
-
-def _keep(match: Match, bout: Bout) -> None:
-    """After a move committed: keep the rows of the match, the bout and its clocks as it left them,
-    when all of them are known (read with their xmin and written, if at all, through
-    statements.update; a move that did more, such as ending the bout, keeps nothing)."""
-    rows = [statements.written_row(match), statements.written_row(bout)]
-    held = bout.__dict__.get("_clock_rows")
-    clock_rows = [statements.written_row(c) for c in held] if held is not None else [None]
-    with _kept_lock:
-        if any(r is None for r in (*rows, *clock_rows)) or bout.finished is not None:
-            _kept.pop(match.pk, None)
-            return
-        _kept[match.pk] = (rows[0], rows[1], tuple(clock_rows))  # type: ignore[arg-type]
-        _kept.move_to_end(match.pk)
-        while len(_kept) > KEPT_MATCHES:
-            _kept.popitem(last=False)
-
-
-def _reused(pk: int) -> tuple[Match, Bout]:
-    """The match, bout and clocks from the rows kept for the match (`_keep`), and the guard that
-    locks them (match, then bout, as `lock` does) and fails unless they are still as kept: no
-    other transaction wrote any of them since (same xmin), and no newer bout exists."""
-    with _kept_lock:
-        kept = _kept.get(pk)
-    if kept is None:
-        raise statements.Reread("no rows kept")
-    match_row, bout_row, clock_rows = kept
-    match = statements.Query(Match, {}, xmin=True).instances([match_row])[0]
-    bout = statements.Query(Bout, {}, xmin=True).instances([bout_row])[0]
-    held = statements.Query(Clock, {}, xmin=True).instances(list(clock_rows))
-    bout.__dict__["_clock_rows"] = held
-    quote = connection.ops.quote_name
-    tables = {model: quote(model._meta.db_table) for model in (Match, Bout, Clock)}
-    guard = [
-        (f"SELECT 1 FROM {tables[Match]} WHERE id = %s FOR UPDATE", [pk]),
-        (f"SELECT 1 FROM {tables[Bout]} WHERE id = %s FOR UPDATE", [bout.pk]),
-        ("SELECT deathmatch_unchanged("
-         f"(SELECT xmin::text FROM {tables[Match]} WHERE id = %s) IS NOT DISTINCT FROM %s"
-         f" AND (SELECT xmin::text FROM {tables[Bout]} WHERE id = %s) IS NOT DISTINCT FROM %s"
-         f" AND NOT EXISTS (SELECT 1 FROM {tables[Bout]} WHERE match_id = %s AND number > %s)"
-         f" AND (SELECT coalesce(string_agg(id::text || ':' || xmin::text, ',' ORDER BY id), '')"
-         f" FROM {tables[Clock]} WHERE bout_id = %s) = %s)",
-         [pk, match_row[-1], bout.pk, bout_row[-1], pk, bout.number, bout.pk,
-          ",".join(f"{c.pk}:{row[-1]}" for c, row in sorted(zip(held, clock_rows, strict=True), key=lambda p: p[0].pk))]),
-    ]
-    if not statements.reuse(guard):
-        raise statements.Reread("this transaction cannot reuse rows")
-    return match, bout
+    bout = Bout.objects.select_for_update().filter(match_id=pk).order_by("-number").first()
+    if bout is not None:
+        bout.match = found  # the locked row, not another read of it
+        if with_clocks:
+            clocks.rows(bout)
+    return found, bout
 
 
 def check_version(bout: Bout, expected: int | None) -> None:
@@ -180,53 +83,17 @@ def bump(bout: Bout) -> None:
     bout.version += 1
 
 
-def notify(match_id: int, *, written: tuple[Match, Bout, list[TurnLog]] | None = None) -> None:
-    """After commit, hand the match id to the live layer (it renders and fans
-    out, off this request's path) and wake the clock sweeper (a deadline may
-    have moved).  A failing broadcast never undoes or blocks a move.
+def notify(match_id: int, *, moved: events.Moved | None = None) -> None:
+    """On commit: announce the change (events: the live path draws and sends it, off this
+    request's path) and wake the clock sweeper (a deadline may have moved).  `moved`: what a move
+    wrote, when that is all the transaction changed, so that nothing is read back."""
+    transaction.on_commit(clocks.deadlines_changed.set)
+    events.publish(match_id, moved)
 
-    `written`: the locked match and bout as this transaction saved them and the
-    log rows it wrote, when that is all it changed (a move): the live layer can
-    then draw the update without reading them back (live.Written).  When the
-    transaction sends its COMMIT with its last writes (statements.atomic), the
-    update is handed over as they leave: it is drawn while the database commits
-    and sent once the commit is known (live.notify_committing)."""
-    handed = False
 
-    def handing(live: Any, clock_rows: Iterable[Clock], outcome: statements.Outcome | None = None) -> Any:
-        match, bout, rows = written  # type: ignore[misc]
-        return live.Written(match, bout, rows, clocks=tuple(clock_rows), state=bout.__dict__.get("_game_state"),
-                            committed=outcome)
-
-    def early(outcome: statements.Outcome) -> None:
-        nonlocal handed
-        from . import live
-
-        match, bout, _ = written  # type: ignore[misc]
-        outcome.then(lambda ok: _keep(match, bout) if ok else forget_rows(match_id))
-        held = bout.__dict__.get("_clock_rows")  # no query now: the writes are on their way
-        if held is not None:
-            handed = live.notify_committing(match_id, handing(live, held, outcome))
-
-    def send() -> None:
-        clocks.deadlines_changed.set()
-        if handed:
-            return
-        try:
-            from . import live
-        except ImportError:  # the live layer is optional for the services
-            return
-        try:
-            if written is None:
-                live.notify(match_id)
-            else:
-                live.notify(match_id, handing(live, clocks.rows(written[1])))
-        except Exception:
-            log.exception("live.notify failed for match %s", match_id)
-
-    if written is not None:
-        statements.when_committing(early)
-    transaction.on_commit(send)
+def notify_move(match: Match, bout: Bout, entry: TurnLog) -> None:
+    """`notify` for a move: the match and bout as saved, its log row and the bout's clocks."""
+    notify(match.pk, moved=events.Moved(match, bout, [entry], tuple(clocks.rows(bout))))
 
 
 # -- the log -----------------------------------------------------------------------
@@ -248,20 +115,9 @@ def write(
     sequence: int | None = None,
     **fields: Any,
 ) -> TurnLog:
-    entry = TurnLog(match=match, bout=bout, sequence=sequence or 0, kind=kind, actor=actor, text=text, created=now,
-                    version=bout.version if bout is not None else None, **fields)
-    if not connection.features.can_return_columns_from_insert:
-        entry.sequence = next_sequence(match) if sequence is None else sequence
-        entry.save()
-    elif sequence is None:
-        # numbered by the INSERT itself (the match row is locked: no other transaction writes its
-        # log meanwhile) and read back: one round trip instead of two
-        quote = connection.ops.quote_name
-        top = (f"(SELECT COALESCE(MAX({quote('sequence')}), 0) + 1 FROM {quote(TurnLog._meta.db_table)} "
-               f"WHERE {quote('match_id')} = %s)")
-        statements.insert(entry, {"sequence": (top, [match.pk])})
-    else:
-        statements.insert(entry)
+    entry = TurnLog(match=match, bout=bout, sequence=sequence or next_sequence(match), kind=kind, actor=actor,
+                    text=text, created=now, version=bout.version if bout is not None else None, **fields)
+    entry.save()
     return entry
 
 
@@ -423,13 +279,13 @@ def after_state_change(match: Match, bout: Bout, state: Any, now: datetime, *, n
     """Store the new state; clocks; finish the bout if the rules ended it."""
     game = match.game
     bout.state = game.dump(state)
-    bout.__dict__["_game_state"] = state  # what `bout.state` dumps, for the live layer (notify)
     result = game.result(state)
     if result is None:
         settle_clocks(match, bout, state, now, new_round=new_round, save=False)
         clocks.flush(bout)
-        statements.update(bout)  # bout.save(), built once (the move path's statements)
+        bout.save()
         return
+    clocks.flush(bout)  # a clock stopped in memory (engine.play) before the bout ends
     bout.round_version = bout.version
     finish_bout(
         match, bout, result.winners, result.reason, now, scores=dict(result.scores or {}) or None, detail=result.detail
@@ -460,13 +316,10 @@ def play(
         used = clocks.stop(clock, now, save=False)  # written with the next seat's clock (clocks.flush)
     if not bumped:
         bump(bout)
-    # the log row, the clocks and the bout go to the database together (statements.batched)
-    with statements.batched():
-        entry = write(match, bout, TurnLog.MOVE, actor, canonical, now, by_host=by_host, time_used=used)
-        # the host's own game action ("resolve") always closes the round
-        new_round = not game.sealed or actor == HOST or sealed_round_changed(game, before, after, actor)
-        after_state_change(match, bout, after, now, new_round=new_round)
-        clocks.flush(bout)  # when the bout ended, the mover's clock is still to write
+    entry = write(match, bout, TurnLog.MOVE, actor, canonical, now, by_host=by_host, time_used=used)
+    # the host's own game action ("resolve") always closes the round
+    new_round = not game.sealed or actor == HOST or sealed_round_changed(game, before, after, actor)
+    after_state_change(match, bout, after, now, new_round=new_round)
     return entry
 
 

@@ -23,9 +23,6 @@ skips the copy that comes back.  Measured on the project machine, the
 group_send and the trip back through Redis were ~10 ms of the ~20 ms a move
 took to reach 10 spectators on the same process (bench/README.md).  With
 Redis away, this process's own sockets still get their updates.
-
-`live` falls back to the consumers' groups when `DEATHMATCH_LIVE_OFF`
-contains "relay" (to measure the lever).
 """
 
 from __future__ import annotations

@@ -25,8 +25,6 @@ from games.registry import get_page
 
 from . import endings, outcome, presence
 from .audiences import AUDIENCE_HOST, AUDIENCE_WATCH, audiences, group_name, viewer_label
-from .templatetags.match_tags import SHARED_VIEWER
-from .written import clocks, compact, log_row, meta, score, status
 
 __all__ = ["AUDIENCE_HOST", "AUDIENCE_WATCH", "audiences", "context", "fragments", "group_name", "shared",
            "step_context", "viewer_label"]
@@ -147,25 +145,8 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         ctx["hidden_rows"] = [(names.get(int(k), f"seat {k}"), _items(v)) for k, v in view.get("hidden", {}).items()]
     if view is not None and viewer >= 1:
         ctx["private_rows"] = _items(view.get("private", {}))
-    page = get_page(match.game_slug)  # the game's page hooks (games/core/pages.py)
-    seen = _seen(view)
-    extra: dict[str, Any] = {}
-    if view is not None:
-        # a page that reads the view alone gives every audience with the same view the same keys:
-        # run once per snapshot (update) for them (Lance: 0.05 ms an audience with the view key)
-        memo = snap.setdefault("page_memo", {}) if seen is not None and page.view_only else None
-        if memo is not None and seen in memo:
-            extra, view_key = memo[seen]
-        else:
-            extra = page.context(view, ctx)
-            view_key = _view_key(seen, extra)
-            if memo is not None:
-                memo[seen] = (extra, view_key)
-        ctx.update(extra)
-    else:
-        view_key = _view_key(seen, extra)
-    ctx["view_key"] = view_key
-    ctx["board_key"] = _board_key(snap["board_template"], ctx, ctx["last_cells"], ctx["win_cells"])
+    if view is not None:  # the game's page hooks (games/core/pages.py)
+        ctx.update(get_page(match.game_slug).context(view, ctx))
     return ctx
 
 
@@ -206,6 +187,13 @@ def assemble(ctx: dict[str, Any], rendered: dict[str, str]) -> str:
     return "\n".join(pieces)
 
 
+def meta(ctx: dict[str, Any], base: int | None, oob: bool = True) -> str:
+    """`#live-meta`: bout and version; `base` = the version a delta applies to (None: a full update).
+    `oob=False` for a delta, which only the websocket carries (its extension swaps every top-level
+    element out of band)."""
+    return tidy(get_template("matches/partials/meta.html").render({**ctx, "oob": oob, "base": base}))
+
+
 # -- live updates: the page as parts ------------------------------------------------
 
 #: The fragments a live update may swap (element id -> partial), each rendered out of band.
@@ -220,57 +208,23 @@ HOST_PARTS = (("host-panel", "matches/partials/host_panel.html"),)
 SEAT_PARTS = (("private", "matches/partials/private.html"),)
 
 
-def parts(ctx: dict[str, Any], boards: dict[Any, str] | None = None,
-          keep: dict[str, str] | None = None, *, personalize: bool = True) -> dict[str, str]:
-    """The out-of-band fragments of one audience (not the log, not the meta), by element id.
-
-    `boards` shares renderings between audiences within one update: a part
-    whose template reads nothing viewer-specific (`_VIEWER_NAMES`) is drawn
-    once for every audience with the same view and page-hook output; the
-    board once for every audience whose `board_key` is equal (the cells'
-    "your tile" labels are slots filled per audience, see `personal`).
-    `keep`: parts whose inputs did not change, reused as they are (live.py).
-    `personalize=False`: the parts as drawn for every audience, their slots unfilled (live.py
-    compares those between updates, then fills the pieces it sends with `personal()`)."""
-    fill = personal if personalize else _as_drawn
+def parts(ctx: dict[str, Any], keep: dict[str, str] | None = None) -> dict[str, str]:
+    """The out-of-band fragments of one audience (not the log, not the meta), by element id, each
+    drawn from its template.  `keep`: parts whose inputs did not change, reused as they are
+    (live.py)."""
     ctx = {**ctx, "oob": True}
     wanted = PARTS + (HOST_PARTS if ctx["is_host"] else ()) + (SEAT_PARTS if ctx["is_seat"] else ())
-    out: dict[str, str] = {}
-    for element, name in wanted:
-        if keep and element in keep:
-            out[element] = keep[element]
-            continue
-        if boards is None:
-            key = None
-        elif element == "board":
-            key = ctx.get("board_key")
-        else:
-            key = _board_key(name, ctx)
-        if key is not None and boards is not None and (element, key) in boards:
-            out[element] = fill(boards[(element, key)], ctx["viewer_cls"])
-            continue
-        written = _WRITTEN.get(name)
-        drawn = {**ctx, "viewer_cls": SHARED_VIEWER}
-        html = written(drawn) if written is not None else compact(get_template(name).render(drawn))
-        if key is not None and boards is not None:
-            boards[(element, key)] = html
-        out[element] = fill(html, ctx["viewer_cls"])
-    return out
+    return {element: keep[element] if keep and element in keep else tidy(get_template(name).render(ctx))
+            for element, name in wanted}
 
 
-def _as_drawn(html: str, viewer_cls: str) -> str:
-    return html
+_BLANKS = re.compile(r"\s*\n\s*")
 
 
-_SLOT = re.compile("\ue000(p\\d)\ue002([^\ue001]*)\ue001")
-
-
-def personal(html: str, viewer_cls: str) -> str:
-    """A shared rendering for one audience: each slot (`yours`, `mine` in match_tags) becomes its
-    text on the viewer's own seat ("your red tile", "(you)") and nothing elsewhere."""
-    if "\ue000" not in html:
-        return html
-    return _SLOT.sub(lambda slot: slot.group(2) if slot.group(1) == viewer_cls else "", html)
+def tidy(html: str) -> str:
+    """A rendering with each run of white space that holds a line break cut to the line break: the
+    page shows the same (no part holds preformatted text), and every update is that much smaller."""
+    return _BLANKS.sub("\n", html).strip()
 
 
 def host_panel_key(ctx: dict[str, Any], host_seq: int) -> str:
@@ -288,7 +242,8 @@ def log_rows(match: Any, ctx: dict[str, Any], rows: list[Any]) -> str:
     entries = _log_entries(match, rows, ctx["viewer"], ctx["names"])
     if ctx.get("view") is not None:  # the game's notes on log rows ("Gomoku won by Uli")
         entries = get_page(match.game_slug).log_notes(ctx["view"], entries, ctx)
-    return " ".join(log_row(ctx, e) for e in entries)
+    row = get_template("matches/partials/log_row.html")
+    return "".join(tidy(row.render({**ctx, "e": e})) for e in entries)
 
 
 _PART_START = re.compile(r"<([a-zA-Z][\w-]*)\b[^>]*?\bdata-live\b[^>]*>")
@@ -336,91 +291,6 @@ def _closing(html: str, start: int, tag: str) -> int:
         elif not found.group(0).endswith("/>"):
             depth += 1
     return -1
-
-
-#: context names that differ between audiences: a board template reading none of them
-#: draws the same HTML for every audience with the same view
-_VIEWER_NAMES = re.compile(
-    # a name of the context (not an attribute: `match.status` is not `status`), or a seat row's `.me`
-    r"(?<![\w.])(viewer|audience|is_host|is_seat|my_turn|me|private|private_rows|hidden_rows|host_act_url|presence"
-    r"|can_reopen|status|server_now|log|banner|viewer_cls|clock_minutes)\b|(?<=\.)(me)\b"
-)
-_TEMPLATE_CODE = re.compile(r"\{[{%](.*?)[}%]\}", re.S)
-_YOURS = re.compile(r"\|\s*yours\s*:\s*viewer_cls\b|\{%\s*(mine|grid_cells|grid_board)\b[^%]*%\}")
-_INCLUDE = re.compile(r"""\{%\s*include\s+["']([^"']+)["']""")
-
-
-@cache
-def _viewer_names(name: str, depth: int = 0) -> frozenset[str] | None:
-    """The viewer-specific context names template `name` (and what it includes by name) reads;
-    None when that cannot be told (a template chosen at run time, too deep, unreadable)."""
-    try:
-        source = get_template(name).template.source
-    except Exception:
-        return None
-    if depth > 5 or re.search(r"\{%\s*include\s+[^\"'\s]", source):
-        return None
-    # `cell.cls|yours:viewer_cls` is a slot filled per audience after a shared rendering (`personal`)
-    source = _YOURS.sub("", source)
-    found = {"".join(m) for code in _TEMPLATE_CODE.findall(source) for m in _VIEWER_NAMES.findall(code)}
-    for inner in _INCLUDE.findall(source):
-        names = _viewer_names(inner, depth + 1)
-        if names is None:
-            return None
-        found |= names
-    return frozenset(found)
-
-
-def _empty(value: Any) -> bool:
-    return not value or (isinstance(value, dict) and all(not v for v in value.values()))
-
-
-#: parts written in Python rather than drawn from their template (which the full page still includes,
-#: and which tests/matches/test_written_parts.py holds them equal to): every update draws them
-_WRITTEN: dict[str, Any] = {"matches/partials/clocks.html": clocks, "matches/partials/status.html": status,
-                            "matches/partials/score.html": score}
-
-
-def _seen(view: dict[str, Any] | None) -> str | None:
-    """An audience's own view without its "viewer" field, as a string; None when it cannot be told."""
-    if view is None:
-        return None
-    try:
-        # an empty "hidden"/"private" section (or one of empty sections per seat) is the same as none
-        seen = {k: v for k, v in view.items() if k != "viewer" and not (k in ("hidden", "private") and _empty(v))}
-        return json.dumps(seen, sort_keys=True, default=repr)
-    except (TypeError, ValueError):
-        return None
-
-
-def _view_key(seen: str | None, extra: dict[str, Any]) -> str | None:
-    """The audience's view (`_seen`) and the page hook's output, as one string (computed once per
-    audience and update, or once per update for a hook that reads the view alone)."""
-    if seen is None:
-        return None
-    try:
-        return f"[{seen}, {json.dumps(extra, sort_keys=True, default=repr)}]"
-    except (TypeError, ValueError):
-        return None
-
-
-def _board_key(template: str, ctx: dict[str, Any], *marks: Any) -> Any:
-    """What a rendering of `template` depends on, to share it between audiences; None if it cannot be shared.
-
-    The audience's own view and page-hook output (`view_key`), the marks, and the values of
-    the viewer-specific names the template reads: two audiences with equal keys get the same
-    HTML (and hidden information only ever comes from the view)."""
-    names = _viewer_names(template)
-    view_key = ctx.get("view_key")
-    if view_key is None or names is None:
-        return None
-    try:
-        return (template, view_key, json.dumps([marks, {n: ctx.get(n) for n in sorted(names)},
-                                                # `me` is a field of the seat rows ("(you)"), not a context name
-                                                ctx.get("seats") if "me" in names else None],
-                                               sort_keys=True, default=repr))
-    except (TypeError, ValueError):
-        return None
 
 
 # -- helpers -------------------------------------------------------------------

@@ -3,7 +3,8 @@
 Every function runs in one transaction with the match row and its current
 bout locked (`select_for_update`, always match first, then bout), checks the
 client's expected bout version where the caller acted on what it saw, and
-broadcasts after commit (`live.notify`).  Refusals raise `ServiceError`
+announces the change after commit (`engine.notify`: an event the live path
+subscribes to; nothing here knows how it is drawn or sent).  Refusals raise `ServiceError`
 subclasses whose message is a plain sentence for the user, or the game's
 `RuleError`; either way nothing changes.
 
@@ -19,13 +20,13 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db import DatabaseError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from games.core import HOST, RuleError
 from games.registry import get_game
 
-from . import clocks, engine, formats, season_results, statements, sweeper
+from . import clocks, engine, formats, season_results, sweeper
 from .engine import NotAllowed, ServiceError, StaleVersion, bout_state, replay_bout
 from .models import Bout, GarnetEntry, Match, MatchGarnet, Season, SeasonPlayer, Seat, TurnLog
 
@@ -181,34 +182,11 @@ def start_next_bout(match: Match) -> Bout:
 
 
 def submit(match: Match | int, seat: int, text: str, expected_version: int) -> TurnLog:
-    """A seat's move (or sealed submission) on the current bout (`match`: the match or its id).
-
-    When this process made the match's last move (PostgreSQL), the move is drawn from the rows
-    that move left, in one round trip: they are locked and checked with its writes, and the
-    transaction fails unless they are unchanged.  Whatever else happens then (they changed, the
-    move needs another statement, it is refused: a refusal drawn from them is not taken on
-    trust), nothing of that attempt is committed, and the move is drawn again from a locked
-    read."""
+    """A seat's move (or sealed submission) on the current bout (`match`: the match or its id)."""
     now = _now()
-    if engine.reusable(match):
-        changed = False
-        try:
-            return _submit(match, seat, text, expected_version, now, reuse=True)
-        except (statements.Reread, ServiceError, RuleError):
-            pass
-        except DatabaseError as error:
-            if not statements.stale(error):
-                raise
-            changed = True
-        engine.forget_rows(match if isinstance(match, int) else match.pk, changed=changed)
-    return _submit(match, seat, text, expected_version, now)
-
-
-def _submit(match: Match | int, seat: int, text: str, expected_version: int, now: datetime, *,
-            reuse: bool = False) -> TurnLog:
     timed_out = False
-    with statements.atomic():  # BEGIN with the reads, COMMIT with the writes (PostgreSQL)
-        match, bout = engine.lock(match, with_clocks=True, reuse=reuse)
+    with transaction.atomic():
+        match, bout = engine.lock(match, with_clocks=True)
         bout = engine.require_running_bout(match, bout)
         seat = engine.require_seat(match, seat)
         if match.paused:
@@ -217,13 +195,11 @@ def _submit(match: Match | int, seat: int, text: str, expected_version: int, now
             engine.check_sealed_version(bout, seat, expected_version)
         else:
             engine.check_version(bout, expected_version)
-        if reuse and engine.expired(match, bout, now):
-            raise statements.Reread("time ran out")  # the time-out is committed from a locked read
         if engine.expire(match, bout, now):
             timed_out = True  # commit the time-out, then refuse the move
         else:
             entry = engine.play(match, bout, seat, _clean(text), now)
-            engine.notify(match.pk, written=(match, bout, [entry]))
+            engine.notify_move(match, bout, entry)
             return entry
     if timed_out:
         raise NotAllowed("time ran out before your move arrived")
@@ -248,7 +224,7 @@ def host_apply(match: Match, text: str, expected_version: int) -> TurnLog:
         else:
             engine.check_version(bout, expected_version)
         entry = engine.play(match, bout, actor, text, now, by_host=actor != HOST)
-        engine.notify(match.pk, written=(match, bout, [entry]))
+        engine.notify_move(match, bout, entry)
         return entry
 
 

@@ -43,17 +43,6 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
 
 
 @pytest.fixture(autouse=True)
-def no_kept_rows() -> None:
-    """Rows a process kept for a match's next move (engine._kept) belong to a database that tests
-    flush, whose ids come back: none carried from one test to the next."""
-    from matches import engine
-
-    with engine._kept_lock:
-        engine._kept.clear()
-        engine._contended.clear()
-
-
-@pytest.fixture(autouse=True)
 def fresh_rate_limits() -> Iterator[None]:
     """Each test counts its rate limits (config/ratelimits.py) from zero: many create seasons and
     matches, or open unknown links, from the test client's one address.  A key prefix of its own,

@@ -46,46 +46,23 @@ def get(mapping: Any, key: Any) -> Any:
         return ""
 
 
-#: `viewer_cls` while a part is drawn once for several audiences: `yours` and `mine` leave a
-#: slot that `render.personal()` fills per audience (seat 1 hears "your red tile", others "red tile")
-SHARED_VIEWER = "\ue000"
-_OWNER_CLASSES = frozenset({"p1", "p2", "p3", "p4"})
-
-
-def _slot(cls: str, text: str) -> str:
-    return f"\ue000{cls}\ue002{text}\ue001"
-
-
 @register.filter
 def yours(cls: Any, viewer_cls: Any) -> str:
     """"your " when a cell of class `cls` belongs to the viewer (`viewer_cls`, "p1"), else ""."""
-    if viewer_cls == SHARED_VIEWER:
-        return _slot(cls, "your ") if cls in _OWNER_CLASSES else ""
     return "your " if viewer_cls and cls == viewer_cls else ""
 
 
 @register.simple_tag(takes_context=True)
 def mine(context: Any, seat: Any, text: str) -> str:
     """{% mine s.number ' me' %}: `text` (a literal of the template) on the viewer's own seat only."""
-    return mark_safe(own(context.get("viewer_cls"), seat, text))
-
-
-def own(viewer_cls: Any, seat: Any, text: str) -> str:
-    """What `{% mine seat text %}` writes, for markup written in Python (written.clocks): `text` as
-    is (markup, not escaped), its slot in a shared rendering, or ""."""
-    cls = f"p{seat}"
-    if viewer_cls == SHARED_VIEWER:
-        return _slot(cls, text) if cls in _OWNER_CLASSES else ""
-    return text if viewer_cls and cls == viewer_cls else ""
+    viewer_cls = context.get("viewer_cls")
+    return mark_safe(text if viewer_cls and f"p{seat}" == viewer_cls else "")
 
 
 @register.simple_tag(takes_context=True)
 def grid_board(context: Any, g: Any) -> str:
     """matches/partials/grid.html: the figure of a square board, its column labels, then its cells
-    (`grid_cells`), white space included.  Written here because every live update of Lance Assembly
-    and Grid Master draws it: the template took ~0.06 ms around the cells (a loop over the column
-    labels, five lookups through filters); tests/matches/test_written_parts.py holds it equal to
-    that template, kept there."""
+    (`grid_cells`), white space included."""
     cols, rows, label = g["cols"], g["rows"], g.get("label")
     width = len(cols)
     caption = f"<figcaption>{shown(label)}</figcaption>" if label and context.get("show_label") else ""

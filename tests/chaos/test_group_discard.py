@@ -21,7 +21,9 @@ pytestmark = [pytest.mark.chaos, pytest.mark.redis]
 
 
 def _members(redis: RedisServer, layer: ResilientRedisChannelLayer, group: str) -> set[str]:
-    return set(redis.command("ZRANGE", layer._group_key(group), "0", "-1").split())
+    # the sorted set channels_redis keeps a group's members in ("<prefix>:group:<name>"), read
+    # from Redis itself rather than through the layer's private key helper
+    return set(redis.command("ZRANGE", f"{layer.prefix}:group:{group}", "0", "-1").split())
 
 
 def test_a_discard_that_failed_is_done_when_redis_answers_again(redis_server: RedisServer) -> None:

@@ -262,10 +262,9 @@ async def test_notify_renders_once_per_audience_with_a_socket_not_per_connection
 
 async def test_moves_over_sockets_reach_every_audience_as_deltas_drawn_from_their_transactions(
         make_match: Any, monkeypatch: Any) -> None:
-    """Each move is drawn from its own transaction (live.Written: nothing read back) and every
-    audience gets every version, each a delta on the one before, the spectators' first: the
-    first move too, as the sockets' connects had this process draw what they were sent
-    (live.prime)."""
+    """Every audience gets every version, each a delta on the one before (the first one whole
+    when this process has drawn nothing of the match yet), drawn from what its transaction wrote
+    (events.Moved: nothing read back), the spectators' first."""
     from matches import live
 
     match = await database_sync_to_async(make_match)("lance-assembly")
@@ -274,15 +273,15 @@ async def test_moves_over_sockets_reach_every_audience_as_deltas_drawn_from_thei
              1: await _open(tokens[1]), 2: await _open(tokens[2])}
     for comm in socks.values():
         await _drain(comm)
-    read_back: list[int] = []
-    real = live._steps  # (args[3]: what the transaction wrote; drawn before or after its commit)
-    monkeypatch.setattr(live, "_steps", lambda *args: read_back.append(args[3] is None) or real(*args))
+    read_back: list[bool] = []
+    real = live._draw  # (args[3]: what the transaction wrote, when the update is drawn from it)
+    monkeypatch.setattr(live, "_draw", lambda *args: read_back.append(args[3] is None) or real(*args))
     sent: list[str] = []
     real_send = live._send
 
-    async def recording(messages: Any, *rest: Any) -> None:
+    async def recording(messages: Any) -> None:
         sent.extend(group.rsplit("-", 1)[-1] for group, _ in messages)
-        await real_send(messages, *rest)
+        await real_send(messages)
 
     monkeypatch.setattr(live, "_send", recording)
     held = dict.fromkeys(socks, await _current_version(match))
@@ -294,11 +293,11 @@ async def test_moves_over_sockets_reach_every_audience_as_deltas_drawn_from_thei
             html = await _update(comm)
             assert _version_of(html) == version + 1, name
             base = re.search(r'data-base="(\d+)"', html)
-            assert base is not None and int(base.group(1)) == held[name], (name, text)  # a delta
+            assert (base is None and index == 0) or int(base.group(1)) == held[name], (name, text)
             held[name] = version + 1
         await _drain(socks[seat])  # the mover's own (empty) error box
-    assert read_back == [False, False, False, False]
-    assert sent[4:] and all(sent[i] == "watch" for i in range(4, len(sent), 4))  # spectators first
+    assert read_back[1:] == [False, False, False]
+    assert sent and all(sent[i] == "watch" for i in range(0, len(sent), 4))  # spectators first
     for comm in socks.values():
         await comm.disconnect()
 

@@ -99,17 +99,25 @@ def test_moves_are_refused_before_the_start_and_after_the_end(make_match, play):
         play(match, 1, "place A1")
 
 
-def test_each_change_is_broadcast_once_after_commit(roles, monkeypatch, django_capture_on_commit_callbacks):
-    from matches import live
+def test_each_change_is_announced_once_after_commit(roles, django_capture_on_commit_callbacks):
+    from matches import events
 
     sent = []
-    monkeypatch.setattr(live, "notify", lambda match_id, written=None: sent.append(match_id))
-    with django_capture_on_commit_callbacks(execute=True):
-        services.submit(roles.match, 1, "place C3", current(roles.match).version)
-    assert sent == [roles.match.pk]
-    with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.StaleVersion):
-        services.submit(roles.match, 2, "place D4", 1)
-    assert sent == [roles.match.pk]
+
+    def record(match_id, moved):
+        sent.append((match_id, [row.text for row in moved.rows] if moved is not None else None))
+
+    events.subscribe(record)
+    try:
+        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+            services.submit(roles.match, 1, "place C3", current(roles.match).version)
+            assert sent == []  # nothing before the commit
+        assert callbacks and sent == [(roles.match.pk, ["place C3"])]
+        with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.StaleVersion):
+            services.submit(roles.match, 2, "place D4", 1)
+        assert sent == [(roles.match.pk, ["place C3"])]
+    finally:
+        events.unsubscribe(record)
 
 
 # -- match format ----------------------------------------------------------------------

@@ -1,0 +1,64 @@
+"""What the play side announces once a change of a match has committed.
+
+The services (through `engine.notify`) publish; whoever cares subscribes, once,
+in `MatchesConfig.ready()` (the live path: `live.notify`).  So the code that
+changes a match never imports what draws or sends it, as Zulip's
+`send_event_on_commit` keeps its actions apart from its event queues.
+
+    events.publish(match.pk, Moved(match, bout, [entry], clocks))   # inside the transaction
+    events.subscribe(callback)                                       # callback(match_id, moved)
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Moved:
+    """What a move's transaction wrote, handed over so nothing is read back: the locked match and
+    bout as saved, the log rows it inserted (numbered, with their ids) and the bout's clocks."""
+
+    match: Any
+    bout: Any
+    rows: list[Any]
+    clocks: tuple[Any, ...] = ()
+
+
+Subscriber = Callable[[int, "Moved | None"], None]
+_subscribers: list[Subscriber] = []
+
+
+def subscribe(callback: Subscriber) -> None:
+    """Have `callback(match_id, moved)` called after every committed change (once per callback)."""
+    if callback not in _subscribers:
+        _subscribers.append(callback)
+
+
+def unsubscribe(callback: Subscriber) -> None:
+    """Stop calling `callback` (a benchmark that draws the updates itself, a test)."""
+    if callback in _subscribers:
+        _subscribers.remove(callback)
+
+
+def publish(match_id: int, moved: Moved | None = None) -> None:
+    """Announce a change of the match when the current transaction commits (at once outside one).
+    `moved`: what a move wrote, when that is all the transaction changed; None for anything else
+    (the subscribers read the match as it is then)."""
+    match_id = int(match_id)
+    transaction.on_commit(lambda: _deliver(match_id, moved))
+
+
+def _deliver(match_id: int, moved: Moved | None) -> None:
+    for callback in list(_subscribers):
+        try:
+            callback(match_id, moved)
+        except Exception:  # a subscriber's failure never undoes or blocks the committed change
+            log.exception("an event subscriber failed for match %s", match_id)

@@ -1,0 +1,36 @@
+"""PostgreSQL only: drop `deathmatch_unchanged`, the check function of migration 0006, now that a
+move reads its rows under lock through the ORM (no rows kept between moves to check)."""
+
+from django.db import migrations
+
+DROP = "DROP FUNCTION IF EXISTS deathmatch_unchanged(boolean)"
+CREATE = """
+CREATE OR REPLACE FUNCTION deathmatch_unchanged(ok boolean) RETURNS boolean
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF ok IS NOT TRUE THEN
+    RAISE EXCEPTION 'deathmatch: the match changed since this process wrote it'
+      USING ERRCODE = 'serialization_failure';
+  END IF;
+  RETURN true;
+END
+$$
+"""
+
+
+def drop(apps, schema_editor):
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute(DROP)
+
+
+def create(apps, schema_editor):
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute(CREATE)
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("matches", "0007_match_garnets"),
+    ]
+
+    operations = [migrations.RunPython(drop, create)]

@@ -1,0 +1,111 @@
+"""A page kept up by live updates equals a fresh load, also when a mover's own reply races the
+websocket update of the same move (issue 22, item 6).
+
+The race, made certain here rather than left to timing: the mover's page holds the websocket's
+messages from its click on Play, its move's HTTP reply (every live fragment of the new version)
+is let through only once the websocket update of the same move has arrived, and the held
+update is handed to the page the moment the reply has been swapped in, before the page's script
+has settled (static/js/live.js reads the reply's version when htmx settles it, which was 20 ms
+later).  Before the fix (templates/base.html: settle in the same task as the swap), that update,
+made from the version before the move, was applied to the reply's page and appended the move's
+log row a second time: seat 1's log showed "1·2 Kai place A1" twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import TIMEOUT, Server, cell, wait_connected
+
+pytestmark = pytest.mark.browser
+
+#: the page's websocket messages pass through, or wait in `__held` until `__release()`
+HOLD_JS = """(() => {
+  const Real = window.WebSocket;
+  window.__held = null;
+  window.__release = () => { const held = window.__held || []; window.__held = null; held.forEach((f) => f()); };
+  window.WebSocket = class extends Real {
+    addEventListener(type, handler, options) {
+      if (type !== "message") { return super.addEventListener(type, handler, options); }
+      return super.addEventListener(type, (event) => {
+        if (window.__held) { window.__held.push(() => handler.call(this, event)); } else { handler.call(this, event); }
+      }, options);
+    }
+  };
+})();"""
+
+#: the turn log as the page shows it: one text per child of #log-list
+LOG_JS = "() => [...document.querySelectorAll('#log-list > *')].map(li => li.textContent.replace(/\\s+/g, ' ').trim())"
+
+
+def _log(page: Any) -> list[str]:
+    return list(page.evaluate(LOG_JS))
+
+
+def _fresh_log(browser: Any, url: str) -> list[str]:
+    fresh = browser.new_context().new_page()
+    fresh.goto(url)
+    wait_connected(fresh)
+    try:
+        return _log(fresh)
+    finally:
+        fresh.context.close()
+
+
+def _move_racing_its_update(page: Any, coord: str) -> None:
+    """Click `coord`, then Play, with the move's reply swapped in just before its websocket update."""
+    page.evaluate("""() => { window.__held = [];
+        document.addEventListener("htmx:afterRequest", () => window.__release(), {once: true}); }""")
+
+    def reply_after_update(route: Any) -> None:
+        response = route.fetch()
+        page.wait_for_function("window.__held !== null && window.__held.length > 0", timeout=TIMEOUT)
+        route.fulfill(response=response)
+
+    page.route("**/move/", reply_after_update)
+    try:
+        page.click(f'#board .cell[data-coord="{coord}"]')
+        page.click("#move-submit")
+        page.wait_for_function("window.__held === null", timeout=TIMEOUT)
+    finally:
+        page.unroute("**/move/")
+
+
+def test_every_page_kept_live_equals_a_fresh_load_when_the_movers_reply_races_its_update(
+        server: Server, browser: Any) -> None:
+    host = browser.new_context().new_page()
+    host.goto(server.url + "/")
+    host.select_option("#game-select", "lance-assembly")
+    host.fill("#per_move", "")
+    host.fill("#reserve", "")  # no clock
+    host.fill('input[name="seat1"]', "Kai")
+    host.click("button[type=submit]")
+    host.wait_for_url("**/h/**")
+    urls = {1: host.input_value("#seat-link-1"), 2: host.input_value("#seat-link-2"),
+            "watch": host.input_value("#watch-link"), "host": host.url}
+    seats = {}
+    for n in (1, 2):
+        context = browser.new_context()
+        context.add_init_script(HOLD_JS)
+        seats[n] = context.new_page()
+        seats[n].goto(urls[n])
+    watch = browser.new_context().new_page()
+    watch.goto(urls["watch"])
+    wait_connected(host, seats[1], seats[2], watch)
+    host.click("#host-start")
+    for page in (*seats.values(), watch):
+        page.wait_for_selector(cell("A1"), timeout=TIMEOUT)
+
+    pages = {1: seats[1], 2: seats[2], "watch": watch, "host": host}
+    moves = [(1, "A1", "R"), (2, "F1", "B"), (1, "A2", "R"), (2, "F2", "B"), (1, "A3", "R")]
+    for number, (seat, coord, value) in enumerate(moves, start=2):
+        seats[seat].wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+        _move_racing_its_update(seats[seat], coord)
+        row = f"1·{number} {'Kai' if seat == 1 else 'Player 2'} place {coord}"
+        for name, page in pages.items():
+            page.wait_for_selector(cell(coord, value), timeout=TIMEOUT)
+            page.wait_for_function(f"(() => {{ const rows = ({LOG_JS})(); return rows.some(r => r.startsWith({row!r})); }})()",
+                                   timeout=TIMEOUT)
+            assert _log(page) == _fresh_log(browser, urls[name]), f"after {row}, the log of {name} is not a fresh load's"
