@@ -85,7 +85,7 @@ async def load(port: int, path: str, requests: int) -> tuple[Counter[int | str],
     return outcomes, no_retry
 
 
-# -- the benchmark's own daphne ---------------------------------------------------------------
+# -- the benchmark's own daphne (bench/gcpause.py uses these too) ----------------------------
 
 
 def free_port() -> int:
@@ -96,25 +96,64 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def database(workdir: Path) -> str:
+def environment(workdir: Path, name: str, **extra: str) -> dict[str, str]:
+    """A daphne's environment: DEBUG off, a database of its own (DATABASE_URL pointing at
+    PostgreSQL: database `name`, else an SQLite file in `workdir`), migrated."""
     url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        return f"sqlite:///{workdir / 'bench.sqlite3'}"
-    import psycopg
+    if url.startswith(("postgres://", "postgresql://")):
+        import psycopg
 
-    base = url.rsplit("/", 1)[0]
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = 'bench_backlog'").fetchone():
-            conn.execute('CREATE DATABASE "bench_backlog"')
-    return f"{base}/bench_backlog"
+        base = url.rsplit("/", 1)[0]
+        with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+            if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+                conn.execute(f'CREATE DATABASE "{name}"')
+        url = f"{base}/{name}"
+    else:
+        url = f"sqlite:///{workdir / 'bench.sqlite3'}"
+    env = {**os.environ, "DATABASE_URL": url, "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "bench-only",
+           "DJANGO_SETTINGS_MODULE": "config.settings", "DEATHMATCH_INPROCESS_CLOCKS": "0",
+           "DEATHMATCH_INPROCESS_WEBHOOKS": "0", "DJANGO_SECURE_COOKIES": "0", **extra}
+    if not extra.get("REDIS_URL"):
+        env.pop("REDIS_URL", None)
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    return env
 
 
 MAKE_MATCH = """
 import json
 from matches import services
 m = services.create_match("lance-assembly", seat_names=["Ann", "Bob"])
-print(json.dumps({"watch": m.watch_token}))
+services.start_match(m, starting_seat=1)
+print(json.dumps({"watch": m.watch_token, "host": m.host_token}))
 """
+
+
+def make_match(env: dict[str, str]) -> dict[str, str]:
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", MAKE_MATCH], cwd=ROOT, env=env, check=True,
+                         capture_output=True, text=True).stdout
+    tokens: dict[str, str] = json.loads(out.strip().splitlines()[-1])
+    return tokens
+
+
+def start_daphne(env: dict[str, str], log: Path, backlog: int = 2048,
+                 app: str = "config.asgi:application") -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    with open(log, "wb") as handle:
+        proc = subprocess.Popen([str(Path(sys.executable).with_name("daphne")), "-e",
+                                 f"tcp:port={port}:interface={HOST}:backlog={backlog}", app],
+                                cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT)
+    import socket
+
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            socket.create_connection((HOST, port), timeout=0.5).close()
+            return proc, port
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError(log.read_text()) from None
+            time.sleep(0.2)
 
 
 def main() -> None:
@@ -126,33 +165,10 @@ def main() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
     workdir = Path(tempfile.mkdtemp(prefix="bench-backlog-"))
-    env = {**os.environ, "DATABASE_URL": database(workdir), "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "bench-only",
-           "DJANGO_SETTINGS_MODULE": "config.settings", "DEATHMATCH_INPROCESS_CLOCKS": "0",
-           "DEATHMATCH_INPROCESS_WEBHOOKS": "0", "DJANGO_SECURE_COOKIES": "0"}
-    env.pop("REDIS_URL", None)
-    python = sys.executable
-    subprocess.run([python, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
-    out = subprocess.run([python, "manage.py", "shell", "-c", MAKE_MATCH], cwd=ROOT, env=env, check=True,
-                         capture_output=True, text=True).stdout
-    path = f"/w/{json.loads(out.strip().splitlines()[-1])['watch']}/"
-    port = free_port()
-    log = workdir / "daphne.log"
-    with open(log, "wb") as handle:
-        proc = subprocess.Popen([str(Path(python).with_name("daphne")), "-e",
-                                 f"tcp:port={port}:interface={HOST}:backlog={args.backlog}", "config.asgi:application"],
-                                cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT)
+    env = environment(workdir, "bench_backlog")
+    path = f"/w/{make_match(env)['watch']}/"
+    proc, port = start_daphne(env, workdir / "daphne.log", args.backlog)
     try:
-        import socket
-
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection((HOST, port), timeout=0.5).close()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(log.read_text()) from None
-                time.sleep(0.2)
         print(f"backlog {args.backlog} (somaxconn {somaxconn()}, the kernel's: {listen_backlog(port)}), "
               f"{args.requests} concurrent GETs of a spectator page")
         asyncio.run(load(port, path, 20))  # warm up: imports, templates, the database pool
