@@ -26,4 +26,6 @@ RUN DJANGO_DEBUG=0 DJANGO_SECRET_KEY=build-only python manage.py collectstatic -
 USER deathmatch
 ENV DJANGO_DEBUG=0
 EXPOSE 8000
-CMD ["sh", "-c", "python manage.py migrate --noinput && exec daphne -b 0.0.0.0 -p 8000 config.asgi:application"]
+# backlog: connections waiting to be accepted (Twisted's default of 50 reset 1,000 clients arriving
+# at once); the kernel caps it at net.core.somaxconn (docker-compose.yml sets that to 4096)
+CMD ["sh", "-c", "python manage.py migrate --noinput && exec daphne -e tcp:port=8000:interface=0.0.0.0:backlog=2048 config.asgi:application"]

@@ -17,7 +17,6 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.routing import ProtocolTypeRouter, URLRouter
 from django.urls import re_path
 
-from config import gcfreeze
 from config.asgi import application as app  # sets up Django first
 from matches.routing import websocket_urlpatterns
 
@@ -37,11 +36,9 @@ class BareConsumer(AsyncWebsocketConsumer):
         self.group = "bench-bare-" + self.scope["url_route"]["kwargs"]["name"]
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        gcfreeze.changed()  # the server process's GC policy applies to these sockets as to the app's
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
-        gcfreeze.changed(left=True)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         version = int(json.loads(text_data or "{}")["fire"])

@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils.html import escape
 
-from config import gcfreeze, logredact, ratelimits
+from config import logredact, ratelimits
 from config.channel_layer import LayerUnavailable
 from games.core import HOST, SPECTATOR, RuleError
 
@@ -71,7 +71,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
             log.warning("websocket of match %s joins its group later: %s", self.match_id, error)
         await relay.for_loop(self.channel_layer).join(self.group, self)  # the live updates (relay.py)
         await presence.arrive(self.match_id, render.viewer_label(self.viewer), self.channel_name)
-        gcfreeze.changed()  # the sockets' objects are kept out of full collections once they settle
         # a (re)connecting page may have missed updates: send the current state
         await self.send(text_data=await self._fragments())
 
@@ -83,7 +82,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
             except LAYER_ERRORS as error:  # the stale member expires with the group
                 log.info("websocket of match %s left without its group: %s", self.match_id, error)
             await presence.leave(self.match_id, render.viewer_label(self.viewer), self.channel_name)
-            gcfreeze.changed(left=True)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         data = _validate(text_data)

@@ -196,6 +196,9 @@ _open: dict[str, str] = {}
 _heartbeats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = weakref.WeakKeyDictionary()
 _tasks: set[asyncio.Task[None]] = set()
 _pending: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, set[int]] = weakref.WeakKeyDictionary()
+#: connections that closed and wait for the next removal from the store, per event loop
+_leaving: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Removal] = weakref.WeakKeyDictionary()
+_removing: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
 
 
 # -- the host dashboard ----------------------------------------------------------------------
@@ -242,9 +245,47 @@ async def arrive(match_id: int, audience: str, conn: str) -> None:
 
 async def leave(match_id: int, audience: str, conn: str) -> None:
     name = _open.pop(conn, key(match_id, audience))
-    with contextlib.suppress(_Unavailable):  # if Redis is away, it expires by itself
-        await sync_to_async(store.remove, thread_sensitive=False)([(name, conn)])
+    await _remove((name, conn))
     _schedule_push(match_id)
+
+
+class _Removal:
+    """Connections removed from the store together, and when that is done."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.members: list[tuple[str, str]] = []
+        self.done: asyncio.Future[None] = loop.create_future()
+
+
+async def _remove(member: tuple[str, str]) -> None:
+    """Remove a closed connection from the store, together with every other connection that closed
+    meanwhile: one worker thread and one Redis round trip for a burst, one removal at a time.
+
+    One each, 2,000 sockets closing at once queued 2,000 jobs behind the default executor's few
+    threads, whose GIL hand-offs slowed the event loop and every other disconnect with it: some
+    took longer than daphne's 10 s for a closed socket's application, which it then killed
+    ("took too long to shut down", tests/chaos/test_socket_memory.py)."""
+    loop = asyncio.get_running_loop()
+    batch = _leaving.get(loop)
+    if batch is None:
+        batch = _leaving[loop] = _Removal(loop)
+        _tasks.add(task := loop.create_task(_flush(loop, batch)))
+        task.add_done_callback(_tasks.discard)
+    batch.members.append(member)
+    await asyncio.shield(batch.done)  # a cancelled disconnect does not cancel the others' removal
+
+
+async def _flush(loop: asyncio.AbstractEventLoop, batch: _Removal) -> None:
+    async with _removing.setdefault(loop, asyncio.Lock()):  # meanwhile the batch takes more connections
+        if _leaving.get(loop) is batch:
+            del _leaving[loop]
+        try:
+            await sync_to_async(store.remove, thread_sensitive=False)(batch.members)
+        except _Unavailable:
+            pass  # Redis is away: the members expire by themselves
+        except Exception:
+            log.exception("presence: %d closed connections not removed", len(batch.members))
+        batch.done.set_result(None)
 
 
 def _ensure_heartbeat() -> None:

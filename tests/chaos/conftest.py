@@ -35,6 +35,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PG_URL = os.environ.get("DATABASE_URL", "")
 POSTGRES = PG_URL.startswith(("postgres://", "postgresql://"))
+#: daphne's listen backlog, as in the Dockerfile's CMD and .ci/serve (tests/chaos/test_backlog.py)
+BACKLOG = 2048
 
 pytestmark = pytest.mark.chaos
 
@@ -120,7 +122,7 @@ class Daphne:
         daphne = str(Path(sys.executable).with_name("daphne"))
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
-                [daphne, "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
+                [daphne, "-e", f"tcp:port={self.port}:interface=127.0.0.1:backlog={BACKLOG}", "config.asgi:application"],
                 cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
         try:
             wait_port(self.port, self.proc)

@@ -1,0 +1,90 @@
+"""Issue 21, defect 3: a web process's memory stays flat as sockets come and go.
+
+With `gc.freeze()` run whenever connections settled (the old config/gcfreeze.py), the
+objects of closed sockets that sat in reference cycles were frozen with the rest and never
+collected: a daphne's RSS went 111 -> 178 -> 246 -> 314 MB over three rounds of 2,000
+connects and disconnects.  And about 2% of the disconnects of such a burst logged
+"took too long to shut down and was killed" (daphne kills an application that has not
+finished 10 s after its socket closed).
+
+Here one daphne (its own Redis) serves 5 rounds of 2,000 spectator sockets that open, get
+the current state and all close; after each round (once every socket has left its group and
+the presence set) the process's RSS is read from /proc.  Required: rounds 2..5 within 10% of
+round 2 (round 1 warms up: imports, pools, caches), and no socket's application killed while
+it leaves (its disconnect: the group, the relay, presence).
+
+Left open: about one application in 10,000 is still killed at the end of a burst, always the
+one whose channel-layer `receive` was running the process's blocking read (channels_redis's
+BZPOPMIN for every local channel): its cancellation does not come back for more than 10 s
+(seen stuck in redis-py's readline).  At most one such kill a run is tolerated here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from .conftest import Daphne, RedisServer, Socket, make_match
+
+pytestmark = [pytest.mark.chaos, pytest.mark.redis]
+
+SOCKETS = int(os.environ.get("DEATHMATCH_CHAOS_MEMORY_SOCKETS", "2000"))
+ROUNDS = 5
+BATCH = 200
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError(f"no VmRSS for process {pid}")
+
+
+def _members(redis: RedisServer, pattern: str) -> int:
+    keys = [k for k in redis.command("--scan", "--pattern", pattern).split() if k]
+    return sum(int(redis.command("zcard", k).strip() or 0) for k in keys)
+
+
+async def _round(server: Daphne, redis: RedisServer, match: dict) -> float:  # type: ignore[type-arg]
+    sockets = [Socket(f"{server.ws}/ws/m/{match['watch']}/", server.url) for _ in range(SOCKETS)]
+    for first in range(0, SOCKETS, BATCH):
+        await asyncio.gather(*(s.open(timeout=120) for s in sockets[first:first + BATCH]))
+    got = await asyncio.gather(*(s.wait_frames(1, timeout=120) for s in sockets))
+    assert all(got), f"{SOCKETS - sum(got)} sockets never got the current state"
+    await asyncio.gather(*(s.close() for s in sockets))
+    del sockets
+    # every disconnect has run: the sockets' channels left the group, and presence counts none
+    deadline = time.monotonic() + 60
+    while (_members(redis, f"*match-{match['id']}-watch*") or _members(redis, f"*presence:{match['id']}:watch*")) \
+            and time.monotonic() < deadline:
+        await asyncio.sleep(0.25)
+    assert not _members(redis, f"*match-{match['id']}-watch*"), "closed sockets are still in the group"
+    assert server.proc is not None
+    return rss_mb(server.proc.pid)
+
+
+def test_memory_stays_flat_over_rounds_of_sockets_that_come_and_go(chaos_db: str, redis_server: RedisServer,
+                                                                  workdir: Path) -> None:
+    server = Daphne(workdir, chaos_db, redis_server.url)
+    try:
+        match = make_match(server)
+        assert server.proc is not None
+        figures = [rss_mb(server.proc.pid)]
+        for _ in range(ROUNDS):
+            figures.append(asyncio.run(_round(server, redis_server, match)))
+        print(f"\nRSS of daphne (MB): start {figures[0]:.0f}, after each round of {SOCKETS} sockets: "
+              + ", ".join(f"{mb:.0f}" for mb in figures[1:]))
+        log = server.log_text()
+        killed = [line for line in log.splitlines() if "took too long to shut down" in line]
+        in_receive = [line for line in killed if "ResilientRedisChannelLayer.receive" in line]
+        print(f"applications killed after their socket closed: {len(killed)} "
+              f"({len(in_receive)} in the layer's blocking read)")
+        assert len(killed) == len(in_receive) <= 1, killed[:3]
+        base = figures[2]
+        assert all(abs(mb - base) <= base * 0.10 for mb in figures[2:]), figures
+    finally:
+        server.stop()
