@@ -19,7 +19,7 @@ from django.urls import re_path
 
 from config import gcfreeze
 from config.asgi import application as app  # sets up Django first
-from matches.routing import websocket_urlpatterns
+from matches.web.routing import websocket_urlpatterns
 
 _PAGE = ""
 

@@ -25,7 +25,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.core import HOST, SPECTATOR
-from matches import events, live, presence, render, services
+from matches.core import events
+from matches.live import fanout as live
+from matches.live import presence, render
+from matches.play import services
 from tests.games.test_two_connect_page import OPENING
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -655,7 +658,7 @@ def test_spectators_are_sent_first_then_the_seat_to_act(roles: Any) -> None:
 async def test_the_relay_writes_to_every_socket_and_drops_one_that_fails() -> None:
     from channels.layers import InMemoryChannelLayer
 
-    from matches import relay
+    from matches.live import relay
 
     class Sock:
         def __init__(self, broken: bool = False) -> None:
@@ -693,7 +696,7 @@ async def test_an_update_reaches_this_process_at_once_and_other_processes_throug
     from channels.layers import InMemoryChannelLayer
 
     from config.channel_layer import LayerUnavailable
-    from matches import relay
+    from matches.live import relay
 
     class Sock:
         def __init__(self) -> None:
@@ -740,7 +743,7 @@ async def test_an_update_reaches_this_process_at_once_and_other_processes_throug
 async def test_the_relay_stops_even_when_a_cancellation_is_lost_below_it() -> None:
     """A receive that swallows a cancellation and reads again (seen with channels_redis on Python
     3.11) must not keep the relay alive: an event loop shutting down waits for it forever."""
-    from matches import relay
+    from matches.live import relay
 
     class Layer:
         async def receive(self, channel: str) -> dict[str, Any]:
@@ -760,7 +763,7 @@ async def test_the_relay_renews_its_memberships(monkeypatch: Any) -> None:
     """Redis expires group members after a day: a relay whose sockets stay open joins again."""
     from channels.layers import InMemoryChannelLayer
 
-    from matches import relay
+    from matches.live import relay
 
     class Sock:
         async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:

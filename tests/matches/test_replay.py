@@ -20,8 +20,10 @@ from django.test import Client
 
 from games.core import HOST, SPECTATOR
 from games.registry import get_game, slugs
-from matches import record, replay, services
 from matches.models import Match
+from matches.play import services
+from matches.replays import records as record
+from matches.replays import steps as replay
 from tests.hostform import seq
 
 pytestmark = pytest.mark.django_db
@@ -157,7 +159,7 @@ def test_import_reproduces_a_time_out(make_match: Any) -> None:
     services.submit(match, 1, "place C3", _bout(match).version)
     bout = _bout(match)
     clock = bout.clocks.get(seat=2)
-    from matches import sweeper
+    from matches.play import sweeper
 
     assert sweeper.claim_and_expire(match.pk, bout.pk, bout.version, clock.deadline)
     match.refresh_from_db()

@@ -54,11 +54,10 @@ from django.db import transaction
 
 from games.core import HOST, RuleError
 from games.registry import get_game
-
-from . import engine
-from . import render as rendering
-from . import replay as replays
-from .models import Bout, Match, Seat, TurnLog
+from matches.live import render as rendering
+from matches.models import Bout, Match, Seat, TurnLog
+from matches.play import engine
+from matches.replays import steps as replays
 
 MAGIC = "# Deathmatch record 1"
 #: deeper JSON than any option or result holds is refused (a 3,000-deep one overflows the parser)
@@ -383,7 +382,7 @@ def import_record(text: str, *, quiet: bool = False) -> Match:
     every audience after each of hundreds of moves is most of an import's
     time.  It swaps `engine.notify` for the whole process, so only a
     one-shot process (the command) may ask for it."""
-    from . import services, sweeper
+    from matches.play import services, sweeper
 
     if quiet:
         real = engine.notify
