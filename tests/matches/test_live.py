@@ -617,8 +617,10 @@ def test_an_update_drawn_from_the_moves_transaction_is_the_one_read_back(
             live._sent[match.id] = before  # the same update again, read back from the database
             read = live.prepare(match.id)
         assert [(g, m["html"]) for g, m in quick] == [(g, m["html"]) for g, m in read], text
-        if live._follows(before, written):  # drawn from the transaction: nothing read at all
-            assert not queries.captured_queries, (text, [q["sql"] for q in queries.captured_queries])
+        if live._follows(before, written):  # drawn from the transaction: nothing of the move read back
+            # (the host panel's one aggregate of the match's own garnets is not the move's: it is read)
+            read_back = [q["sql"] for q in queries.captured_queries if "matches_matchgarnet" not in q["sql"]]
+            assert not read_back, (text, read_back)
             drawn_alone += 1
     assert drawn_alone >= 3, drawn_alone
 
