@@ -54,6 +54,7 @@ from django.db import transaction
 
 from games.core import HOST, RuleError
 from games.registry import get_game
+from matches.core.replay_access import REPLAY_KEY
 from matches.live import render as rendering
 from matches.models import Bout, Match, Seat, TurnLog
 from matches.play import engine
@@ -435,7 +436,7 @@ def import_record(text: str, *, quiet: bool = False) -> Match:
             )
         except (services.ServiceError, RuleError) as error:  # what is left to refuse is the format
             raise RecordError(f"line {where.get('Format')}: {error}") from None
-        behind = fmt.get(replays.REPLAY_KEY)
+        behind = fmt.get(REPLAY_KEY)
         for index, bout_record in enumerate(record.bouts):
             if index == 0:
                 services.start_match(match, starting_seat=first.starting_seat)
