@@ -8,7 +8,6 @@ grow with the log); speed lives in bench/fanout.py."""
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import contextlib
 import functools
@@ -430,36 +429,6 @@ def test_a_failed_broadcast_is_logged_and_never_undoes_the_move(roles: Any, monk
     match.refresh_from_db()
     assert match.turns.filter(text="place C3").exists()
     assert "live update to" in caplog.text and "redis is down" in caplog.text
-
-
-# -- the shape of the live path ------------------------------------------------------------------
-
-
-def _imports(path: str) -> set[str]:
-    tree = ast.parse((ROOT / path).read_text())
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            found.update(f"{node.module or ''}.{a.name}".strip(".") for a in node.names)
-            found.add(node.module or "")
-        elif isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
-    return found
-
-
-@pytest.mark.parametrize(("module", "never"), [
-    ("matches/render.py", {"engine", "services", "live", "sweeper"}),
-    ("matches/live.py", {"engine", "services", "sweeper"}),
-    ("matches/clocks.py", {"engine", "services", "live", "sweeper"}),
-    ("matches/presence.py", {"engine", "services", "live", "render"}),
-    # the play side announces (events) and knows nothing of how a change is drawn or sent
-    ("matches/services.py", {"live", "render", "relay", "presence"}),
-    ("matches/engine.py", {"live", "render", "relay", "presence"}),
-    ("matches/events.py", {"engine", "services", "live", "render", "relay"}),
-])
-def test_the_live_path_is_one_directional(module: str, never: set[str]) -> None:
-    names = {part for name in _imports(module) for part in name.split(".")}
-    assert not names & never, f"{module} imports {names & never}"
 
 
 # -- helpers: a tiny out-of-band swapper ----------------------------------------------------------
