@@ -30,7 +30,7 @@ POLL = """
 import os, time, django
 django.setup()
 from django.db import close_old_connections
-from matches.sweeper import sweep_clocks
+from matches.play.sweeper import sweep_clocks
 while True:
     close_old_connections()
     sweep_clocks()
@@ -70,8 +70,8 @@ def main() -> None:
     from django.core.management import call_command
     from django.utils import timezone
 
-    from matches import engine, services
     from matches.models import Bout, Match
+    from matches.play import engine, services
 
     call_command("migrate", verbosity=0, interactive=False)
     Match.objects.filter(status=Match.RUNNING).update(status=Match.FINISHED)  # earlier runs' leftovers
@@ -96,7 +96,7 @@ def main() -> None:
         deadlines[bout_id] = at
     from django.core.cache import cache
 
-    from matches import presence
+    from matches.live import presence
 
     for bout in Bout.objects.filter(id__in=bouts):  # presence known: nobody watches these matches
         cache.set(presence.known_key(bout.match_id), 1, 600)

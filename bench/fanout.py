@@ -94,7 +94,7 @@ def django_setup(env: dict[str, str]) -> None:
 
 
 def new_match() -> Any:
-    from matches import services
+    from matches.play import services
 
     match = services.create_match("lance-assembly", seat_names=["Ann", "Bob"])
     services.start_match(match, starting_seat=1)
@@ -131,7 +131,9 @@ def server_time(moves: int) -> dict[str, Any]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from matches import events, live, services
+    from matches.core import events
+    from matches.live import fanout as live
+    from matches.play import services
 
     prepare = live.prepare
     handed: list[tuple[Any, ...]] = []

@@ -18,7 +18,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter
 from django.urls import re_path
 
 from config.asgi import application as app  # sets up Django first
-from matches.routing import websocket_urlpatterns
+from matches.web.routing import websocket_urlpatterns
 
 _PAGE = ""
 

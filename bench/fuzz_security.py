@@ -187,7 +187,8 @@ def main() -> None:
     from django.test.utils import setup_databases, setup_test_environment, teardown_databases
 
     from games.core import HOST
-    from matches import record, services
+    from matches.play import services
+    from matches.replays import records as record
 
     for db in settings.DATABASES.values():  # a test database of this process's own, as tests/conftest.py
         db.get("OPTIONS", {}).pop("pool", None)
@@ -200,7 +201,7 @@ def main() -> None:
     setup_test_environment()
     old = setup_databases(verbosity=0, interactive=False)
     try:
-        from matches import seasons
+        from matches.seasons import ledger as seasons
 
         match = services.create_match("lance-assembly", seat_names=["Ann", "Bob"], clock=False)
         services.start_match(match)

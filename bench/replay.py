@@ -35,7 +35,8 @@ def main(argv: list[str]) -> None:
 
     from games.core import HOST
     from games.registry import get_game, slugs
-    from matches import record, services
+    from matches.play import services
+    from matches.replays import records as record
 
     setup_test_environment()
     call_command("migrate", verbosity=0)

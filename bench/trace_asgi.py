@@ -9,7 +9,10 @@ import time
 from typing import Any
 
 from bench.fanout_asgi import application  # noqa: F401  (sets Django up; what daphne serves)
-from matches import consumers, live, relay, services
+from matches.live import fanout as live
+from matches.live import relay
+from matches.play import services
+from matches.web import consumers
 
 _out = open(os.environ["BENCH_TRACE"], "a", buffering=1)  # noqa: SIM115 (open for the process's life)
 _lock = threading.Lock()

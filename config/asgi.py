@@ -12,7 +12,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.logredact import install_daphne_access_log  # noqa: E402
 from config.origin import SameOriginValidator  # noqa: E402
-from matches.routing import websocket_urlpatterns  # noqa: E402
+from matches.web.routing import websocket_urlpatterns  # noqa: E402
 
 # daphne's access log names the audience, never the secret token of a link
 install_daphne_access_log()

@@ -7,6 +7,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # browsers ask for /favicon.ico whatever the page says: send them the page's icon
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
-    path("", include("matches.urls")),
-    path("", include("matches.season_urls")),
+    path("", include("matches.web.urls")),
+    path("", include("matches.web.season_urls")),
 ]

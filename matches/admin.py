@@ -5,7 +5,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.html import format_html
 
-from .models import (
+from matches.models import (
     Bout,
     Clock,
     GarnetEntry,

@@ -7,7 +7,10 @@ class MatchesConfig(AppConfig):
 
     def ready(self) -> None:
         # starts only inside a web server process (see matches/sweeper.py)
-        from . import events, live, sweeper, webhooks
+        from matches.core import events
+        from matches.live import fanout as live
+        from matches.play import sweeper
+        from matches.seasons import webhooks
 
         events.subscribe(live.notify)  # the live path draws and sends every committed change
         sweeper.maybe_start()

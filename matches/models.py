@@ -1,6 +1,6 @@
 """Matches: seasons, matches, seats, bouts, the turn log and clocks.
 
-Only `matches.services` changes these rows (views and consumers read them).
+Only `matches.play.services` changes these rows (views and consumers read them).
 The turn log is append-only: undone and corrected entries are marked, never
 deleted, and a bout's state is always the replay of its active move entries
 from `new(bout.options)` (`Bout.state` is a snapshot of that replay).
@@ -29,7 +29,7 @@ def new_token() -> str:
 class Season(models.Model):
     """A series of matches among a roster of players, with a garnet ledger.
 
-    Only `matches.seasons` changes a season (roster, ledger, tokens, statuses);
+    Only `matches.seasons.ledger` changes a season (roster, ledger, tokens, statuses);
     its public page is /seasons/<slug>/, its host manages it at /s/<manage_token>/.
     """
 
@@ -197,7 +197,7 @@ class TokenOfLife(models.Model):
 
 class WebhookPost(models.Model):
     """Outbox of announcements: written in the transaction of what it
-    announces, delivered after commit by `matches.webhooks` (a worker thread or
+    announces, delivered after commit by `matches.seasons.webhooks` (a worker thread or
     `manage.py run_webhooks`), never on a request's path."""
 
     PENDING, SENT, FAILED = "pending", "sent", "failed"

@@ -70,7 +70,7 @@ class Roles:
 @pytest.fixture
 def make_match(db: None) -> Callable[..., Any]:
     """make_match(slug="lance-assembly", start=True, starting_seat=1, **create_match kwargs)."""
-    from matches import services
+    from matches.play import services
 
     def make(game_slug: str = "lance-assembly", *, start: bool = True, starting_seat: int = 1, **kwargs: Any) -> Any:
         from games.registry import get_game
@@ -112,7 +112,7 @@ def grid_roles(make_match: Callable[..., Any]) -> Roles:
 @pytest.fixture
 def play() -> Callable[..., Any]:
     """play(match, seat, text): submit with the current version (as a page that is up to date)."""
-    from matches import services
+    from matches.play import services
 
     def _play(match: Any, seat: int, text: str) -> Any:
         bout = match.bouts.order_by("-number").first()

@@ -7,7 +7,8 @@ from typing import Any
 
 from django import template
 
-from .. import host_actions, season_results
+from matches.play import engine
+from matches.seasons import results as season_results
 
 register = template.Library()
 
@@ -16,7 +17,7 @@ register = template.Library()
 def host_seq(context: Any) -> int:
     """The count the context holds (live.py keeps it from update to update), else counted."""
     known = context.get("host_seq")
-    return int(known) if known is not None else host_actions.host_seq(context["match"])
+    return int(known) if known is not None else engine.host_seq(context["match"])
 
 
 

@@ -22,6 +22,6 @@ def bout_range(number: Any) -> range:
 @register.filter
 def replay_behind(match: Any) -> int | None:
     """The host's delay for replays of the running bout (None: host only)."""
-    from matches.replay import replay_behind as behind
+    from matches.core.replay_access import replay_behind as behind
 
     return behind(match)

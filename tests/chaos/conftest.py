@@ -154,7 +154,7 @@ class Daphne:
 
 MAKE_MATCH = """
 import json
-from matches import services
+from matches.play import services
 m = services.create_match({slug!r}, seat_names=["Ann", "Bob"], bouts={bouts})
 services.start_match(m, starting_seat=1)
 seats = {{s.number: s.token for s in m.seats.all()}}

@@ -331,7 +331,7 @@ def _move(client, token, text, version):
 
 @pytest.mark.django_db
 def test_pages_draw_the_game_s_own_board_and_hide_orders_and_spends(client, make_match):
-    from matches import services
+    from matches.play import services
 
     match = make_match("back-to-the-wall", options={"garnets": {"1": 1, "2": 1, "3": 1, "4": 1}})
     seats = {s.number: s.token for s in match.seats.all()}
@@ -377,7 +377,7 @@ def _shows_spend(html: str) -> bool:
 
 @pytest.mark.django_db
 def test_the_host_resolves_early_and_the_replay_shows_who_had_no_orders(client, make_match):
-    from matches import services
+    from matches.play import services
 
     match = make_match("back-to-the-wall")
     seats = {s.number: s.token for s in match.seats.all()}

@@ -14,7 +14,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from matches import presence
+from matches.live import presence
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,7 +54,7 @@ def _version_of(html: str) -> int:
 
 @database_sync_to_async
 def _submit(match: Any, seat: int, text: str) -> None:
-    from matches import services
+    from matches.play import services
 
     match.refresh_from_db()
     services.submit(match, seat, text, match.current_bout.version)
@@ -230,7 +230,8 @@ async def test_sealed_bids_never_reach_the_opponent_or_spectators(make_match: An
 
 async def test_notify_renders_once_per_audience_with_a_socket_not_per_connection(
         make_match: Any, monkeypatch: Any) -> None:
-    from matches import live, render
+    from matches.live import fanout as live
+    from matches.live import render
 
     match = await database_sync_to_async(make_match)("lance-assembly")
     token = await database_sync_to_async(lambda: match.seats.get(number=1).token)()
@@ -265,7 +266,7 @@ async def test_moves_over_sockets_reach_every_audience_as_deltas_drawn_from_thei
     """Every audience gets every version, each a delta on the one before (the first one whole
     when this process has drawn nothing of the match yet), drawn from what its transaction wrote
     (events.Moved: nothing read back), the spectators' first."""
-    from matches import live
+    from matches.live import fanout as live
 
     match = await database_sync_to_async(make_match)("lance-assembly")
     tokens = await database_sync_to_async(lambda: {s.number: s.token for s in match.seats.all()})()
@@ -308,7 +309,7 @@ async def test_one_relay_member_per_audience_and_process_carries_the_updates(mak
     one leaves the relay leaves the group."""
     from channels.layers import get_channel_layer
 
-    from matches import relay, render
+    from matches.live import relay, render
 
     match = await database_sync_to_async(make_match)("lance-assembly")
     token = await database_sync_to_async(lambda: match.seats.get(number=1).token)()

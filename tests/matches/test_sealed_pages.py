@@ -19,8 +19,8 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
-from matches import services
 from matches.models import TurnLog
+from matches.play import services
 from tests.hostform import seq
 
 T0 = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)

@@ -19,8 +19,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games.core import HOST
-from matches import season_attach, seasons, services
 from matches.models import GarnetEntry, Match, MatchGarnet, Season, SeasonEvent, SeasonPlayer, Seat
+from matches.play import season_matches, services
+from matches.seasons import ledger as seasons
 from tests.hostform import seq
 
 pytestmark = pytest.mark.django_db
@@ -101,7 +102,8 @@ def test_garnets_of_a_match_outside_a_season_stay_on_the_match(make_match: Any) 
 def test_the_host_panel_kept_live_shows_the_garnets_a_fresh_page_shows(roles: Any, monkeypatch: Any) -> None:
     """Each garnet change redraws the panel in the next update (the panel's totals are read again
     only when a host action, a bout's end or the match joining a season may have changed them)."""
-    from matches import live, presence, render
+    from matches.live import fanout as live
+    from matches.live import presence, render
 
     live.forget()
     monkeypatch.setattr(presence, "store", presence._Local())
@@ -206,7 +208,7 @@ def test_a_finished_match_can_join_and_counts_in_the_standings(make_match: Any, 
     match = make_match("lance-assembly")
     services.adjust_garnets(match, 1, 2, "won with style")
     services.end_match(match, [1])
-    season_attach.attach_match(season, match.host_token)
+    season_matches.attach_match(season, match.host_token)
     rows = {row["name"]: row for row in seasons.standings(season)}
     assert (rows["Ann"]["played"], rows["Ann"]["won"], rows["Ann"]["garnets"]) == (1, 1, 2)
     assert (rows["Bob"]["played"], rows["Bob"]["won"]) == (1, 0)
@@ -216,11 +218,11 @@ def test_a_finished_match_can_join_and_counts_in_the_standings(make_match: Any, 
 def test_attaching_refuses_seats_it_cannot_map_and_changes_nothing(make_match: Any, season: Season) -> None:
     twins = make_match("lance-assembly", seat_names=["Ann", "ann"])
     with pytest.raises(seasons.ServiceError, match="seats 1 and 2 are both called Ann"):
-        season_attach.attach_match(season, twins.host_token)
+        season_matches.attach_match(season, twins.host_token)
     seasons.set_status(season, season.players.get(name="Ann"), "eliminated")
     match = make_match("lance-assembly")
     with pytest.raises(seasons.ServiceError, match="Ann is eliminated"):
-        season_attach.attach_match(season, match.host_token)
+        season_matches.attach_match(season, match.host_token)
     assert not season.matches.exists() and list(season.players.values_list("name", flat=True)) == ["Ann"]
 
 
@@ -232,7 +234,7 @@ def test_links_that_are_not_the_host_link_of_a_free_match_are_refused(client: Cl
     match = make_match("lance-assembly")
     services.adjust_garnets(match, 1, 3, "style")
     other = seasons.create_season("Autumn")
-    taken = seasons.create_season_match(other, "lance-assembly", [seasons.add_player(other, n).pk
+    taken = season_matches.create_season_match(other, "lance-assembly", [seasons.add_player(other, n).pk
                                                                     for n in ("Cy", "Di")])
     seat = match.seats.get(number=1)
     refusals = {

@@ -13,8 +13,10 @@ import pytest
 
 from games.core import SPECTATOR, RuleError
 from games.registry import get_game
-from matches import season_results, seasons, services
 from matches.models import GarnetEntry, Match, SeasonEvent, SeasonPlayer, TokenOfLife
+from matches.play import season_matches, services
+from matches.seasons import ledger as seasons
+from matches.seasons import results as season_results
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +77,7 @@ def expected(rounds: list[list[str]]) -> dict[str, Any]:
 
 
 def main_match(season: Any) -> Match:
-    match = seasons.create_season_match(season, "back-to-the-wall", [player(season, n).pk for n in NAMES])
+    match = season_matches.create_season_match(season, "back-to-the-wall", [player(season, n).pk for n in NAMES])
     services.start_match(match)
     return match
 
@@ -193,7 +195,7 @@ def test_a_token_clears_a_candidacy_and_saves_from_elimination(season: Any) -> N
 
 def test_a_season_match_seats_roster_players_by_name(season: Any) -> None:
     pick = [player(season, n) for n in ("Cy", "Ann")]
-    match = seasons.create_season_match(season, "grid-master", [p.pk for p in pick], elimination=True)
+    match = season_matches.create_season_match(season, "grid-master", [p.pk for p in pick], elimination=True)
     seats = list(match.seats.order_by("number"))
     assert [(s.name, s.season_player) for s in seats] == [("Cy", pick[0]), ("Ann", pick[1])]
     assert match.elimination and match.season == season
@@ -210,14 +212,14 @@ def test_a_season_match_seats_roster_players_by_name(season: Any) -> None:
 def test_a_season_match_is_refused_with_a_sentence(season: Any, slug: str, names: list[str], elimination: bool,
                                                    message: str) -> None:
     with pytest.raises(services.ServiceError, match=message):
-        seasons.create_season_match(season, slug, [player(season, n).pk for n in names], elimination=elimination)
+        season_matches.create_season_match(season, slug, [player(season, n).pk for n in names], elimination=elimination)
     assert not Match.objects.exists()
 
 
 def test_an_eliminated_player_is_not_seated(season: Any) -> None:
     seasons.set_status(season, player(season, "Bob"), "eliminated")
     with pytest.raises(services.ServiceError, match="Bob is eliminated; reinstate them first"):
-        seasons.create_season_match(season, "grid-master", [player(season, n).pk for n in ("Ann", "Bob")])
+        season_matches.create_season_match(season, "grid-master", [player(season, n).pk for n in ("Ann", "Bob")])
 
 
 # -- Back to the Wall feeds the ledger -------------------------------------------------------------------
@@ -366,7 +368,7 @@ def test_a_result_the_season_built_on_is_not_taken_back(season: Any) -> None:
 
 
 def elimination(season: Any, first: str = "Ann", second: str = "Di") -> Match:
-    match = seasons.create_season_match(season, "squava", [player(season, first).pk, player(season, second).pk],
+    match = season_matches.create_season_match(season, "squava", [player(season, first).pk, player(season, second).pk],
                                         elimination=True)
     services.start_match(match)
     return match
@@ -417,7 +419,7 @@ def test_the_match_host_garnet_form_writes_the_season_ledger_and_log(season: Any
 
 def test_bidding_starts_with_the_ledger_balances(season: Any) -> None:
     seasons.adjust_garnets(season, player(season, "Bob"), 4, "board wins")
-    match = seasons.create_season_match(season, "bidding-ttt", [player(season, n).pk for n in ("Ann", "Bob")])
+    match = season_matches.create_season_match(season, "bidding-ttt", [player(season, n).pk for n in ("Ann", "Bob")])
     bout = services.start_match(match)
     assert bout.options["garnets"] == {"1": 0, "2": 4}
 
@@ -428,7 +430,7 @@ def test_every_manage_action_applies_a_doubled_submit_once(season: Any, action: 
     seasons.grant_token(season, ann)
     seasons.set_status(season, ann, "candidate")
     calls = {
-        "match": lambda k: seasons.create_season_match(season, "squava", [ann.pk, player(season, "Bob").pk], key=k),
+        "match": lambda k: season_matches.create_season_match(season, "squava", [ann.pk, player(season, "Bob").pk], key=k),
         "player": lambda k: seasons.add_player(season, "Eve", key=k),
         "token_use": lambda k: seasons.use_token(season, ann, key=k),
         "status": lambda k: seasons.set_status(season, player(season, "Cy"), "eliminated", key=k),

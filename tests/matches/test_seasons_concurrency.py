@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from games.core import SPECTATOR
-from matches import seasons, services
 from matches.models import Match, SeasonEvent, TokenOfLife
+from matches.play import services
+from matches.seasons import ledger as seasons
 from tests.conftest import POSTGRES
 from tests.matches.test_seasons import NAMES, orders, plan
 from tests.threads import released_together

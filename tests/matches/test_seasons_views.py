@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from matches import seasons, services
 from matches.models import Match, Season, Seat
+from matches.play import season_matches, services
+from matches.seasons import ledger as seasons
 from tests.matches.test_seasons import NAMES, plan, play_rounds
 
 pytestmark = pytest.mark.django_db
@@ -51,11 +52,11 @@ def secrets_of(season: Season) -> list[str]:
 
 
 def played_season(season: Season) -> Match:
-    match = seasons.create_season_match(season, "back-to-the-wall", [season.players.get(name=n).pk for n in NAMES])
+    match = season_matches.create_season_match(season, "back-to-the-wall", [season.players.get(name=n).pk for n in NAMES])
     seasons.adjust_garnets(season, season.players.get(name="Bob"), 1, "start")
     services.start_match(match)
     play_rounds(match, plan(0, {(1, 2): ("once",)}))
-    running = seasons.create_season_match(season, "grid-master", [season.players.get(name=n).pk for n in ("Ann", "Cy")])
+    running = season_matches.create_season_match(season, "grid-master", [season.players.get(name=n).pk for n in ("Ann", "Cy")])
     services.start_match(running)
     return match
 
@@ -72,7 +73,7 @@ def test_creating_a_season_lands_on_its_manage_page(client: Any) -> None:
     assert "Summer Cup" not in client.get(reverse("season_list")).content.decode()  # listed once it has a match
     seasons.add_player(season, "Ann")
     seasons.add_player(season, "Bob")
-    seasons.create_season_match(season, "squava", list(season.players.values_list("pk", flat=True)))
+    season_matches.create_season_match(season, "squava", list(season.players.values_list("pk", flat=True)))
     listed = client.get(reverse("season_list")).content.decode()
     assert "Summer Cup" in listed and season.manage_token not in listed
 

@@ -7,8 +7,10 @@ import random
 import pytest
 
 from games.core import HOST, IllegalAction, NotationError, RuleError
-from matches import season_results, seasons, services
 from matches.models import Bout, Match, TurnLog
+from matches.play import services
+from matches.seasons import ledger as seasons
+from matches.seasons import results as season_results
 
 # Lance Assembly: the winner fills column A (a lance at its fifth tile), the
 # loser scatters tiles that never make five in a row.
@@ -100,7 +102,7 @@ def test_moves_are_refused_before_the_start_and_after_the_end(make_match, play):
 
 
 def test_each_change_is_announced_once_after_commit(roles, django_capture_on_commit_callbacks):
-    from matches import events
+    from matches.core import events
 
     sent = []
 

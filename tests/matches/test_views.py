@@ -261,7 +261,7 @@ def test_host_page_shows_hidden_information_of_sealed_games(client: Client, make
     if not _available("bidding-ttt"):
         pytest.skip("bidding-ttt not registered yet")
     match = make_match("bidding-ttt")
-    from matches import services
+    from matches.play import services
 
     services.submit(match, 1, "A1 3", match.current_bout.version)
     host = _html(client, f"/h/{match.host_token}/")
@@ -305,7 +305,7 @@ def test_staff_login_opens_any_host_dashboard(client: Client, roles: Any, django
 def test_host_resolves_a_sealed_round_and_enters_orders(client: Client, make_match: Any) -> None:
     if not _available("bidding-ttt"):
         pytest.skip("bidding-ttt not registered yet")
-    from matches import services
+    from matches.play import services
 
     match = make_match("bidding-ttt")
     roles = type("R", (), {"host": match.host_token})()

@@ -15,8 +15,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from matches import safe_http, seasons, webhooks
 from matches.models import Season, WebhookPost
+from matches.seasons import ledger as seasons
+from matches.seasons import safe_http, webhooks
 from tests.hookserver import Hook
 
 pytestmark = pytest.mark.django_db

@@ -16,8 +16,10 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from matches import safe_http, seasons, services, webhooks
 from matches.models import Seat, WebhookPost
+from matches.play import season_matches, services
+from matches.seasons import ledger as seasons
+from matches.seasons import safe_http, webhooks
 from tests.hookserver import Hook
 from tests.matches.test_seasons import NAMES, orders, plan, play_rounds
 
@@ -55,13 +57,13 @@ def secrets_of(season: Any) -> list[str]:
 
 
 def test_the_channel_hears_every_step_of_a_season_and_never_a_secret(season: Any, hook: Hook) -> None:
-    match = seasons.create_season_match(season, "back-to-the-wall", [season.players.get(name=n).pk for n in NAMES])
+    match = season_matches.create_season_match(season, "back-to-the-wall", [season.players.get(name=n).pk for n in NAMES])
     seasons.adjust_garnets(season, season.players.get(name="Bob"), 1, "start")
     services.start_match(match)
     play_rounds(match, plan(0, {(1, 2): ("once",)}))
     candidate = season.players.get(status="candidate")
     other = season.players.exclude(pk=candidate.pk).first()
-    duel = seasons.create_season_match(season, "squava", [other.pk, candidate.pk], elimination=True)
+    duel = season_matches.create_season_match(season, "squava", [other.pk, candidate.pk], elimination=True)
     services.start_match(duel)
     services.forfeit(duel, 2)
     assert hook.posts == []  # nothing leaves before the worker runs
@@ -84,7 +86,7 @@ def test_the_channel_hears_every_step_of_a_season_and_never_a_secret(season: Any
 
 
 def test_a_move_never_waits_for_the_webhook(season: Any, hook: Hook) -> None:
-    match = seasons.create_season_match(season, "back-to-the-wall", [season.players.get(name=n).pk for n in NAMES])
+    match = season_matches.create_season_match(season, "back-to-the-wall", [season.players.get(name=n).pk for n in NAMES])
     hook.replies = ["hang"] * 10
     services.start_match(match)
     bout = match.bouts.get()
@@ -107,7 +109,7 @@ def test_a_failing_endpoint_is_retried_and_play_goes_on(season: Any, hook: Hook,
     assert post.status == "pending" and post.attempts == 1 and post.next_attempt > now
     assert webhooks.deliver_due(now) == 0  # not due yet
     # meanwhile play goes on
-    match = seasons.create_season_match(season, "squava", [season.players.get(name=n).pk for n in ("Ann", "Bob")])
+    match = season_matches.create_season_match(season, "squava", [season.players.get(name=n).pk for n in ("Ann", "Bob")])
     services.start_match(match)
     services.submit(match, 1, "C3", match.bouts.get().version)
     later = now + dt.timedelta(seconds=5)
@@ -161,7 +163,7 @@ def test_a_refused_or_doubled_action_announces_nothing(season: Any, hook: Hook) 
 
 
 def test_no_secret_link_is_ever_queued(season: Any) -> None:
-    match = seasons.create_season_match(season, "squava", [season.players.get(name=n).pk for n in ("Ann", "Bob")])
+    match = season_matches.create_season_match(season, "squava", [season.players.get(name=n).pk for n in ("Ann", "Bob")])
     before = WebhookPost.objects.count()
     for secret in [season.manage_token, match.host_token, match.seats.get(number=1).token]:
         assert webhooks.announce(season, f"join at https://dm.example.org/p/{secret}/") is None

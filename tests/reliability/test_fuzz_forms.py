@@ -105,7 +105,7 @@ def test_deeply_nested_json_option_is_refused_in_words() -> None:
     """The create form has no raw JSON box any more (issue 13), but an option with a list or dict
     default that is posted as text still goes through `_coerce`: "[" * 5000 made json raise
     RecursionError (a 500) before the guard."""
-    from matches import forms
+    from matches.web import forms
 
     with pytest.raises(forms.CreateError, match="nested too deeply"):
         forms._coerce("walls", {}, "[" * 5000, "opt-x-walls")

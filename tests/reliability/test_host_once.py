@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from matches import seasons
 from matches.models import GarnetEntry
+from matches.seasons import ledger as seasons
 
 pytestmark = pytest.mark.django_db
 

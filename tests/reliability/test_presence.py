@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from matches import presence
+from matches.live import presence
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = [(b"origin", b"http://testserver")]

@@ -32,8 +32,9 @@ from django.conf import settings as django_settings
 from django.test import Client
 
 from config.asgi import application
-from matches import seasons
 from matches.models import Match, Season
+from matches.play import season_matches
+from matches.seasons import ledger as seasons
 from tests.conftest import REDIS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -271,7 +272,7 @@ def test_the_season_list_shows_only_seasons_with_a_match(client: Client) -> None
     played = seasons.create_season("Has A Match")
     for name in ("Ann", "Bob"):
         seasons.add_player(played, name)
-    seasons.create_season_match(played, "squava", list(played.players.values_list("pk", flat=True)))
+    season_matches.create_season_match(played, "squava", list(played.players.values_list("pk", flat=True)))
     page = client.get("/seasons/").content.decode()
     assert "Has A Match" in page and f"/seasons/{played.slug}/" in page
     assert "Nothing Played Yet" not in page and f"/seasons/{empty.slug}/" not in page

@@ -15,8 +15,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.urls import reverse
 
-from matches import record
-from matches.services import ServiceError
+from matches.play.services import ServiceError
+from matches.replays import records as record
 
 #: a record (or file) that cannot be imported: usage error, as argparse's own
 BAD_INPUT = 2

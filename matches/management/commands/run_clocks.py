@@ -10,8 +10,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from matches import live
-from matches.sweeper import run, sweep_clocks
+from matches.live import fanout as live
+from matches.play.sweeper import run, sweep_clocks
 
 
 class Command(BaseCommand):

@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
-from matches.webhooks import deliver_due
+from matches.seasons.webhooks import deliver_due
 
 
 class Command(BaseCommand):

@@ -8,7 +8,7 @@ Two kinds of callers:
   its time and reason, and carries a `key` from the form it was posted with:
   a doubled submit finds its key taken and raises `AlreadyDone` (nothing is
   applied twice).  Refusals raise `ServiceError` with a plain sentence.
-- match results (`season_results`, called by `matches.engine` inside the
+- match results (`season_results`, called by `matches.play.engine` inside the
   match's transaction, match and bout rows already locked).
 
 Lock order everywhere: match, bout, then season (then nothing else), so a
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -29,11 +28,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Sum
 from django.utils import timezone
 
-from games.registry import get_game
-
-from . import webhooks
-from .engine import NotAllowed, ServiceError
-from .models import GarnetEntry, Match, Season, SeasonEvent, SeasonPlayer, Seat, TokenOfLife
+from matches.core.errors import NotAllowed, ServiceError
+from matches.models import GarnetEntry, Match, Season, SeasonEvent, SeasonPlayer, Seat, TokenOfLife
+from matches.seasons import webhooks
 
 __all__ = [
     "AlreadyDone",
@@ -42,7 +39,6 @@ __all__ = [
     "add_player",
     "adjust_garnets",
     "create_season",
-    "create_season_match",
     "grant_token",
     "remove_player",
     "rename_player",
@@ -83,7 +79,7 @@ def public_url(season: Season, path: str) -> str:
 # -- the season log -----------------------------------------------------------------------
 
 
-def _begin(season: Season, key: str | None) -> Season:
+def begin(season: Season, key: str | None) -> Season:
     """Lock the season row; refuse a key already used (inside a transaction)."""
     locked = Season.objects.select_for_update().get(pk=season.pk)
     if key is not None:
@@ -120,7 +116,7 @@ def log_event(
     return event
 
 
-def _form_key(key: str | None) -> str | None:
+def form_key(key: str | None) -> str | None:
     return None if key is None else f"form:{key}"
 
 
@@ -157,7 +153,7 @@ def _create_season(name: str, url: str, base_url: str, key: str | None) -> Seaso
     if Season.objects.filter(name__iexact=name).exists():
         raise ServiceError(f"there is already a season called {name}; choose another name")
     season = Season.objects.create(name=name, webhook_url=url, base_url=base_url)
-    log_event(season, "season", f"season {name} opened", key=_form_key(key))
+    log_event(season, "season", f"season {name} opened", key=form_key(key))
     return season
 
 
@@ -171,28 +167,28 @@ def _webhook(url: str) -> str:
 def set_webhook(season: Season, url: str, *, key: str | None = None) -> SeasonEvent:
     url = _webhook(url)
     with transaction.atomic():
-        season = _begin(season, key)
+        season = begin(season, key)
         season.webhook_url = url
         season.webhook_error = ""
         season.webhook_error_at = None
         season.save(update_fields=["webhook_url", "webhook_error", "webhook_error_at"])
         text = "announcements turned on" if url else "announcements turned off"
-        return log_event(season, "webhook", text, key=_form_key(key), announce=bool(url))
+        return log_event(season, "webhook", text, key=form_key(key), announce=bool(url))
 
 
 def test_webhook(season: Season, *, key: str | None = None) -> SeasonEvent:
     with transaction.atomic():
-        season = _begin(season, key)
+        season = begin(season, key)
         if not season.webhook_url:
             raise ServiceError("set a webhook URL first")
         return log_event(season, "webhook", "test announcement: this channel will hear about the season",
-                         key=_form_key(key))
+                         key=form_key(key))
 
 
 # -- the roster -------------------------------------------------------------------------------
 
 
-def _player(season: Season, player: SeasonPlayer | int | str) -> SeasonPlayer:
+def find_player(season: Season, player: SeasonPlayer | int | str) -> SeasonPlayer:
     pk = player.pk if isinstance(player, SeasonPlayer) else player
     try:
         number = int(pk)
@@ -216,7 +212,7 @@ def _name(season: Season, name: str, *, exclude: int | None = None) -> str:
 
 def add_player(season: Season, name: str, *, key: str | None = None) -> SeasonPlayer:
     with transaction.atomic():
-        season = _begin(season, key)
+        season = begin(season, key)
         name = _name(season, name)
         player = season.players.filter(name__iexact=name).first()  # a removed player comes back
         if player is None:
@@ -225,14 +221,14 @@ def add_player(season: Season, name: str, *, key: str | None = None) -> SeasonPl
             player.removed = False
             player.name = name
             player.save(update_fields=["removed", "name"])
-        log_event(season, "roster", f"{name} joins the roster", key=_form_key(key), player=player)
+        log_event(season, "roster", f"{name} joins the roster", key=form_key(key), player=player)
         return player
 
 
 def rename_player(season: Season, player: SeasonPlayer | int, name: str, *, key: str | None = None) -> SeasonPlayer:
     with transaction.atomic():
-        season = _begin(season, key)
-        found = _player(season, player)
+        season = begin(season, key)
+        found = find_player(season, player)
         new = _name(season, name, exclude=found.pk)
         if season.players.filter(name__iexact=new).exclude(pk=found.pk).exists():
             raise ServiceError(f"a removed player was called {new}; add them back instead")
@@ -240,22 +236,22 @@ def rename_player(season: Season, player: SeasonPlayer | int, name: str, *, key:
         found.save(update_fields=["name"])
         # seats of matches not yet started carry the new name too (played matches keep theirs)
         Seat.objects.filter(season_player=found, match__status=Match.SETUP).update(name=new)
-        log_event(season, "roster", f"{old} is now called {new}", key=_form_key(key), player=found)
+        log_event(season, "roster", f"{old} is now called {new}", key=form_key(key), player=found)
         return found
 
 
 def remove_player(season: Season, player: SeasonPlayer | int, *, key: str | None = None) -> SeasonPlayer:
     """Take a player off the roster (kept in the ledger and in past matches)."""
     with transaction.atomic():
-        season = _begin(season, key)
-        found = _player(season, player)
+        season = begin(season, key)
+        found = find_player(season, player)
         playing = Match.objects.filter(seats__season_player=found, status__in=[Match.SETUP, Match.RUNNING]).first()
         if playing is not None:
             raise ServiceError(f"{found.name} has a seat in match #{playing.pk}, which is not over; "
                                "remove them once it ends")
         found.removed = True
         found.save(update_fields=["removed"])
-        log_event(season, "roster", f"{found.name} leaves the roster", key=_form_key(key), player=found)
+        log_event(season, "roster", f"{found.name} leaves the roster", key=form_key(key), player=found)
         return found
 
 
@@ -282,33 +278,33 @@ def adjust_garnets(
     if not reason:
         raise ServiceError("say why: every garnet change is logged with a reason")
     with transaction.atomic():
-        season = _begin(season, key)
-        found = _player(season, player)
+        season = begin(season, key)
+        found = find_player(season, player)
         balance = found.garnet_balance()
         if amount < 0 and balance + amount < 0 and not allow_negative:  # an award never needs the tick
             raise ServiceError(
-                f"{found.name} has {_garnets(balance)}: deducting {-amount} would leave {balance + amount}; "
+                f"{found.name} has {garnets_text(balance)}: deducting {-amount} would leave {balance + amount}; "
                 "tick \"allow negative\" to do it anyway"
             )
         verb = f"+{amount}" if amount > 0 else f"-{-amount}"
         event = log_event(season, "garnets", f"{found.name} {verb} garnet{'s' if abs(amount) != 1 else ''}, "
-                          f"now {balance + amount}", key=_form_key(key), reason=reason, player=found)
+                          f"now {balance + amount}", key=form_key(key), reason=reason, player=found)
         return GarnetEntry.objects.create(
             season=season, player=found, amount=amount, reason=reason, kind=GarnetEntry.HOST, event=event,
             created=event.created,
         )
 
 
-def _garnets(n: int) -> str:
+def garnets_text(n: int) -> str:
     return f"{n} garnet{'' if n == 1 else 's'}"
 
 
 def grant_token(season: Season, player: SeasonPlayer | int, reason: str = "", *, key: str | None = None) -> TokenOfLife:
     reason = clean(reason, 200) or "granted by the host"
     with transaction.atomic():
-        season = _begin(season, key)
-        found = _player(season, player)
-        event = log_event(season, "token", f"{found.name} receives a Token of Life", key=_form_key(key),
+        season = begin(season, key)
+        found = find_player(season, player)
+        event = log_event(season, "token", f"{found.name} receives a Token of Life", key=form_key(key),
                           reason=reason, player=found)
         return TokenOfLife.objects.create(season=season, player=found, reason=reason, event=event,
                                           created=event.created)
@@ -319,8 +315,8 @@ def use_token(season: Season, player: SeasonPlayer | int, reason: str = "", *, k
     save them from an elimination (they are active again)."""
     reason = clean(reason, 200)
     with transaction.atomic():
-        season = _begin(season, key)
-        found = _player(season, player)
+        season = begin(season, key)
+        found = find_player(season, player)
         if found.status == ACTIVE:
             raise ServiceError(f"{found.name} is neither an elimination candidate nor eliminated: "
                                "a Token of Life has nothing to clear")
@@ -330,7 +326,7 @@ def use_token(season: Season, player: SeasonPlayer | int, reason: str = "", *, k
         what = "candidacy" if found.status == CANDIDATE else "elimination"
         text = (f"{found.name} uses a Token of Life: no longer an elimination candidate" if what == "candidacy"
                 else f"{found.name} is saved from elimination by a Token of Life")
-        event = log_event(season, "token_used", text, key=_form_key(key), reason=reason, player=found,
+        event = log_event(season, "token_used", text, key=form_key(key), reason=reason, player=found,
                           data={"cleared": what, "cleared_event": found.status_event_id, "was": found.status})
         token.used = event.created
         token.used_event = event
@@ -347,8 +343,8 @@ def set_status(season: Season, player: SeasonPlayer | int, status: str, reason: 
         raise ServiceError("a player is active, an elimination candidate or eliminated")
     reason = clean(reason, 200)
     with transaction.atomic():
-        season = _begin(season, key)
-        found = _player(season, player)
+        season = begin(season, key)
+        found = find_player(season, player)
         if found.status == status:
             raise ServiceError(f"{found.name} is already {STATUS_WORDS[status]}")
         text = {
@@ -356,56 +352,11 @@ def set_status(season: Season, player: SeasonPlayer | int, status: str, reason: 
             CANDIDATE: f"{found.name} is an elimination candidate",
             ELIMINATED: f"{found.name} is eliminated",
         }[status]
-        event = log_event(season, "status", text, key=_form_key(key), reason=reason, player=found,
+        event = log_event(season, "status", text, key=form_key(key), reason=reason, player=found,
                           data={"was": found.status, "was_event": found.status_event_id})
         found.status, found.status_event = status, event
         found.save(update_fields=["status", "status_event"])
         return event
-
-
-# -- matches in the season -----------------------------------------------------------------------
-
-
-def create_season_match(
-    season: Season,
-    game_slug: str,
-    players: Sequence[SeasonPlayer | int],
-    *,
-    elimination: bool = False,
-    bouts: int | None = None,
-    key: str | None = None,
-) -> Match:
-    """A match in the season, seated with roster players (seat 1 = the first
-    one): their names carry over and their seats are linked to the roster.
-    `elimination` marks a 2-player match as the elimination match."""
-    from . import services
-
-    try:
-        game = get_game(game_slug)
-    except KeyError:
-        raise ServiceError("choose a game from the list") from None
-    with transaction.atomic():
-        season = _begin(season, key)
-        chosen = [_player(season, p) for p in players]
-        if len(chosen) != game.seats:
-            raise ServiceError(f"{game.name} needs {game.seats} players, you picked {len(chosen)}")
-        if len({p.pk for p in chosen}) != len(chosen):
-            raise ServiceError("pick each player once")
-        out = [p.name for p in chosen if p.status == ELIMINATED]
-        if out:
-            raise ServiceError(f"{', '.join(out)} {'is' if len(out) == 1 else 'are'} eliminated; "
-                               "reinstate them first to seat them")
-        if elimination and game.seats != 2:
-            raise ServiceError("only a 2-player match can be the elimination match")
-        match = services.create_match(game_slug, seat_names=[p.name for p in chosen], bouts=bouts, season=season,
-                                      elimination=elimination)
-        for seat, player in zip(match.seats.order_by("number"), chosen, strict=True):
-            if seat.season_player_id != player.pk:
-                seat.season_player = player
-                seat.save(update_fields=["season_player"])
-        if key is not None:
-            SeasonEvent.objects.filter(season=season, match=match, kind="match").update(key=_form_key(key))
-        return match
 
 
 # -- reading ---------------------------------------------------------------------------------------

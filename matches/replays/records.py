@@ -54,11 +54,11 @@ from django.db import transaction
 
 from games.core import HOST, RuleError
 from games.registry import get_game
-
-from . import engine
-from . import render as rendering
-from . import replay as replays
-from .models import Bout, Match, Seat, TurnLog
+from matches.core.replay_access import REPLAY_KEY
+from matches.live import render as rendering
+from matches.models import Bout, Match, Seat, TurnLog
+from matches.play import engine
+from matches.replays import steps as replays
 
 MAGIC = "# Deathmatch record 1"
 #: deeper JSON than any option or result holds is refused (a 3,000-deep one overflows the parser)
@@ -383,7 +383,7 @@ def import_record(text: str, *, quiet: bool = False) -> Match:
     every audience after each of hundreds of moves is most of an import's
     time.  It swaps `engine.notify` for the whole process, so only a
     one-shot process (the command) may ask for it."""
-    from . import services, sweeper
+    from matches.play import services, sweeper
 
     if quiet:
         real = engine.notify
@@ -436,7 +436,7 @@ def import_record(text: str, *, quiet: bool = False) -> Match:
             )
         except (services.ServiceError, RuleError) as error:  # what is left to refuse is the format
             raise RecordError(f"line {where.get('Format')}: {error}") from None
-        behind = fmt.get(replays.REPLAY_KEY)
+        behind = fmt.get(REPLAY_KEY)
         for index, bout_record in enumerate(record.bouts):
             if index == 0:
                 services.start_match(match, starting_seat=first.starting_seat)

@@ -41,8 +41,8 @@ from django.db.models import F
 from django.db.utils import DatabaseError
 from django.utils import timezone
 
-from . import safe_http
-from .models import Match, Season, Seat, WebhookPost
+from matches.models import Match, Season, Seat, WebhookPost
+from matches.seasons import safe_http
 
 log = logging.getLogger(__name__)
 
@@ -230,7 +230,7 @@ def _post(client: httpx.Client, url: str, text: str) -> tuple[str | None, float 
 def maybe_start() -> bool:
     """Start the in-process worker in a web server process (never in tests or
     other management commands), unless DEATHMATCH_INPROCESS_WEBHOOKS is off."""
-    from .sweeper import is_web_server
+    from matches.core.runtime import is_web_server
 
     if not getattr(settings, "DEATHMATCH_INPROCESS_WEBHOOKS", True) or not is_web_server():
         return False

@@ -3,8 +3,8 @@
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import re_path
 
-from .consumers import CLOSE_BAD_TOKEN, MatchConsumer
-from .tokens import PATTERN
+from matches.core.tokens import PATTERN
+from matches.web.consumers import CLOSE_BAD_TOKEN, MatchConsumer
 
 
 class NoSuchPage(AsyncWebsocketConsumer):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .models import Bout, Match, TurnLog
+from matches.models import Bout, Match, TurnLog
 
 #: The log notes of the events that end a bout or a match without the rules
 #: (award, forfeit, time-out, declared draw/stalemate, end_match).
@@ -66,7 +66,7 @@ def reopen_refusal(match: Match, bout: Bout | None) -> str:
     elif bout.finished is None:
         return f"bout {bout.number} is still being played: there is nothing to reopen"
     if match.season_id:  # a result the season has built on stays (matches/season_results.py)
-        from . import season_results
+        from matches.seasons import results as season_results
 
         return season_results.reversal_refusal(match, bout, bout_too=not ended_match_only(match, bout, ending))
     return ""

@@ -1,4 +1,4 @@
-"""Internals of `matches.services`: locking, the log, replays, bout and match
+"""Internals of `matches.play.services`: locking, the log, replays, bout and match
 ends.  Everything here runs inside a service's transaction with the match
 row (then the bout row) locked; nothing here is called from views."""
 
@@ -13,23 +13,12 @@ from django.db import transaction
 from django.db.models import Max
 
 from games.core import HOST, IllegalAction, Result, RuleError
-
-from . import clocks, endings, events
-from .models import Bout, Match, TurnLog
+from matches.core import events
+from matches.core.errors import NotAllowed, StaleVersion
+from matches.models import Bout, Match, TurnLog
+from matches.play import clocks, endings
 
 log = logging.getLogger(__name__)
-
-
-class ServiceError(Exception):
-    """A refusal; `str(e)` is a plain sentence shown to the user."""
-
-
-class StaleVersion(ServiceError):
-    """The client acted on an old version of the bout."""
-
-
-class NotAllowed(ServiceError):
-    """This person may not do this now."""
 
 
 # -- locking, versions, broadcast -----------------------------------------------
@@ -223,7 +212,7 @@ def finish_bout(
     clocks.refresh(bout)
     bout.save()
     if match.season_id:  # the season's ledger, exactly once (matches/season_results.py)
-        from . import season_results
+        from matches.seasons import results as season_results
 
         season_results.bout_finished(match, bout, now)
     if whole_match:
@@ -251,7 +240,7 @@ def finish_match(match: Match, bout: Bout | None, winners: Sequence[int], reason
     if bout is not None and bout.finished is None:
         clocks.stop_all(bout, now)
     if match.season_id:  # tokens, candidate, elimination (matches/season_results.py)
-        from . import season_results
+        from matches.seasons import results as season_results
 
         season_results.match_finished(match, bout, now)
 
@@ -260,7 +249,7 @@ def reopen(match: Match, bout: Bout) -> None:
     """The host rewound a finished bout: it (and the match, if over) runs again,
     and what it fed into the season is taken back (NotAllowed if it cannot be)."""
     if match.season_id:
-        from . import season_results
+        from matches.seasons import results as season_results
 
         season_results.reverse_results(match, bout)
     bout.finished = None
@@ -306,7 +295,7 @@ def play(
     action = game.parse(before, actor, text)
     after = game.apply(before, actor, action)
     if match.season_id:  # Back to the Wall garnet spends against the season ledger
-        from . import season_results
+        from matches.seasons import results as season_results
 
         season_results.check_spends(match, bout, actor, action, by_host=by_host)
     canonical = game.format(action)
@@ -396,7 +385,7 @@ def reopen_ending(match: Match, bout: Bout, now: datetime) -> str:
     the log note's text.  The bout is bumped by the caller."""
     ending = last_ending(bout)
     if match.season_id:
-        from . import season_results
+        from matches.seasons import results as season_results
 
         season_results.reverse_results(match, bout, now, bout_too=not ended_match_only(match, bout, ending))
     TurnLog.objects.filter(pk__in=[e.pk for e in ending]).update(undone=True)
@@ -430,3 +419,9 @@ def reopen_ending(match: Match, bout: Bout, now: datetime) -> str:
         clocks.pause(bout, now)
         bout.save()
     return text
+
+
+def host_seq(match: Match) -> int:
+    """How many host actions the match has had (each logs at least one entry): the count the
+    dashboard's forms carry, so a doubled host action is applied once (web.host_actions)."""
+    return int(TurnLog.host_entries(match.pk).count())

@@ -22,9 +22,10 @@ from django.utils import timezone
 
 from games.core import HOST
 from games.registry import get_page
-
-from . import endings, outcome, presence
-from .audiences import AUDIENCE_HOST, AUDIENCE_WATCH, audiences, group_name, viewer_label
+from matches.core import outcome
+from matches.core.audiences import AUDIENCE_HOST, AUDIENCE_WATCH, audiences, group_name, viewer_label
+from matches.live import presence
+from matches.play import endings
 
 __all__ = ["AUDIENCE_HOST", "AUDIENCE_WATCH", "audiences", "context", "fragments", "group_name", "shared",
            "step_context", "viewer_label"]

@@ -22,10 +22,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.ratelimits import limit_posts, token_lookup
 from games.core import HOST, SPECTATOR, RuleError
-
-from . import forms, host_actions, services
-from . import render as rendering
-from .models import Match, Seat
+from matches.live import render as rendering
+from matches.models import Match, Seat
+from matches.play import services
+from matches.web import forms, host_actions
 
 audit = logging.getLogger("deathmatch.audit")
 

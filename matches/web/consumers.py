@@ -22,8 +22,8 @@ from django.utils.html import escape
 from config import logredact, ratelimits
 from config.channel_layer import LayerUnavailable
 from games.core import HOST, SPECTATOR, RuleError
-
-from . import live, presence, relay, render
+from matches.live import fanout as live
+from matches.live import presence, relay, render
 
 log = logging.getLogger(__name__)
 #: reads (token, current fragments) run in worker threads side by side, not one after another in
@@ -116,7 +116,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     # -- database ----------------------------------------------------------------
     @_read_only
     def _resolve(self, token: str) -> tuple[int, int] | None:
-        from .models import Match, Seat
+        from matches.models import Match, Seat
 
         if not token or len(token) > 128:
             return None
@@ -133,13 +133,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     @_read_only
     def _fragments(self) -> str:
-        from .models import Match
+        from matches.models import Match
 
         return render.fragments(Match.objects.get(pk=self.match_id), self.viewer)
 
     @database_sync_to_async
     def _submit(self, text: str, version: int) -> str:
-        from . import services
+        from matches.play import services
 
         assert self.match_id is not None
         try:  # by id: the service reads (and locks) the match itself

@@ -20,8 +20,9 @@ from typing import Any
 
 from django.db import transaction
 
-from . import services
-from .models import Match, TurnLog
+from matches.models import Match
+from matches.play import services
+from matches.play.engine import host_seq
 
 
 class BadRequest(ValueError):
@@ -30,11 +31,6 @@ class BadRequest(ValueError):
 
 class AlreadyDone(BadRequest):
     """The form was drawn before another host action: this one was (or may have been) done."""
-
-
-def host_seq(match: Any) -> int:
-    """How many host actions the match has had (each logs at least one entry)."""
-    return int(TurnLog.host_entries(match.pk).count())
 
 
 def _int(data: Any, key: str, label: str) -> int:
@@ -156,7 +152,7 @@ def _end(match: Any, data: Any) -> str:
 
 
 def _replay_access(match: Any, data: Any) -> str:
-    from .replay import MAX_BEHIND, describe_access
+    from matches.core.replay_access import MAX_BEHIND, describe_access
 
     access = str(data.get("access", ""))
     if access == "host":

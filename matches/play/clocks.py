@@ -25,8 +25,8 @@ from datetime import datetime, timedelta
 
 from django.db.models import Prefetch, prefetch_related_objects
 
-from . import formats
-from .models import Bout, Clock, Match
+from matches.core import formats
+from matches.models import Bout, Clock, Match
 
 log = logging.getLogger(__name__)
 

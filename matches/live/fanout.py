@@ -43,10 +43,9 @@ from django.db.models import Count, Max, Q
 
 from config.channel_layer import LayerUnavailable
 from games.core import HOST, SPECTATOR
-
-from . import presence, relay, render
-from .audiences import audiences, group_name, viewer_label
-from .events import Moved
+from matches.core.audiences import audiences, group_name, viewer_label
+from matches.core.events import Moved
+from matches.live import presence, relay, render
 
 log = logging.getLogger(__name__)
 
@@ -220,7 +219,7 @@ def prepare(match_id: int, moved: Moved | None = None) -> list[tuple[str, dict[s
 
     `moved` (what a move's transaction wrote): when it follows exactly the version this process
     sent last, the update is drawn from it and the match, bout, clocks and rows are not read."""
-    from .models import Bout, Match
+    from matches.models import Bout, Match
 
     with _sent_lock:
         last = _sent.get(int(match_id))
@@ -250,7 +249,7 @@ def _follows(last: _Sent, moved: Moved) -> bool:
 def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None) -> list[tuple[str, dict[str, Any]]]:
     """Each open audience's (group, message); what was sent is kept as the base of the next delta.
     `moved` is given only when it follows `last` (`_follows`)."""
-    from .models import TurnLog
+    from matches.models import TurnLog
 
     viewers = audiences(match)
     open_ = presence.open_audiences(match.id, [viewer_label(v) for v in viewers])
@@ -351,7 +350,7 @@ def _in_order(match: Any, viewers: list[int], state: Any) -> list[int]:
 def _host_seq(match: Any, before: _Sent | None, rows: list[Any]) -> int:
     """The match's host-action count (host_actions.host_seq): counted from the rows appended since
     the last update when this process knows the count before them, else asked of the database."""
-    from .models import TurnLog
+    from matches.models import TurnLog
 
     if before is not None and before.host_seq is not None:
         return before.host_seq + sum(1 for r in rows if TurnLog.is_host_entry(r))
@@ -360,7 +359,7 @@ def _host_seq(match: Any, before: _Sent | None, rows: list[Any]) -> int:
 
 def _last_move(bout: Any) -> tuple[int, str]:
     """(actor, text) of the bout's last active move; render masks it per viewer in sealed games."""
-    from .models import TurnLog
+    from matches.models import TurnLog
 
     if bout is None:
         return (0, "")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import season_views, tokens  # noqa: F401 (tokens: the <token:...> converter)
+from matches.web import season_views
 
 urlpatterns = [
     path("seasons/", season_views.season_list, name="season_list"),

@@ -347,7 +347,7 @@ async def _push_later(match_id: int, pending: set[int]) -> None:
 async def push(match_id: int) -> None:
     from channels.layers import get_channel_layer
 
-    from .audiences import group_name  # not render: render reads presence, never the other way
+    from matches.core.audiences import group_name  # not render: render reads presence, never the other way
 
     layer = get_channel_layer()
     if layer is None:
@@ -360,7 +360,7 @@ async def push(match_id: int) -> None:
 def _html(match_id: int) -> str:
     from django.template.loader import render_to_string
 
-    from .models import Match
+    from matches.models import Match
 
     match = Match.objects.filter(pk=match_id).first()
     if match is None:

@@ -1,5 +1,5 @@
 """Season pages: the list, the public page of a season, its CSV exports, and
-the secret manage page.  Thin: access helpers, then `matches.seasons`.
+the secret manage page.  Thin: access helpers, then `matches.seasons.ledger`.
 
 Public pages (/seasons/..., CSVs) show spectator links only; the manage page
 (/s/<manage token>/) is the season host's, like a match's host link, and also
@@ -23,9 +23,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config import ratelimits
 from games.registry import get_game, slugs
-
-from . import season_attach, seasons
-from .models import Match, Season, WebhookPost
+from matches.models import Match, Season, WebhookPost
+from matches.play import season_matches
+from matches.seasons import ledger as seasons
 
 LEDGER_ROWS = 500
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
@@ -228,14 +228,14 @@ def _match(season: Season, data: Any, key: str | None) -> tuple[str, str]:
     bouts = _int(data, "bouts", "number of bouts") if str(data.get("bouts", "")).strip() else None
     if bouts is not None and not 1 <= bouts <= 99:
         raise seasons.ServiceError("the number of bouts must be between 1 and 99")
-    match = seasons.create_season_match(season, slug, players, elimination="elimination" in data, bouts=bouts,
+    match = season_matches.create_season_match(season, slug, players, elimination="elimination" in data, bouts=bouts,
                                         key=key)
     kind = "Elimination match" if match.elimination else "Match"
     return f"{kind} #{match.pk} created: open its host dashboard below to hand out the seat links", "matches"
 
 
 def _attach(season: Season, data: Any, key: str | None) -> tuple[str, str]:
-    event = season_attach.attach_match(season, str(data.get("link", "")), key=key)
+    event = season_matches.attach_match(season, str(data.get("link", "")), key=key)
     match = event.match
     assert match is not None
     names = [seat.name for seat in match.seats.order_by("number")]

@@ -21,8 +21,6 @@ never in tests, migrations or other management commands; and in
 from __future__ import annotations
 
 import logging
-import os
-import sys
 import threading
 from datetime import datetime
 
@@ -32,8 +30,9 @@ from django.db.models import Min, QuerySet
 from django.db.utils import DatabaseError
 from django.utils import timezone
 
-from . import clocks, engine
-from .models import Bout, Match
+from matches.core.runtime import is_web_server
+from matches.models import Bout, Match
+from matches.play import clocks, engine
 
 log = logging.getLogger(__name__)
 
@@ -118,20 +117,6 @@ def run(max_idle: float = 1.0, stop: threading.Event | None = None, on_applied: 
 
 
 # -- inside the web process --------------------------------------------------------------
-
-
-def is_web_server(argv: list[str] | None = None, environ: dict[str, str] | None = None) -> bool:
-    argv = sys.argv if argv is None else argv
-    environ = dict(os.environ) if environ is None else environ
-    if not argv:
-        return False
-    program = argv[0].replace("\\", "/")
-    if os.path.basename(program).startswith("daphne") or program.endswith("daphne/__main__.py"):
-        return True  # `daphne config.asgi:application` or `python -m daphne ...`
-    if len(argv) > 1 and argv[1] == "runserver":
-        # the autoreloader's parent only watches files; its child serves
-        return environ.get("RUN_MAIN") == "true" or "--noreload" in argv
-    return False
 
 
 def maybe_start() -> bool:

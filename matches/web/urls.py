@@ -1,6 +1,9 @@
 from django.urls import path
 
-from . import replay_views, tokens, views  # noqa: F401 (tokens: the <token:...> converter)
+from matches.web import (
+    replay_views,
+    views,
+)
 
 urlpatterns = [
     path("", views.home, name="home"),

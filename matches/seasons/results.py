@@ -1,6 +1,6 @@
 """Match results feeding a season, exactly once, and taken back exactly.
 
-Called by `matches.engine` (and `services`) inside a match's transaction,
+Called by `matches.play.engine` (and `services`) inside a match's transaction,
 with the match and bout rows locked; each function then locks the season
 row (lock order: match, bout, season).
 
@@ -32,10 +32,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.core import HOST, SPECTATOR
-
-from . import seasons
-from .engine import NotAllowed
-from .models import (
+from matches.core.errors import NotAllowed
+from matches.models import (
     Bout,
     GarnetEntry,
     Match,
@@ -46,6 +44,7 @@ from .models import (
     Seat,
     TokenOfLife,
 )
+from matches.seasons import ledger as seasons
 
 BTTW = "back-to-the-wall"
 BOUT_RESULT, MATCH_RESULT = "bout_result", "match_result"
@@ -340,10 +339,10 @@ def check_spends(match: Match, bout: Bout, actor: int, action: Any, *, by_host: 
     if spending <= available:
         return
     who = f"{player.name} has" if by_host else "you have"
-    held = f" ({seasons._garnets(balance)} in the ledger, {committed} already spent and not yet paid)" if committed else ""
+    held = f" ({seasons.garnets_text(balance)} in the ledger, {committed} already spent and not yet paid)" if committed else ""
     if available <= 0:
         raise NotAllowed(f"{who} no garnet to spend{held}")
-    raise NotAllowed(f"{who} only {seasons._garnets(available)} to spend{held}, and these orders spend {spending}")
+    raise NotAllowed(f"{who} only {seasons.garnets_text(available)} to spend{held}, and these orders spend {spending}")
 
 
 def garnets_available(match: Match, seat: int) -> int | None:

@@ -22,13 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.core import HOST
-
-from . import engine
-from .models import Bout, Match, TurnLog
-
-#: `Match.format` key of the host's choice for replays of the running bout.
-REPLAY_KEY = "replay_behind"
-MAX_BEHIND = 99
+from matches.core.replay_access import describe_access, replay_behind
+from matches.models import Bout, Match, TurnLog
+from matches.play import engine
 
 
 @dataclass(frozen=True)
@@ -79,28 +75,6 @@ class Replay:
                 break
             out.append(row)
         return out
-
-
-def replay_behind(match: Match) -> int | None:
-    """The host's setting for replays of the running bout (None: host only)."""
-    value = (match.format or {}).get(REPLAY_KEY)
-    if value is None or isinstance(value, bool):
-        return None
-    try:
-        return max(0, min(MAX_BEHIND, int(value)))
-    except (TypeError, ValueError):
-        return None
-
-
-def describe_access(match: Match) -> str:
-    """The setting in words, for the host panel and the log note."""
-    behind = replay_behind(match)
-    unit = "rounds" if match.game.sealed else "moves"
-    if behind is None:
-        return "the running bout's replay is open to the host only"
-    if behind == 0:
-        return "everyone may replay the running bout up to the live board"
-    return f"everyone may replay the running bout, {behind} {unit if behind != 1 else unit[:-1]} behind the live board"
 
 
 def build_steps(bout: Bout, moves: list[TurnLog] | None = None) -> list[Step]:
@@ -187,7 +161,7 @@ def move_list(replay: Replay, names: dict[int, str]) -> list[dict[str, Any]]:
     them); a corrected move is listed once, with its old text; host and clock
     notes are notes.  Sealed orders of other seats are masked exactly as in the
     live log."""
-    from . import render
+    from matches.live import render
 
     rows = [r for r in replay.shown_rows() if not r.corrected]
     shown = render._log_entries(replay.match, rows, replay.viewer, names)

@@ -22,6 +22,7 @@ the season's ledger.  The season host records what should count by hand on the m
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime
 from urllib.parse import urlsplit
 
@@ -29,10 +30,12 @@ from django.db import transaction
 from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone
 
-from . import engine, seasons
-from .models import GarnetEntry, Match, MatchGarnet, Season, SeasonEvent, SeasonPlayer, Seat
+from games.registry import get_game
+from matches.core.errors import ServiceError
+from matches.models import GarnetEntry, Match, MatchGarnet, Season, SeasonEvent, SeasonPlayer, Seat
+from matches.play import engine, services
+from matches.seasons import ledger as seasons
 
-ServiceError = seasons.ServiceError
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 #: URL names of the links a match has, for a refusal that says which one was pasted
 _NOT_HOST = {
@@ -81,7 +84,7 @@ def attach_match(season: Season, link: str, *, key: str | None = None) -> Season
         if found is None:
             raise ServiceError(_UNKNOWN)
         match, _bout = engine.lock(found)
-        season = seasons._begin(season, key)
+        season = seasons.begin(season, key)
         if match.season_id == season.pk:
             raise ServiceError(f"match #{match.pk} is already in this season")
         if match.season_id is not None:
@@ -102,7 +105,7 @@ def attach_match(season: Season, link: str, *, key: str | None = None) -> Season
         if moved:
             text += ". Its garnets move into the ledger: " + "; ".join(
                 f"{player.name} {row.amount:+d}" + (f" ({reason})" if reason else "") for row, player, reason in moved)
-        event = seasons.log_event(season, "attach", text, key=seasons._form_key(key), match=match, now=now,
+        event = seasons.log_event(season, "attach", text, key=seasons.form_key(key), match=match, now=now,
                                   data={"garnets": len(moved)})
         for row, player, reason in moved:
             GarnetEntry.objects.create(season=season, player=player, amount=row.amount, reason=reason, kind=row.kind,
@@ -151,3 +154,43 @@ def _roster(season: Season, match: Match, seats: list[Seat], now: datetime) -> d
         seasons.log_event(season, "roster", f"{player.name} joins the roster (a player of match #{match.pk})",
                           player=player, now=now)
     return players
+
+
+def create_season_match(
+    season: Season,
+    game_slug: str,
+    players: Sequence[SeasonPlayer | int],
+    *,
+    elimination: bool = False,
+    bouts: int | None = None,
+    key: str | None = None,
+) -> Match:
+    """A match in the season, seated with roster players (seat 1 = the first
+    one): their names carry over and their seats are linked to the roster.
+    `elimination` marks a 2-player match as the elimination match."""
+    try:
+        game = get_game(game_slug)
+    except KeyError:
+        raise ServiceError("choose a game from the list") from None
+    with transaction.atomic():
+        season = seasons.begin(season, key)
+        chosen = [seasons.find_player(season, p) for p in players]
+        if len(chosen) != game.seats:
+            raise ServiceError(f"{game.name} needs {game.seats} players, you picked {len(chosen)}")
+        if len({p.pk for p in chosen}) != len(chosen):
+            raise ServiceError("pick each player once")
+        out = [p.name for p in chosen if p.status == SeasonPlayer.ELIMINATED]
+        if out:
+            raise ServiceError(f"{', '.join(out)} {'is' if len(out) == 1 else 'are'} eliminated; "
+                               "reinstate them first to seat them")
+        if elimination and game.seats != 2:
+            raise ServiceError("only a 2-player match can be the elimination match")
+        match = services.create_match(game_slug, seat_names=[p.name for p in chosen], bouts=bouts, season=season,
+                                      elimination=elimination)
+        for seat, player in zip(match.seats.order_by("number"), chosen, strict=True):
+            if seat.season_player_id != player.pk:
+                seat.season_player = player
+                seat.save(update_fields=["season_player"])
+        if key is not None:
+            SeasonEvent.objects.filter(season=season, match=match, kind="match").update(key=seasons.form_key(key))
+        return match

@@ -12,8 +12,7 @@ from typing import Any
 
 from games.core import RuleError
 from games.registry import get_game, slugs
-
-from .formats import default_format
+from matches.core.formats import default_format
 
 MAX_SEATS = 4
 #: options that are better picked from a list than typed: (value, name, one-line description)

@@ -25,10 +25,12 @@ from django.utils import timezone
 
 from games.core import HOST, RuleError
 from games.registry import get_game
-
-from . import clocks, engine, formats, season_results, sweeper
-from .engine import NotAllowed, ServiceError, StaleVersion, bout_state, replay_bout
-from .models import Bout, GarnetEntry, Match, MatchGarnet, Season, SeasonPlayer, Seat, TurnLog
+from matches.core import formats
+from matches.core.errors import NotAllowed, ServiceError, StaleVersion
+from matches.models import Bout, GarnetEntry, Match, MatchGarnet, Season, SeasonPlayer, Seat, TurnLog
+from matches.play import clocks, engine, sweeper
+from matches.play.engine import bout_state, replay_bout
+from matches.seasons import results as season_results
 
 __all__ = [
     "NotAllowed",
@@ -530,9 +532,9 @@ def set_replay_access(match: Match, behind: int | None) -> None:
     """Host: who may replay the running bout.  None: the host only; N >= 0:
     everyone, N moves (sealed games: rounds) behind the live board.  Finished
     bouts are open to everyone whatever this says.  Stored in `match.format`
-    (see `matches.replay`); not a change of the board, so the bout version
+    (see `matches.replays.steps`); not a change of the board, so the bout version
     stays (players' loaded boards stay current)."""
-    from .replay import MAX_BEHIND, REPLAY_KEY, describe_access
+    from matches.core.replay_access import MAX_BEHIND, REPLAY_KEY, describe_access
 
     now = _now()
     if behind is not None and not 0 <= int(behind) <= MAX_BEHIND:

@@ -1,4 +1,4 @@
-"""Replay pages and record downloads (thin: access, then matches.replay / matches.record).
+"""Replay pages and record downloads (thin: access, then matches.replays.steps / matches.replays.records).
 
 Every audience has the same pages under its own link: `/w/<watch token>/`,
 `/p/<seat token>/`, `/h/<host token>/` followed by
@@ -23,12 +23,11 @@ from django.views.decorators.http import require_GET
 
 from config.ratelimits import token_lookup
 from games.core import HOST, SPECTATOR
-
-from . import record as records
-from . import render as rendering
-from . import replay as replays
-from . import tokens  # noqa: F401 (the <token:...> converter of the patterns below)
-from .models import Bout, Match, Seat
+from matches.core import tokens  # noqa: F401 (the <token:...> converter of the patterns below)
+from matches.live import render as rendering
+from matches.models import Bout, Match, Seat
+from matches.replays import records
+from matches.replays import steps as replays
 
 #: link prefix -> (page name of the live page, label)
 AUDIENCES = {"p": "player_page", "w": "watch_page", "h": "host_page"}
