@@ -121,7 +121,7 @@ def environment(workdir: Path, name: str, **extra: str) -> dict[str, str]:
 
 MAKE_MATCH = """
 import json
-from matches import services
+from matches.play import services
 m = services.create_match("lance-assembly", seat_names=["Ann", "Bob"])
 services.start_match(m, starting_seat=1)
 print(json.dumps({"watch": m.watch_token, "host": m.host_token}))
