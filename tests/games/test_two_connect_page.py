@@ -215,7 +215,7 @@ def test_every_click_on_a_drawn_point_says_the_servers_sentence(slug: str, turns
 def test_a_seats_board_markup_is_the_same_whether_or_not_it_is_its_turn(slug: str, turns: list[str]) -> None:
     """Everything but #tc-turn and the live parts: the boards' refusals, the occupied-point sentence,
     the Yinsh lone click and the points drawn are the same for a seat on its turn and off it, so a
-    live update of a move swaps a few parts, not the whole board (tests/matches/test_live.py)."""
+    live update of a move swaps a few parts, not the whole board (tests/matches/live/test_live.py)."""
     game = get_game(slug)
     state = played(game, turns)
     seat = next(iter(game.to_act(state)))

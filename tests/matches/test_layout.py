@@ -110,3 +110,11 @@ def _strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:
         if node not in index:
             visit(node)
     return out
+
+
+def test_the_tests_mirror_the_layers() -> None:
+    """tests/matches/<layer>/ holds the tests of matches/<layer>/, and no test folder names a layer
+    that is not there."""
+    folders = {p.name for p in (ROOT / "tests" / "matches").iterdir() if p.is_dir() and p.name != "__pycache__"}
+    packages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()} - set(PLACED)
+    assert folders and folders <= packages

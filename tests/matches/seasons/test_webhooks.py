@@ -21,7 +21,7 @@ from matches.play import season_matches, services
 from matches.seasons import ledger as seasons
 from matches.seasons import safe_http, webhooks
 from tests.hookserver import Hook
-from tests.matches.test_seasons import NAMES, orders, plan, play_rounds
+from tests.matches.seasons.test_seasons import NAMES, orders, plan, play_rounds
 
 pytestmark = pytest.mark.django_db
 

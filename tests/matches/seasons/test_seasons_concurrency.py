@@ -16,7 +16,7 @@ from matches.models import Match, SeasonEvent, TokenOfLife
 from matches.play import services
 from matches.seasons import ledger as seasons
 from tests.conftest import POSTGRES
-from tests.matches.test_seasons import NAMES, orders, plan
+from tests.matches.seasons.test_seasons import NAMES, orders, plan
 from tests.threads import released_together
 
 pytestmark = [

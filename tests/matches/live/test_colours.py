@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-CSS = Path(__file__).resolve().parents[2] / "static/css/app.css"
+CSS = Path(__file__).resolve().parents[3] / "static/css/app.css"
 MACHADO = {
     "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
     "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),

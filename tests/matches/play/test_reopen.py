@@ -143,7 +143,7 @@ def test_end_match_after_an_award_is_taken_back_first_then_the_award(roles: Any,
 
 @pytest.mark.django_db
 def test_end_match_after_a_win_on_the_board_reopens_the_match_only(make_match: Any, play: Any) -> None:
-    from tests.matches.test_services import lance_bout
+    from tests.matches.play.test_services import lance_bout
 
     match = make_match("lance-assembly", bouts=3)
     bout = lance_bout(play, match, winner=1, starter=1)
@@ -158,7 +158,7 @@ def test_end_match_after_a_win_on_the_board_reopens_the_match_only(make_match: A
 
 @pytest.mark.django_db
 def test_what_the_rules_decided_or_what_still_runs_cannot_be_reopened(make_match: Any, play: Any) -> None:
-    from tests.matches.test_services import lance_bout
+    from tests.matches.play.test_services import lance_bout
 
     match = make_match("lance-assembly", bouts=1)
     with pytest.raises(services.NotAllowed, match="nothing to reopen"):

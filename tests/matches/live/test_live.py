@@ -30,7 +30,7 @@ from matches.live import presence, render
 from matches.play import services
 from tests.games.test_two_connect_page import OPENING
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 META = re.compile(r'<div id="live-meta"[^>]*data-version="(\d+)"(?:[^>]*data-base="(\d+)")?')
 
 

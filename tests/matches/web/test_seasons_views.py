@@ -15,7 +15,7 @@ from django.urls import reverse
 from matches.models import Match, Season, Seat
 from matches.play import season_matches, services
 from matches.seasons import ledger as seasons
-from tests.matches.test_seasons import NAMES, plan, play_rounds
+from tests.matches.seasons.test_seasons import NAMES, plan, play_rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -24,7 +24,7 @@ from matches.models import Match
 from matches.play import services
 from matches.replays import records as record
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DEEP = "[" * 3000 + "]" * 3000
 
 
