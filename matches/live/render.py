@@ -45,7 +45,7 @@ def shared(match: Any, *, turns: bool = True, bout: Any = None,
     The dict (bout, state, seats, score, clocks, turns, board_template) is
     also the way to draw a board for any (match, viewer, bout, state): build
     it with another bout/state and pass it to `context()` (see
-    matches/CONTRACT.md).  `turns=False` leaves the log out (live updates
+    matches/live/README.md).  `turns=False` leaves the log out (live updates
     append only the new rows; see `log_rows`).  Live updates pass what they
     loaded already: `bout` (the current bout) and `standing` (score and bout
     label, unchanged while the same bout runs), `seats`, the bout's `clocks` rows and its

@@ -1,4 +1,4 @@
-"""The only code that changes a match (see matches/CONTRACT.md).
+"""The only code that changes a match (see matches/play/README.md).
 
 Every function runs in one transaction with the match row and its current
 bout locked (`select_for_update`, always match first, then bout), checks the
