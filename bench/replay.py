@@ -76,7 +76,7 @@ def main(argv: list[str]) -> None:
             text = record.export(match, HOST)
             export = time.perf_counter() - started
             started = time.perf_counter()
-            record.import_record(text, quiet=True)  # as manage.py import_record
+            record.import_record(text)  # as manage.py import_record
             imported = time.perf_counter() - started
             rows.append((moves, page, step, export, imported))
         med = [statistics.median(r[i] for r in rows) for i in range(5)]

@@ -4,7 +4,7 @@ One function, `context(match, viewer)`, builds everything a page or a live
 update shows; `fragments(match, viewer)` renders the out-of-band fragments
 (board, clocks, log, status, score) that the websocket pushes and the
 "refetch" GET returns.  The viewer decides what is hidden: `game.view()`
-strips hidden information server-side and `_log_entries` masks sealed
+strips hidden information server-side and `log_entries` masks sealed
 orders, so nothing secret is ever rendered into another audience's HTML.
 """
 
@@ -76,7 +76,7 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
     if bout is not None:
         view = game.view(snap["state"], viewer)
     score = snap["score"]
-    log = _log_entries(match, snap["turns"] or [], viewer, names)
+    log = log_entries(match, snap["turns"] or [], viewer, names)
     last_move = snap.get("last_move")  # (actor, text) of the bout's last active move, when the log is left out
     if last_move is not None:
         actor, last_text = last_move
@@ -240,7 +240,7 @@ def host_panel_key(ctx: dict[str, Any], host_seq: int) -> str:
 
 def log_rows(match: Any, ctx: dict[str, Any], rows: list[Any]) -> str:
     """New log rows (`<li>`) for one audience, to append to `#log-list`."""
-    entries = _log_entries(match, rows, ctx["viewer"], ctx["names"])
+    entries = log_entries(match, rows, ctx["viewer"], ctx["names"])
     if ctx.get("view") is not None:  # the game's notes on log rows ("Gomoku won by Uli")
         entries = get_page(match.game_slug).log_notes(ctx["view"], entries, ctx)
     row = get_template("matches/partials/log_row.html")
@@ -392,7 +392,7 @@ def _previous_bout(match: Any, bout: Any) -> Any:
     return match.bouts.filter(number=bout.number - 1).first()
 
 
-def _log_entries(match: Any, rows: list[Any], viewer: int, names: dict[int, str]) -> list[dict[str, Any]]:
+def log_entries(match: Any, rows: list[Any], viewer: int, names: dict[int, str]) -> list[dict[str, Any]]:
     sealed = match.game.sealed
     out = []
     for row in rows:

@@ -144,7 +144,7 @@ def _bout_lines(match: Match, bout: Bout, viewer: int, names: dict[int, str]) ->
         lines.append(f"Result-JSON: {json.dumps(bout.result, sort_keys=True)}")
     else:
         lines.append("Result: still being played" + (" (this record stops behind the live board)" if cut else ""))
-    entries = rendering._log_entries(match, rows, viewer, names)  # the live log's masking of sealed orders
+    entries = rendering.log_entries(match, rows, viewer, names)  # the live log's masking of sealed orders
     body: list[str] = []
     for row, shown in zip(rows, entries, strict=True):
         hidden = row.kind == TurnLog.MOVE and shown["text"] != row.text
@@ -374,24 +374,12 @@ def _depth(value: Any) -> int:
 # -- import -------------------------------------------------------------------------------
 
 
-def import_record(text: str, *, quiet: bool = False) -> Match:
+def import_record(text: str) -> Match:
     """A new match played from a complete record through the services; every
-    bout ends in the recorded state (checked), or nothing is created.
-
-    `quiet` (the management command): no live broadcast per imported move.
-    Nobody can be watching a match whose links nobody has yet, and rendering
-    every audience after each of hundreds of moves is most of an import's
-    time.  It swaps `engine.notify` for the whole process, so only a
-    one-shot process (the command) may ask for it."""
+    bout ends in the recorded state (checked), or nothing is created.  Each
+    move publishes its event like any other; nobody has a socket open on a
+    match whose links nobody has yet, so the live path draws nothing for it."""
     from matches.play import services, sweeper
-
-    if quiet:
-        real = engine.notify
-        engine.notify = lambda match_id, **written: None  # type: ignore[assignment]
-        try:
-            return import_record(text)
-        finally:
-            engine.notify = real  # type: ignore[assignment]
 
     record = parse(text)
     if not record.complete:

@@ -6,7 +6,7 @@ step per active move; in sealed games one step per resolved round (a round's
 submissions are never a step of their own, and a round still open is no step
 at all).  Each audience draws each step from its own `game.view(state,
 viewer)`, and the move list masks sealed orders exactly as the live log does
-(`render._log_entries`), so what the live page hides stays hidden here.
+(`render.log_entries`), so what the live page hides stays hidden here.
 
 Who may replay what:
 
@@ -164,7 +164,7 @@ def move_list(replay: Replay, names: dict[int, str]) -> list[dict[str, Any]]:
     from matches.live import render
 
     rows = [r for r in replay.shown_rows() if not r.corrected]
-    shown = render._log_entries(replay.match, rows, replay.viewer, names)
+    shown = render.log_entries(replay.match, rows, replay.viewer, names)
     step_of = {m.pk: s.index for s in replay.steps[1:replay.visible + 1] for m in s.moves}
     round_end = {s.moves[-1].pk: s.index for s in replay.steps[1:replay.visible + 1] if s.moves}
     out: list[dict[str, Any]] = [{"kind": "start", "step": 0, "who": "", "text": f"Start of bout {replay.bout.number}"}]

@@ -47,7 +47,7 @@ class Command(BaseCommand):
         except UnicodeDecodeError:
             raise _refuse(f"{name} is not UTF-8 text") from None
         try:
-            match = record.import_record(text, quiet=True)
+            match = record.import_record(text)
         except (record.RecordError, ServiceError) as error:
             raise _refuse(str(error)) from None
         bouts = match.bouts.count()
