@@ -31,7 +31,8 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Origin must be this site: scheme, host and port (not only the host name)
-        "websocket": SameOriginValidator(URLRouter(websocket_urlpatterns)),
+        # types-channels wants its own pattern type here, which django-stubs' re_path never returns
+        "websocket": SameOriginValidator(URLRouter(websocket_urlpatterns)),  # type: ignore[arg-type]
     }
 )
 

@@ -187,7 +187,7 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         if previous is not loop:
             if previous is None or previous.is_closed():
                 self.receive_clean_locks = ChannelLock()
-                self.receive_cleaners = []
+                self.receive_cleaners: list[asyncio.Future[Any]] = []
             self._receive_loop = weakref.ref(loop)
 
     async def recover(self) -> bool:
@@ -223,8 +223,11 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
             # idle pooled sockets may still point at the Redis that died: drop them first
             await connection.connection_pool.disconnect(inuse_connections=False)
             await connection.ping()
-        base = super()
+        # the base layer's calls, not this class's bounded ones (zero-argument super() does not
+        # work inside a comprehension)
         leaving = set(self.pending_discards)
-        joins = [base.group_add(group, channel) for channel, groups in self.memberships.items() for group in groups]
-        await asyncio.gather(*joins, *(base.group_discard(group, channel) for group, channel in leaving))
+        joins = [RedisChannelLayer.group_add(self, group, channel)
+                 for channel, groups in self.memberships.items() for group in groups]
+        await asyncio.gather(*joins, *(RedisChannelLayer.group_discard(self, group, channel)
+                                       for group, channel in leaving))
         self.pending_discards -= leaving

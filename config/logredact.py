@@ -133,5 +133,5 @@ def install_daphne_access_log() -> None:
     def write_entry(self: Any, host: Any, date: Any, request: str, *args: Any, **kwargs: Any) -> None:
         original(self, host, date, redact(request), *args, **kwargs)
 
-    write_entry._redacts_tokens = True  # type: ignore[attr-defined]
-    AccessLogGenerator.write_entry = write_entry  # type: ignore[method-assign]
+    write_entry._redacts_tokens = True  # type: ignore[attr-defined]  # mypy types no attribute set on a function
+    AccessLogGenerator.write_entry = write_entry

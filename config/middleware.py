@@ -29,10 +29,10 @@ def is_overload(error: BaseException) -> bool:
     try:
         from psycopg_pool import PoolTimeout
     except ImportError:  # pragma: no cover - psycopg_pool is a dependency
-        PoolTimeout = ()  # type: ignore[assignment,misc]
-    cause = error.__cause__
-    if PoolTimeout and isinstance(cause, PoolTimeout):
-        return True
+        pass
+    else:
+        if isinstance(error.__cause__, PoolTimeout):
+            return True
     return any(word in str(error).lower() for word in OVERLOAD_WORDS)
 
 
@@ -69,7 +69,7 @@ class FormCharsetMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.content_type == "application/x-www-form-urlencoded":
-            charset = request.content_params.get("charset", "")
+            charset = (request.content_params or {}).get("charset", "")
             try:
                 name = codecs.lookup(charset).name if charset else "utf-8"
             except LookupError:  # a charset Python does not know: Django ignores it and reads UTF-8

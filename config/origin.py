@@ -18,9 +18,11 @@ A request without Origin (not a browser) is refused like a foreign one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from asgiref.typing import ASGI3Application, ASGIReceiveCallable, ASGISendCallable, Scope
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
@@ -43,7 +45,7 @@ def _parse(origin: str) -> tuple[str, str, int] | None:
     return _origin_tuple(parts.scheme, parts.hostname, port)
 
 
-def allowed(scope: dict[str, Any]) -> bool:
+def allowed(scope: Mapping[str, Any]) -> bool:
     headers = {name.lower(): value.decode("latin1") for name, value in scope.get("headers", [])}
     origin = _parse(headers.get(b"origin", ""))
     if origin is None:
@@ -69,10 +71,11 @@ def allowed(scope: dict[str, Any]) -> bool:
 class SameOriginValidator:
     """ASGI middleware: websockets from a foreign origin are denied before the consumer runs."""
 
-    def __init__(self, application: Any) -> None:
+    def __init__(self, application: ASGI3Application) -> None:
         self.application = application
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+    async def __call__(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
         if scope["type"] == "websocket" and not allowed(scope):
-            return await WebsocketDenier()(scope, receive, send)
-        return await self.application(scope, receive, send)
+            await WebsocketDenier.as_asgi()(scope, receive, send)
+            return
+        await self.application(scope, receive, send)

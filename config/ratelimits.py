@@ -24,8 +24,8 @@ import functools
 import ipaddress
 import logging
 import time
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
@@ -77,7 +77,7 @@ def _address(text: str) -> str:
         return ""
 
 
-def scope_request(scope: dict[str, Any]) -> HttpRequest:
+def scope_request(scope: Mapping[str, Any]) -> HttpRequest:
     """A request carrying what client_ip reads, for a websocket's ASGI scope."""
     request = HttpRequest()
     request.method = "GET"
@@ -142,7 +142,7 @@ def limit_posts(group: str) -> Callable[[F], F]:
                     return too_many(request, group, seconds)
             return view(request, *args, **kwargs)
 
-        return wrapped  # type: ignore[return-value]
+        return cast(F, wrapped)  # functools.wraps keeps the view's signature
 
     return decorator
 
@@ -166,7 +166,7 @@ def token_lookup(helper: F) -> F:
         except Http404 as error:
             raise TokenMiss(*error.args) from error
 
-    return wrapped  # type: ignore[return-value]
+    return cast(F, wrapped)  # functools.wraps keeps the helper's signature
 
 
 def guessing(request: HttpRequest) -> int | None:

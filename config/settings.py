@@ -7,8 +7,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
+import django_stubs_ext
+
+# Django's generic classes (ModelAdmin, QuerySet...) as django-stubs types them are subscripted
+# at run time too (`admin.ModelAdmin[Season]`); Django itself has no __class_getitem__ on them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -173,7 +179,7 @@ if REDIS_URL:
             "CONFIG": {"hosts": [_REDIS_HOST], **({"prefix": REDIS_PREFIX} if REDIS_PREFIX else {})},
         }
     # shared cache: presence ("who is connected") across web processes
-    CACHES = {
+    CACHES: dict[str, dict[str, Any]] = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,

@@ -252,7 +252,7 @@ class Match(models.Model):
         return f"{self.game_slug} match #{self.pk}"
 
     @property
-    def game(self) -> Game:  # type: ignore[type-arg]
+    def game(self) -> Game[Any, Any]:
         return get_game(self.game_slug)
 
     @property

@@ -143,7 +143,9 @@ def normalise_clock(clock: Mapping[str, Any], base: Mapping[str, Any] | None = N
 
 def has_seat_clock(fmt: Mapping[str, Any]) -> bool:
     clock = fmt.get("clock")
-    return bool(clock) and (clock.get("per_move") is not None or clock.get("reserve") is not None)
+    if not clock:
+        return False
+    return clock.get("per_move") is not None or clock.get("reserve") is not None
 
 
 def round_seconds(fmt: Mapping[str, Any]) -> float | None:

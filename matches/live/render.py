@@ -16,6 +16,7 @@ from datetime import timedelta
 from functools import cache, lru_cache
 from typing import Any
 
+from django.template.backends.django import Template as DjangoTemplate
 from django.template.loader import get_template, select_template
 from django.urls import reverse
 from django.utils import timezone
@@ -297,8 +298,14 @@ def _closing(html: str, start: int, tag: str) -> int:
 # -- helpers -------------------------------------------------------------------
 
 
+def _found_name(found: object) -> str:
+    """The name of the template the loaders found (the one engine, in settings, is Django's)."""
+    assert isinstance(found, DjangoTemplate) and found.template.name is not None
+    return found.template.name
+
+
 def _board_template(slug: str) -> str:
-    return get_template(f"{app_dir(slug)}/board.html").template.name
+    return _found_name(get_template(f"{app_dir(slug)}/board.html"))
 
 
 @lru_cache(maxsize=1024)
@@ -309,11 +316,11 @@ def _host_act_url(token: str) -> str:
 @cache  # the same for every page of the game (the loader is asked once per process)
 def head_template(slug: str) -> str:
     """`<app>/head.html`: the game's own stylesheet and click script, in <head>."""
-    return select_template([f"{app_dir(slug)}/head.html", "matches/partials/head_none.html"]).template.name
+    return _found_name(select_template([f"{app_dir(slug)}/head.html", "matches/partials/head_none.html"]))
 
 
 def controls_template(slug: str) -> str:
-    return get_template(f"{app_dir(slug)}/controls.html").template.name
+    return _found_name(get_template(f"{app_dir(slug)}/controls.html"))
 
 
 def app_dir(slug: str) -> str:

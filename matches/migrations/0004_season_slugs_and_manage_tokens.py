@@ -1,13 +1,20 @@
 """Give every existing season a slug and a secret manage token (the columns
 were added nullable in 0003; 0005 makes them unique and required)."""
 
+from __future__ import annotations
+
 import secrets
+from typing import TYPE_CHECKING
 
 from django.db import migrations
 from django.utils.text import slugify
 
+if TYPE_CHECKING:
+    from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+    from django.db.migrations.state import StateApps
 
-def fill(apps, schema_editor):
+
+def fill(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Season = apps.get_model("matches", "Season")
     taken = set(Season.objects.exclude(slug=None).values_list("slug", flat=True))
     for season in Season.objects.filter(slug=None).order_by("id"):

@@ -3,7 +3,15 @@ unless `ok`: a move drawn from rows this process wrote last sends it ahead of it
 whether those rows are still as written (statements.reuse), in the one query that also commits.
 Other databases never reuse rows: nothing to create there."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db import migrations
+
+if TYPE_CHECKING:
+    from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+    from django.db.migrations.state import StateApps
 
 CREATE = """
 CREATE OR REPLACE FUNCTION deathmatch_unchanged(ok boolean) RETURNS boolean
@@ -19,12 +27,12 @@ $$
 """
 
 
-def create(apps, schema_editor):
+def create(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(CREATE)
 
 
-def drop(apps, schema_editor):
+def drop(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute("DROP FUNCTION IF EXISTS deathmatch_unchanged(boolean)")
 

@@ -9,12 +9,20 @@ and its seats their roster entries.  The seasons themselves stay (empty of match
 that name no seat of the match stay in their season.  Running it again moves nothing.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import django.db.models.deletion
 import django.utils.timezone
 from django.db import migrations, models
 
+if TYPE_CHECKING:
+    from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+    from django.db.migrations.state import StateApps
 
-def move_named_seasons(apps, schema_editor):
+
+def move_named_seasons(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     from games.registry import get_game
 
     Match = apps.get_model("matches", "Match")

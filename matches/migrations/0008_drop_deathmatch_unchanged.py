@@ -1,7 +1,15 @@
 """PostgreSQL only: drop `deathmatch_unchanged`, the check function of migration 0006, now that a
 move reads its rows under lock through the ORM (no rows kept between moves to check)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django.db import migrations
+
+if TYPE_CHECKING:
+    from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+    from django.db.migrations.state import StateApps
 
 DROP = "DROP FUNCTION IF EXISTS deathmatch_unchanged(boolean)"
 CREATE = """
@@ -18,12 +26,12 @@ $$
 """
 
 
-def drop(apps, schema_editor):
+def drop(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(DROP)
 
 
-def create(apps, schema_editor):
+def create(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(CREATE)
 

@@ -12,7 +12,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 
-from games.core import HOST, IllegalAction, Result, RuleError
+from games.core import HOST, Game, IllegalAction, Result, RuleError
 from matches.core import events
 from matches.core.errors import NotAllowed, StaleVersion
 from matches.models import Bout, Match, TurnLog
@@ -281,7 +281,7 @@ def after_state_change(match: Match, bout: Bout, state: Any, now: datetime, *, n
     )
 
 
-def sealed_round_changed(game: Any, before: Any, after: Any, seat: int) -> bool:
+def sealed_round_changed(game: Game[Any, Any], before: Any, after: Any, seat: int) -> bool:
     """True when a sealed submission closed the round (pending did not just lose `seat`)."""
     return game.pending(after) != game.pending(before) - {seat}
 

@@ -346,6 +346,7 @@ def _ending(text: str) -> Event | None:
 
 
 def _json_object(text: str, what: str) -> dict[str, Any]:
+    value: object
     try:
         value = json.loads(text)
     except RecursionError:  # the parser recurses once a level
@@ -353,7 +354,7 @@ def _json_object(text: str, what: str) -> dict[str, Any]:
     else:
         if not isinstance(value, dict):
             raise RecordError(f"{what} must be a JSON object")
-    if value is None or _depth(value) > MAX_JSON_DEPTH:
+    if not isinstance(value, dict) or _depth(value) > MAX_JSON_DEPTH:
         raise RecordError(f"{what} is nested more than {MAX_JSON_DEPTH} levels deep")
     return value
 

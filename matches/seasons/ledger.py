@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Sum
@@ -55,6 +55,19 @@ CREATE_ATTEMPTS = 20
 ACTIVE, CANDIDATE, ELIMINATED = SeasonPlayer.ACTIVE, SeasonPlayer.CANDIDATE, SeasonPlayer.ELIMINATED
 STATUS_WORDS = {ACTIVE: "active", CANDIDATE: "elimination candidate", ELIMINATED: "eliminated"}
 _KEY = re.compile(r"^[A-Za-z0-9_-]{8,60}$")
+
+
+class Standing(TypedDict):
+    """One roster player's row of a season's standings."""
+
+    player: SeasonPlayer
+    name: str
+    garnets: int
+    tokens: int
+    played: int
+    won: int
+    status: str
+    status_label: str
 
 
 class AlreadyDone(ServiceError):
@@ -204,7 +217,8 @@ def _name(season: Season, name: str, *, exclude: int | None = None) -> str:
     name = clean(name, 80)
     if not name:
         raise ServiceError("type the player's name")
-    clash = season.players.filter(name__iexact=name, removed=False).exclude(pk=exclude).first()
+    same = season.players.filter(name__iexact=name, removed=False)
+    clash = (same if exclude is None else same.exclude(pk=exclude)).first()
     if clash is not None:
         raise ServiceError(f"{clash.name} is already on the roster")
     return name
@@ -362,7 +376,7 @@ def set_status(season: Season, player: SeasonPlayer | int, status: str, reason: 
 # -- reading ---------------------------------------------------------------------------------------
 
 
-def standings(season: Season) -> list[dict[str, Any]]:
+def standings(season: Season) -> list[Standing]:
     """One row per roster player: garnets, tokens held, matches played/won, status.
     Eliminated players come last; then most garnets, then most wins, then name."""
     players = list(season.players.filter(removed=False))
@@ -380,7 +394,7 @@ def standings(season: Season) -> list[dict[str, Any]]:
         played[player_id] = played.get(player_id, 0) + 1
         if number in (winners or []):
             won[player_id] = won.get(player_id, 0) + 1
-    rows = [
+    rows: list[Standing] = [
         {
             "player": p,
             "name": p.name,

@@ -76,11 +76,15 @@ def _watch(season: Season, match: Match) -> str:
 
 
 def _player(match: Match, seat: Seat) -> SeasonPlayer:
-    if seat.season_player_id is not None and seat.season_player.season_id == match.season_id:
-        return seat.season_player
-    seat.season_player, _ = SeasonPlayer.objects.get_or_create(season_id=match.season_id, name=seat.name)
+    """The seat's player on the roster of the match's season (only asked of a season match)."""
+    assert match.season_id is not None
+    player = seat.season_player
+    if player is not None and player.season_id == match.season_id:
+        return player
+    player, _ = SeasonPlayer.objects.get_or_create(season_id=match.season_id, name=seat.name)
+    seat.season_player = player
     seat.save(update_fields=["season_player"])
-    return seat.season_player
+    return player
 
 
 def _next_key(season: Season, prefix: str) -> str:
@@ -225,8 +229,8 @@ def _set(season: Season, match: Match, player: SeasonPlayer, status: str, event:
 # -- taking results back -------------------------------------------------------------------------------
 
 
-def _active(match: Match, bout: Bout | None, *, bout_too: bool) -> list[SeasonEvent]:
-    events = SeasonEvent.objects.filter(season_id=match.season_id, reversed__isnull=True)
+def _active(season_id: int, match: Match, bout: Bout | None, *, bout_too: bool) -> list[SeasonEvent]:
+    events = SeasonEvent.objects.filter(season_id=season_id, reversed__isnull=True)
     found = list(events.filter(kind=MATCH_RESULT, match=match))
     if bout_too and bout is not None:
         found += list(events.filter(kind=BOUT_RESULT, bout=bout))
@@ -237,7 +241,7 @@ def reversal_refusal(match: Match, bout: Bout | None, *, bout_too: bool = True) 
     """Why the results of `bout` (and of the match) cannot be taken back; "" if they can."""
     if match.season_id is None:
         return ""
-    for event in _active(match, bout, bout_too=bout_too):
+    for event in _active(match.season_id, match, bout, bout_too=bout_too):
         used = event.tokens_given.filter(used__isnull=False, revoked__isnull=True).select_related("player").first()
         if used is not None:
             return (f"the Token of Life {used.player.name} won in this match has been used since, so its result "
@@ -261,7 +265,7 @@ def reverse_results(match: Match, bout: Bout | None, now: datetime | None = None
     refusal = reversal_refusal(match, bout, bout_too=bout_too)
     if refusal:
         raise NotAllowed(refusal)
-    for event in _active(match, bout, bout_too=bout_too):
+    for event in _active(match.season_id, match, bout, bout_too=bout_too):
         undone = []
         for entry in event.garnet_entries.filter(reverses__isnull=True, reversal__isnull=True):
             GarnetEntry.objects.create(
@@ -381,5 +385,5 @@ def match_garnet_totals(match: Match) -> dict[int, int]:
         return {number: total or 0 for number, total in rows}
     seat_of = dict(match.seats.filter(season_player__isnull=False).values_list("season_player", "number"))
     entries = GarnetEntry.objects.filter(season_id=match.season_id, match=match, player__in=list(seat_of))
-    rows = entries.values_list("player").annotate(total=Sum("amount"))
-    return {seat_of[player]: total or 0 for player, total in rows}
+    totals = entries.values_list("player").annotate(total=Sum("amount"))
+    return {seat_of[player]: total or 0 for player, total in totals}

@@ -135,6 +135,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     def _fragments(self) -> str:
         from matches.models import Match
 
+        assert self.match_id is not None  # set by connect() before any fragment is asked for
         return render.fragments(Match.objects.get(pk=self.match_id), self.viewer)
 
     @database_sync_to_async
