@@ -70,13 +70,22 @@ class _Unavailable(Exception):
 class _Redis:
     def __init__(self) -> None:
         self.failed_at: float | None = None
+        self._redis: Any = None
 
     def _client(self) -> Any:
         if self.failed_at is not None and time.monotonic() - self.failed_at < RETRY_AFTER:
             raise _Unavailable
-        from django.core.cache import cache
+        if self._redis is None:
+            # A client of its own, on the cache's Redis and with the cache's timeouts and pool size
+            # (Django's cache exposes no public way to reach its client for sorted sets and pipelines)
+            import redis
+            from django.conf import settings
 
-        return cache._cache.get_client(write=True)  # type: ignore[attr-defined]
+            cache = settings.CACHES["default"]
+            options = {k: v for k, v in cache.get("OPTIONS", {}).items() if k != "pool_class"}
+            pool = redis.BlockingConnectionPool.from_url(cache["LOCATION"], **options)
+            self._redis = redis.Redis(connection_pool=pool)
+        return self._redis
 
     @staticmethod
     def _k(name: str) -> str:
