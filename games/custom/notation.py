@@ -122,6 +122,10 @@ class End:
     how: str
     ranking: tuple[tuple[int, ...], ...] = ()
 
+    def __post_init__(self) -> None:
+        # seats within a place are kept sorted, so ties typed in any order are one action
+        object.__setattr__(self, "ranking", tuple(tuple(sorted(group)) for group in self.ranking))
+
 
 CustomAction = OpenRound | Answer | Resolve | Reveal | Points | Announce | Eliminate | End
 HOST_ACTIONS = (OpenRound, Resolve, Reveal, Points, Announce, Eliminate, End)
