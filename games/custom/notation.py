@@ -410,15 +410,17 @@ def parse_value(spec: Spec, text: str) -> Value:
                 raise NotationError("put the whole answer in one pair of double quotes")
             return check_text(_text(parts[0], "the answer", MAX_TEXT), "the answer", MAX_TEXT)
         return check_text(raw, "the answer", MAX_TEXT)
+    if not raw.startswith('"'):
+        raw = raw.rstrip(".").strip()  # a full stop ends a sentence, not an answer
     parts = tokens(raw)
     if not parts:
         raise NotationError("the answer is empty")
     if spec.kind == "choice":
-        if len(parts) != 1:
-            raise NotationError("expected one choice, in double quotes if it has spaces")
+        if raw.startswith('"') and len(parts) != 1:
+            raise NotationError("put the whole choice in one pair of double quotes")
         part = parts[0]
-        if isinstance(part, str) and re.fullmatch(r"\d{1,3}", part) and 1 <= int(part) <= len(spec.choices):
-            return spec.choices[int(part) - 1]
+        if isinstance(part, str) and re.fullmatch(r"\d{1,3}", raw) and 1 <= int(raw) <= len(spec.choices):
+            return spec.choices[int(raw) - 1]
         word = part[0] if isinstance(part, tuple) else raw
         return next((c for c in spec.choices if c.lower() == word.strip().lower()), word.strip())
     words = _words(parts, "an answer without quotes")

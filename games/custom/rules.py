@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -81,6 +82,7 @@ from .notation import (
 
 __all__ = ["CustomGame", "CustomState", "Round", "check_value"]
 
+NUMBERED_ANSWER = re.compile(r"round\s+\d+\s+answer\b", re.I)
 TEXT_SAMPLES = ("yes", "no", "I pass.", "The butler did it")
 
 
@@ -153,7 +155,8 @@ class CustomGame(Game[CustomState, CustomAction]):
             raise NotationError("expected text")
         bare = text.strip()
         lowered = bare.lower()
-        if seat != HOST and not lowered.startswith("round "):
+        # a seat's text is an answer to the open round unless it names its round
+        if seat != HOST and not NUMBERED_ANSWER.match(bare):
             current = state.open_round()
             if current is None:
                 raise NotationError("there is no open round to answer")

@@ -98,6 +98,10 @@ def test_one_round_is_open_at_a_time_and_the_host_does_not_answer() -> None:
     ('round "S" seat', "3, 1", (1, 3)),
     ('round "Q" square 3x4', "d3", "D3"),
     ('round "T" text', '"Quote \\"me\\""', 'Quote "me"'),
+    ('round "T" text', "round and round we go", "round and round we go"),
+    ('round "C" choice "Deep red", "Green"', "answer deep red.", "Deep red"),
+    ('round "N" number 1-10', "answer 7.", 7),
+    ('round "N" number 1-10', "round 1 answer 7.", 7),
     ('round "T" text', "  The butler, in the library.  ", "The butler, in the library."),
 ])
 def test_each_kind_reads_its_answer(definition: str, answer: str, value: object) -> None:
