@@ -11,8 +11,10 @@ Ruling: seats.  One Game object serves every match (the registry holds one),
   so `seats` is a class-wide fact: the most a bout can have (16), and every
   seat-indexed thing the platform sizes from `game.seats` fits any bout.  The
   bout's own count is the option "seats" (2-16, default 4), kept in
-  `state.seats`; seats above it are absent (never act, `hidden` is {}).  Names
-  are the match's seat names, not a rules option.
+  `state.seats`; seats above it are absent (never act, `hidden` is {}, so the
+  host's view lists them empty).  Names are the match's seat names, not a
+  rules option.  Registering the game (a later step) means the platform reads
+  the bout's count from the options where it now reads `game.seats`.
 Ruling: one round is open at a time; opening another while one is open is
   refused.  `seats all` (the default) means the seats still in play when the
   round opens.  Only those seats answer it.
@@ -31,7 +33,8 @@ Ruling: an eliminated seat answers nothing more and is no longer awaited
   (eliminating the last awaited seat closes the round); its earlier answers
   stay as they were.  Eliminating is final.
 Ruling: answers are checked against the round: a number in its range, one of
-  its choices (by text, any case, or by position), one or more seats of this
+  its choices (by text, any case, or by position: a bare number is a
+  position, so a choice named "2" is typed in quotes), one or more seats of this
   bout (any seat, in play or not), a square of its grid (column letter, row
   number: B3 is column 2, row 3), free text of 1 to 500 characters.
 Ruling: points are whole numbers, given or taken one seat at a time with a
@@ -212,7 +215,8 @@ class CustomGame(Game[CustomState, CustomAction]):
         if not isinstance(action, HOST_ACTIONS):
             raise IllegalAction(f"not a {self.name} action: {action!r}")
         if seat != HOST:
-            raise IllegalAction(f"only the host may {format_action(action).split()[0]}; you can answer the open round")
+            verb = "open a round" if isinstance(action, OpenRound) else format_action(action).split()[0]
+            raise IllegalAction(f"only the host may {verb}; you can answer the open round")
         if isinstance(action, OpenRound):
             return _open(state, action)
         if isinstance(action, Resolve):

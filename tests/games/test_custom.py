@@ -94,6 +94,8 @@ def test_one_round_is_open_at_a_time_and_the_host_does_not_answer() -> None:
     ('round "N" number -5 to 5', "-5", -5),
     ('round "C" choice "Red", "Green", "Blue"', "green", "Green"),
     ('round "C" choice "Red", "Green", "Blue"', "3", "Blue"),
+    ('round "C" choice "3", "1"', "1", "3"),
+    ('round "C" choice "3", "1"', '"1"', "1"),
     ('round "C" choice "Deep red", "Green"', '"Deep red"', "Deep red"),
     ('round "S" seat', "3, 1", (1, 3)),
     ('round "Q" square 3x4', "d3", "D3"),
@@ -164,7 +166,7 @@ def test_host_only_and_author_only_rounds_are_never_revealed(policy: str, whose:
 
 def test_seats_and_host_actions_keep_to_their_roles() -> None:
     state = opened('round "A" text')
-    for text, verb in [("resolve", "resolve"), ('give 1 2 "x"', "give"), ("eliminate 2", "eliminate"),
+    for text, verb in [('round "B" text', "open a round"), ("resolve", "resolve"), ('give 1 2 "x"', "give"), ("eliminate 2", "eliminate"),
                        ("end draw", "end")]:
         with pytest.raises(IllegalAction, match=f"only the host may {verb}"):
             game.apply(state, 1, game.parse(state, HOST, text))
