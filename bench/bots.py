@@ -1,0 +1,66 @@
+"""Bots against a uniformly random player: win rate and think time per game and strength.
+
+    .venv/bin/python bench/bots.py [--games N] [--slugs a,b] [--strengths easy,normal]
+
+Seats alternate (the bot takes seat 1, 2, ... in turn; every other seat plays
+uniformly random legal actions).  Back to the Wall counts a win for a sole
+first place.  Prints one row per game and strength: wins, median and max
+think time per move.  Bounded: N games each (default 20; the issue asks 100).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from games.bots import choose
+from games.registry import get_game, slugs
+
+
+def match(slug: str, strength: str, n: int) -> tuple[bool, list[float]]:
+    game = get_game(slug)
+    rng = random.Random(n)
+    bot = 1 + n % game.seats
+    state = game.new({})
+    times: list[float] = []
+    while game.result(state) is None:
+        seat = sorted(game.pending(state) or game.to_act(state))[0]
+        if seat == bot:
+            started = time.perf_counter()
+            action = choose(game, state, seat, strength, seed=n)
+            times.append(time.perf_counter() - started)
+        else:
+            action = game.random_action(state, seat, rng)
+        state = game.apply(state, seat, action)
+    result = game.result(state)
+    assert result is not None
+    return result.winners == {bot}, times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--slugs", default=",".join(slugs()))
+    parser.add_argument("--strengths", default="easy,normal,strong")
+    args = parser.parse_args()
+    print(f"{'game':18} {'strength':8} {'wins':>9} {'median s':>9} {'max s':>7}")
+    for slug in args.slugs.split(","):
+        for strength in args.strengths.split(","):
+            wins, times = 0, []
+            for n in range(args.games):
+                won, took = match(slug, strength, n)
+                wins += won
+                times += took
+            median = statistics.median(times) if times else 0.0
+            print(f"{slug:18} {strength:8} {wins:>4}/{args.games:<4} {median:9.3f} {max(times, default=0.0):7.3f}",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()

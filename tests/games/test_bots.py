@@ -1,0 +1,105 @@
+"""games.bots: every bot plays only legal actions, decides from its seat's view
+alone, and beats a random player.  Iteration budgets and fixed seeds only (no
+time budgets), so each decision is reproducible and the file stays fast."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from games.bots import STRENGTHS, Strength, choose
+from games.registry import get_game, slugs
+
+#: each named strength's knobs with a small iteration budget and no clock
+SMALL = {
+    name: replace(knobs, iterations=12, seconds=None, candidates=min(knobs.candidates, 8), playout_depth=15,
+                  tactic_checks=min(knobs.tactic_checks, 300))
+    for name, knobs in STRENGTHS.items()
+}
+
+
+def _random_position(game, rng, steps):
+    state = game.new({})
+    for _ in range(steps):
+        if game.result(state) is not None:
+            break
+        seat = rng.choice(sorted(game.pending(state)) or sorted(game.to_act(state)))
+        state = game.apply(state, seat, game.random_action(state, seat, rng))
+    return state
+
+
+@pytest.mark.parametrize("slug", slugs())
+def test_bots_only_return_legal_actions(slug):
+    game = get_game(slug)
+    rng = random.Random(slug)
+    checked = 0
+    for trial in range(40):
+        if checked >= 18:
+            break
+        state = _random_position(game, rng, rng.randrange(0, 2 * game.seats if game.sealed else 30))
+        if game.result(state) is not None:
+            continue
+        for strength in ("easy", "normal", "strong"):
+            seat = rng.choice(sorted(game.pending(state)) or sorted(game.to_act(state)))
+            action = choose(game, state, seat, SMALL[strength], seed=trial)
+            game.apply(state, seat, action)  # IllegalAction if the bot broke a rule
+            assert game.parse(state, seat, game.format(action)) == action
+            checked += 1
+    assert checked >= 18
+
+
+def test_a_bot_refuses_to_move_out_of_turn():
+    game = get_game("grid-master")
+    state = game.new({})
+    other = 3 - next(iter(game.to_act(state)))
+    with pytest.raises(ValueError, match="may not act now"):
+        choose(game, state, other, SMALL["easy"], seed=1)
+
+
+def _same_decision(game, first, second, seat):
+    assert first != second, "the pair must differ in hidden information"
+    assert game.view(first, seat) == game.view(second, seat), "the pair must look the same to the seat"
+    for strength in ("easy", "normal"):
+        for seed in (1, 2):
+            assert choose(game, first, seat, SMALL[strength], seed) == choose(game, second, seat, SMALL[strength], seed)
+
+
+def test_bidding_bot_does_not_peek_at_sealed_bids_or_chips():
+    game = get_game("bidding-ttt")
+    base = game.position(red="A1 B5", blue="E5 C3", round=2, chips=(60, 60), start_chips=80)
+    rich = replace(base, chips=(60, 75))  # Blue's chips are hidden from Red
+    bid_a = game.parse(base, 2, "E1 10; E9 5")
+    bid_b = game.parse(rich, 2, "A2 30")
+    _same_decision(game, game.apply(base, 2, bid_a), game.apply(rich, 2, bid_b), 1)
+
+
+def test_back_to_the_wall_bot_does_not_peek_at_sealed_orders():
+    game = get_game("back-to-the-wall")
+    start = game.new({})
+    rng = random.Random(7)
+    first = game.apply(start, 2, game.random_action(start, 2, rng))
+    second = game.apply(start, 2, game.random_action(start, 2, rng))
+    first = game.apply(first, 3, game.random_action(first, 3, rng))
+    second = game.apply(second, 3, game.random_action(second, 3, rng))
+    _same_decision(game, first, second, 1)
+
+
+def test_normal_beats_random_at_grid_master():
+    game = get_game("grid-master")
+    knobs = Strength("test", iterations=150, seconds=None, candidates=16, playout_depth=30, tactics=True)
+    wins = 0
+    for n in range(10):
+        rng = random.Random(n)
+        bot = 1 + n % 2  # seats alternated
+        state = game.new({})
+        while game.result(state) is None:
+            seat = next(iter(game.to_act(state)))
+            if seat == bot:
+                action = choose(game, state, seat, knobs, seed=n)
+            else:
+                action = game.random_action(state, seat, rng)
+            state = game.apply(state, seat, action)
+        wins += bot in game.result(state).winners
+    assert wins >= 7
