@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import models
 from django.db.models import Q, Sum
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -48,6 +49,8 @@ class Season(models.Model):
 
     class Meta:
         ordering = ["-created"]
+        # one season a name whatever its case, enforced where two requests racing cannot slip past
+        constraints = [models.UniqueConstraint(Lower("name"), name="unique_season_name_any_case")]
 
     def __str__(self) -> str:
         return self.name

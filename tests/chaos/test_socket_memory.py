@@ -9,8 +9,9 @@ finished 10 s after its socket closed).
 
 Here one daphne (its own Redis) serves 5 rounds of 2,000 spectator sockets that open, get
 the current state and all close; after each round (once every socket has left its group and
-the presence set) the process's RSS is read from /proc.  Required: rounds 2..5 within 10% of
-round 2 (round 1 warms up: imports, pools, caches), and no socket's application killed while
+the presence set) the process's RSS is read from /proc.  Required: rounds 3..5 within 10% of
+round 3 (rounds 1 and 2 warm up: imports, pools, caches, the allocator's arenas; on a loaded
+machine round 2 still grew by ~15 MB), and no socket's application killed while
 it leaves (its disconnect: the group, the relay, presence).
 
 Left open: about one application in 10,000 is still killed at the end of a burst, always the
@@ -84,7 +85,7 @@ def test_memory_stays_flat_over_rounds_of_sockets_that_come_and_go(chaos_db: str
         print(f"applications killed after their socket closed: {len(killed)} "
               f"({len(in_receive)} in the layer's blocking read)")
         assert len(killed) == len(in_receive) <= 1, killed[:3]
-        base = figures[2]
-        assert all(abs(mb - base) <= base * 0.10 for mb in figures[2:]), figures
+        base = figures[3]  # the leak this guards against added 70-85 MB a round (+20-25 %)
+        assert all(abs(mb - base) <= base * 0.10 for mb in figures[3:]), figures
     finally:
         server.stop()
