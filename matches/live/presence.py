@@ -357,13 +357,16 @@ async def push(match_id: int) -> None:
     from channels.layers import get_channel_layer
 
     from matches.core.audiences import group_name  # not render: render reads presence, never the other way
+    from matches.live import relay
 
     layer = get_channel_layer()
     if layer is None:
         return
     html = await sync_to_async(_html)(match_id)
     if html:
-        await layer.group_send(group_name(match_id, HOST), {"type": "presence.update", "html": html})
+        # to every process's relay of the host's pages (this one's too: no origin to skip)
+        group = group_name(match_id, HOST)
+        await layer.group_send(relay.relay_group(group), {"type": relay.UPDATE_TYPE, "group": group, "html": html})
 
 
 def _html(match_id: int) -> str:

@@ -12,9 +12,10 @@ also pushed to Redis once per socket.
 Here each process joins each audience group it has sockets for once, with
 one channel (`relay_group(group)`); `live` sends each audience's update to
 that group, so Redis carries one message per process, and the relay writes
-it straight to every local socket of the audience.  The consumers still join
-their own groups for everything else (the host's presence box, the layer's
-"Redis is back" note).
+it straight to every local socket of the audience.  It carries everything a
+socket is sent (the host's presence box too), and when the layer says Redis
+is back (`RECOVERED_TYPE`) it has every local page resync: the sockets
+themselves have no channel (web/consumers.py).
 
 The process that drew an update does not wait for Redis to bring it back:
 `live` hands it to its own relay first (`local`, `deliver`), then sends it
@@ -33,13 +34,14 @@ import time
 import weakref
 from typing import Any, Protocol
 
-from config.channel_layer import LayerUnavailable
+from config.channel_layer import RECOVERED, LayerUnavailable
 
 log = logging.getLogger(__name__)
 
 #: what a channel-layer call raises while Redis is away (the consumers catch the same)
 LAYER_ERRORS = (LayerUnavailable, OSError, TimeoutError)
 UPDATE_TYPE = "relay.update"
+RECOVERED_TYPE = RECOVERED["type"]  # what the resilient layer sends each of its channels when Redis is back
 #: seconds after which a join adds the relay to its group again (channels_redis expires a group's
 #: members after `group_expiry`, a day by default)
 REJOIN_AFTER = 3600.0
@@ -47,6 +49,9 @@ REJOIN_AFTER = 3600.0
 
 class Socket(Protocol):
     async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None: ...
+
+    async def layer_recovered(self) -> None:
+        """Redis answers again after an outage: resync the page."""
 
 
 def relay_group(group: str) -> str:
@@ -139,6 +144,17 @@ class Relay:
             if message.get("type") == UPDATE_TYPE and message.get("origin") != channel:
                 # (this process's own updates were delivered when they were sent: `local`)
                 await self.deliver(str(message.get("group", "")), str(message.get("html", "")))
+            elif message.get("type") == RECOVERED_TYPE:
+                await self.recovered()
+
+    async def recovered(self) -> None:
+        """The layer rejoined this relay's groups after an outage: every local page resyncs (it
+        may have missed updates meanwhile)."""
+        sockets = {socket for members in self.sockets.values() for socket in members}
+        results = await asyncio.gather(*(socket.layer_recovered() for socket in sockets), return_exceptions=True)
+        for error in results:
+            if isinstance(error, Exception):  # a socket closing meanwhile must not stop the others
+                log.info("a page did not resync after Redis came back: %r", error)
 
     async def deliver(self, group: str, html: str) -> None:
         """Write one update to every local socket of `group`; one that fails is dropped (it is

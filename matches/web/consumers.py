@@ -13,14 +13,15 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import uuid
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.utils.html import escape
 
 from config import logredact, ratelimits
-from config.channel_layer import LayerUnavailable
 from games.core import HOST, SPECTATOR, RuleError
 from matches.live import fanout as live
 from matches.live import presence, relay, render
@@ -29,8 +30,6 @@ log = logging.getLogger(__name__)
 #: reads (token, current fragments) run in worker threads side by side, not one after another in
 #: the single thread that changes matches: 2,000 sockets arriving at once are served in parallel
 _read_only = functools.partial(database_sync_to_async, thread_sensitive=False)
-#: what a channel-layer call raises while Redis is away
-LAYER_ERRORS = (LayerUnavailable, OSError, TimeoutError)
 
 CLOSE_BAD_TOKEN = 4404
 CLOSE_BAD_MESSAGE = 4400
@@ -42,6 +41,15 @@ ALLOWED_KEYS = {"type", "text", "version", "HEADERS"}
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
+    """A socket has no channel-layer channel of its own: everything it is sent (the updates of
+    its audience, the host's presence box, "Redis is back") comes through this process's relay
+    (live/relay.py), which holds one channel for all of the process's sockets.  A channel per
+    socket cost a group_add on connect, a group_discard on close and a share of the layer's
+    blocking read: a burst of 2,000 closes left hundreds of closed sockets in their groups when
+    daphne killed the disconnects that waited on Redis.  Channels gives a consumer no channel when
+    its `channel_layer_alias` names no configured layer (`get_channel_layer` returns None)."""
+
+    channel_layer_alias = "deathmatch-sockets-use-the-relay"
     match_id: int | None = None
     viewer: int = SPECTATOR
     group: str = ""
@@ -64,24 +72,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.match_id, self.viewer = found
         logredact.remember(token, f"match {self.match_id} {render.viewer_label(self.viewer)}")
         self.group = render.group_name(self.match_id, self.viewer)
+        self.presence_id = uuid.uuid4().hex  # this socket, among the audience's open pages
         live.attach()  # broadcasts of this process run on this (the server's) event loop
-        try:
-            await self.channel_layer.group_add(self.group, self.channel_name)
-        except LAYER_ERRORS as error:  # Redis away: the layer re-adds the group when it is back
-            log.warning("websocket of match %s joins its group later: %s", self.match_id, error)
-        await relay.for_loop(self.channel_layer).join(self.group, self)  # the live updates (relay.py)
-        await presence.arrive(self.match_id, render.viewer_label(self.viewer), self.channel_name)
+        await relay.for_loop(get_channel_layer()).join(self.group, self)  # everything it is sent
+        await presence.arrive(self.match_id, render.viewer_label(self.viewer), self.presence_id)
         # a (re)connecting page may have missed updates: send the current state
         await self.send(text_data=await self._fragments())
 
     async def disconnect(self, code: int) -> None:
         if self.match_id is not None and self.group:
-            await relay.for_loop(self.channel_layer).leave(self.group, self)
-            try:
-                await self.channel_layer.group_discard(self.group, self.channel_name)
-            except LAYER_ERRORS as error:  # the stale member expires with the group
-                log.info("websocket of match %s left without its group: %s", self.match_id, error)
-            await presence.leave(self.match_id, render.viewer_label(self.viewer), self.channel_name)
+            await relay.for_loop(get_channel_layer()).leave(self.group, self)
+            await presence.leave(self.match_id, render.viewer_label(self.viewer), self.presence_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         data = _validate(text_data)
@@ -95,22 +96,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)  # spectators and the host page do not move here
             return
         error = await self._submit(data["text"], data["version"])
-        if not error and not getattr(self.channel_layer, "healthy", True):
+        if not error and not getattr(get_channel_layer(), "healthy", True):
             # the broadcast was skipped (Redis away): at least the mover sees the move
             await self.send(text_data=await self._fragments())
         await self.send(text_data=_error_fragment(error))
 
-    # -- group handlers (one rendering per audience, fanned out) ----------------
-    async def match_update(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=event["html"])
-
-    async def presence_update(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=event["html"])
-
-    async def layer_recovered(self, event: dict[str, Any]) -> None:
-        """Redis is back (config.channel_layer): the group is joined again; resync the page."""
+    # -- called by the relay ------------------------------------------------------------
+    async def layer_recovered(self) -> None:
+        """Redis is back (config.channel_layer): the relay has rejoined its groups; resync the page."""
         if self.match_id is not None:
-            await presence.arrive(self.match_id, render.viewer_label(self.viewer), self.channel_name)
+            await presence.arrive(self.match_id, render.viewer_label(self.viewer), self.presence_id)
             await self.send(text_data=await self._fragments())
 
     # -- database ----------------------------------------------------------------
