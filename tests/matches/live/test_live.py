@@ -692,23 +692,61 @@ async def test_an_update_reaches_this_process_at_once_and_other_processes_throug
     monkeypatch.setattr(layer, "group_send", group_send)
     await live._send([("match-1-watch", live.message(None, "v2"))])
     assert asked == ["relay-match-1-watch with 1 here"]  # written here before the layer was asked
-    for _ in range(50):
-        if there.got:
+    # a marker sent through the layer after it, with no origin (both relays deliver it): each relay
+    # reads its channel in order, so once both have the marker each has handled its copy of v2
+    await real_send("relay-match-1-watch", {"type": relay.UPDATE_TYPE, "group": "match-1-watch", "html": "marker"})
+    for _ in range(500):
+        if "marker" in here.got and "marker" in there.got:
             break
         await asyncio.sleep(0.01)
-    await asyncio.sleep(0.05)  # time for this process's copy to come back through the layer
-    assert here.got == ["v2"] and there.got == ["v2"]
+    assert here.got == ["v2", "marker"] and there.got == ["v2", "marker"]
 
     async def away(group: str, message: dict[str, Any]) -> None:
         raise LayerUnavailable("Redis is away")
 
     monkeypatch.setattr(layer, "group_send", away)  # Redis away: this process's sockets still get it
     await live._send([("match-1-watch", live.message(None, "v3"))])
-    assert here.got == ["v2", "v3"] and there.got == ["v2"]
+    assert here.got == ["v2", "marker", "v3"] and there.got == ["v2", "marker"]
     for each in (mine, elsewhere):
         assert each.task is not None and each.refresher is not None
         each.task.cancel()
         each.refresher.cancel()
+
+
+async def test_when_redis_is_back_the_relay_has_every_local_page_resync() -> None:
+    """Sockets hold no layer channel: the layer's "Redis is back" note reaches the relay's channel,
+    and the relay has each of its sockets, of every audience, resync (a closing one does not stop
+    the others)."""
+    from channels.layers import InMemoryChannelLayer
+
+    from config.channel_layer import RECOVERED
+    from matches.live import relay
+
+    class Sock:
+        def __init__(self, broken: bool = False) -> None:
+            self.resynced = asyncio.Event()
+            self.broken = broken
+
+        async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+            pass
+
+        async def layer_recovered(self) -> None:
+            if self.broken:
+                raise RuntimeError("socket closed")
+            self.resynced.set()
+
+    layer = InMemoryChannelLayer()
+    mine = relay.Relay(layer)
+    watch, closing, seat = Sock(), Sock(broken=True), Sock()
+    await mine.join("match-1-watch", watch)
+    await mine.join("match-1-watch", closing)
+    await mine.join("match-1-seat-1", seat)
+    assert mine.channel is not None
+    await layer.send(mine.channel, dict(RECOVERED))
+    await asyncio.wait_for(asyncio.gather(watch.resynced.wait(), seat.resynced.wait()), 5)
+    assert mine.task is not None and mine.refresher is not None
+    mine.task.cancel()
+    mine.refresher.cancel()
 
 
 async def test_the_relay_stops_even_when_a_cancellation_is_lost_below_it() -> None:
