@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 from typing import Any
 
@@ -31,7 +30,7 @@ from matches.live import chat_feed as live_chat
 from matches.models import ChatMessage, Match, Seat
 from matches.play import chat
 
-COOKIE, SALT, COOKIE_AGE = live_chat.COOKIE, live_chat.SALT, live_chat.COOKIE_AGE
+COOKIE, COOKIE_AGE = live_chat.COOKIE, live_chat.COOKIE_AGE
 spectator = live_chat.spectator
 
 
@@ -103,12 +102,12 @@ def chat_name(request: HttpRequest, token: str) -> HttpResponse:
         return _refused(request, "w", token, str(refused))
     ident, _ = spectator(request.COOKIES.get(COOKIE))
     ident = ident or secrets.token_hex(8)
-    value = json.dumps({"id": ident, "name": name})
+    value = live_chat.spectator_cookie(ident, name)
     if request.headers.get("HX-Request"):
         response = HttpResponse(live_chat.panel(match, viewer, oob=True, spectator_id=ident, spectator_name=name))
     else:
         response = _page("w", token)
-    response.set_signed_cookie(COOKIE, value, salt=SALT, max_age=COOKIE_AGE, httponly=True, samesite="Lax")
+    response.set_cookie(COOKIE, value, max_age=COOKIE_AGE, httponly=True, samesite="Lax", secure=request.is_secure())
     return response
 
 

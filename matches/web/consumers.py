@@ -73,8 +73,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await relay.for_loop(self.channel_layer).join(self.group, self)  # the live updates (relay.py)
         await presence.arrive(self.match_id, render.viewer_label(self.viewer), self.channel_name)
         # a (re)connecting page may have missed updates: send the current state
-        await self.send(text_data=await self._fragments())
-        await self.send(text_data=await chat_socket.panel(self.match_id, self.viewer, self._chat_identity()))
+        # (and the chat's history, chat_socket.py)
+        chat = await chat_socket.panel(self.match_id, self.viewer, self._chat_identity())
+        await self.send(text_data=await self._fragments() + chat)
 
     def _chat_identity(self) -> dict[str, str]:
         return chat_socket.identity(self.scope, self.viewer)
