@@ -25,7 +25,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from config.ratelimits import token_lookup
 from games.core import HOST, SPECTATOR
-from matches.core import chatrooms
+from matches.core import (
+    chatrooms,
+    tokens,  # noqa: F401 (the <token:...> converter of the patterns below)
+)
 from matches.live import chat_feed as live_chat
 from matches.models import ChatMessage, Match, Seat
 from matches.play import chat

@@ -79,10 +79,12 @@
   });
 
   // the whole panel replaced (on connect, after a host's change): keep the room shown and what was typed
-  var typed = {};
+  var typed = {}, moderating = false;
   document.addEventListener("htmx:oobBeforeSwap", function (e) {
     if (!e.detail.target || e.detail.target.id !== "chat") { return; }
     typed = {};
+    var details = document.querySelector("#chat .chat-moderate");
+    moderating = !!(details && details.open);
     document.querySelectorAll("#chat .chat-text").forEach(function (box) { if (box.value) { typed[box.form.dataset.room] = box.value; } });
   });
   document.addEventListener("htmx:oobAfterSwap", function (e) {
@@ -93,12 +95,16 @@
         var box = document.querySelector("#chat-room-" + room + " .chat-text");
         if (box) { box.value = typed[room]; }
       });
+      var details = document.querySelector("#chat .chat-moderate");
+      if (details && moderating) { details.open = true; }
+      show(active);
     }
   });
   document.addEventListener("htmx:wsAfterMessage", function () { setTimeout(refresh, 0); });
   document.addEventListener("htmx:afterRequest", function (e) {
-    var form = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("#chat form");
-    if (!form) { return; }
+    // (a form the reply replaced is no longer in #chat: known by its class)
+    var form = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("form");
+    if (!form || !/\bchat-/.test(form.className)) { return; }
     setTimeout(function () {
       refresh();
       var error = form.dataset.room ? document.getElementById("chat-error-" + form.dataset.room) : null;
