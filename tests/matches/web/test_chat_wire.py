@@ -3,6 +3,7 @@ through the real ASGI application, and the chat's form posts with and without Ja
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import uuid
@@ -12,6 +13,9 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
+from django.utils.html import escape
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from config.asgi import application
 from games.core import HOST, SPECTATOR
@@ -77,8 +81,7 @@ async def test_each_audience_receives_only_its_rooms(make_match: Any) -> None:
     assert "history: ruling on A1?" in host_panel and "history: ruling on A1?" in one_panel
     assert "history: ruling on A1?" not in two_panel + watch_panel
     assert "write as Zed" in watch_panel  # the socket read the spectator's signed cookie
-    for comm in (host, one, two, watch):
-        await _frames(comm)
+    await asyncio.gather(*(_frames(comm) for comm in (host, one, two, watch)))
 
     await _post(match, 1, "seat-1", "private: may I pass?")
     await _post(match, HOST, "seat-2", "private: your bid arrived")
@@ -87,8 +90,8 @@ async def test_each_audience_receives_only_its_rooms(make_match: Any) -> None:
     await _post(match, SPECTATOR, chatrooms.SPECTATORS, "spectators: seat 2 holds the lance",
                 spectator_id="f00d42", spectator_name="Zed")
     await _post(match, HOST, chatrooms.ANNOUNCE, "announce: break at nine")
-    got = {name: await _frames(comm) for name, comm in
-           (("host", host), ("seat1", one), ("seat2", two), ("watch", watch))}
+    got = dict(zip(("host", "seat1", "seat2", "watch"),
+                   await asyncio.gather(*(_frames(comm) for comm in (host, one, two, watch))), strict=True))
     expected = {
         "host": ["private: may I pass?", "private: your bid arrived", "table: good luck", "spectators: welcome",
                  "spectators: seat 2 holds the lance", "announce: break at nine"],
@@ -108,11 +111,11 @@ async def test_each_audience_receives_only_its_rooms(make_match: Any) -> None:
     # a chat line over the socket, and a refusal answered to the writer alone
     await one.send_to(text_data=json.dumps({"type": "chat", "room": "seat-1", "text": "over the socket"}))
     await two.send_to(text_data=json.dumps({"type": "chat", "room": "seat-1", "text": "let me in"}))
-    reply_one, reply_two = await _frames(one), await _frames(two)
+    reply_one, reply_two, to_host, to_watch = await asyncio.gather(*(_frames(c) for c in (one, two, host, watch)))
     assert "over the socket" in reply_one and 'id="chat-error-seat-1"' in reply_one
-    assert "over the socket" in await _frames(host)
+    assert "over the socket" in to_host
     assert "You cannot write in that room." in reply_two and "over the socket" not in reply_two
-    assert "over the socket" not in await _frames(watch)
+    assert "over the socket" not in to_watch
     # a malformed chat message closes the socket, as any bad message does
     await watch.send_to(text_data=json.dumps({"type": "chat", "room": ["x"], "text": "hi"}))
     assert (await watch.receive_output(timeout=5))["type"] == "websocket.close"
@@ -120,7 +123,7 @@ async def test_each_audience_receives_only_its_rooms(make_match: Any) -> None:
     # removed by the host: replaced by id for the readers of its room only
     line = await database_sync_to_async(lambda: ChatMessage.objects.get(text="table: good luck"))()
     await database_sync_to_async(chat.remove)(match, line.pk)
-    removed_one, removed_host = await _frames(one), await _frames(host)
+    removed_one, removed_host = await asyncio.gather(_frames(one), _frames(host))
     assert f'id="chat-msg-{line.pk}"' in removed_one and "removed by the host" in removed_one
     assert "table: good luck" not in removed_one and "removed by the host" in removed_host
     for comm in (host, one, two):
@@ -169,3 +172,24 @@ def test_form_posts_with_and_without_javascript(make_match: Any) -> None:
     export = client.get(f"/h/{match.host_token}/chat/export.txt")
     assert export.status_code == 200 and "Ann: <b>hi</b> & bye" in export.content.decode()
     assert client.get(f"/w/{match.watch_token}/chat/export.txt").status_code == 404
+
+
+BODIES = st.lists(st.one_of(st.text(max_size=40), st.sampled_from(
+    ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', "&amp;", "</li></ol>", "{{ x }}", "{% now %}",
+     "\x00", "\u202e", "'"])), max_size=6).map("".join)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=BODIES)
+def test_any_body_no_500_and_nothing_unescaped(make_match: Any, body: str) -> None:
+    match = make_match("lance-assembly", start=False)
+    seat = match.seats.get(number=1)
+    client = Client()
+    reply = client.post(f"/p/{seat.token}/chat/", {"room": "seat-1", "text": body}, HTTP_HX_REQUEST="true")
+    assert reply.status_code == 200
+    page = client.get(f"/h/{match.host_token}/").content.decode()
+    line = ChatMessage.objects.filter(match=match).first()
+    for html in (reply.content.decode(), page):
+        assert "<script>alert" not in html and "<img src=x" not in html and "</li></ol>" not in html
+        if line is not None:
+            assert f'<span class="chat-body">{escape(line.text)}</span>' in html
