@@ -104,6 +104,7 @@ def panel_context(match: Any, viewer: int, *, spectator_id: str = "", spectator_
         "chat_writers": writers,
         "chat_viewer": viewer_label(viewer),
         "chat_mutes": chatrooms.DURATIONS,
+        "chat_webhook": viewer == HOST and match.season_id is not None and bool(match.season.webhook_url),
     }
 
 

@@ -34,8 +34,10 @@ from django.utils import timezone
 from games.core import HOST, SPECTATOR
 from matches.core import chatrooms, events
 from matches.core.errors import ServiceError
+from matches.core.outcome import title
 from matches.models import ChatMessage, ChatMute, ChatSettings, Match, Season, Seat
 from matches.play import engine
+from matches.seasons import webhooks
 
 audit = logging.getLogger("deathmatch.audit")
 
@@ -126,9 +128,10 @@ def _now() -> datetime:
 
 
 def post(match: Match | int, viewer: int, room: str, text: Any, *, spectator_id: str = "",
-         spectator_name: str = "") -> ChatMessage:
+         spectator_name: str = "", webhook: bool = False) -> ChatMessage:
     """Write one chat line in `room` as `viewer` (a seat, HOST or SPECTATOR; a spectator with the
-    id and name of their cookie).  Refuses with a sentence; nothing is written then."""
+    id and name of their cookie).  Refuses with a sentence; nothing is written then.  `webhook`:
+    an announcement of a match in a season is also posted to the season's webhook (its outbox)."""
     match_id = match if isinstance(match, int) else match.pk
     body = clean(text)
     if not body:
@@ -165,6 +168,9 @@ def post(match: Match | int, viewer: int, room: str, text: Any, *, spectator_id:
             locked, bout = engine.lock(match_id)
             engine.note(locked, bout, f"announcement: {body}", now)
             engine.notify(locked.pk)
+            if webhook and locked.season_id is not None:
+                season = Season.objects.get(pk=locked.season_id)
+                webhooks.announce(season, f"Announcement in {title(locked)} #{locked.pk}: {body}")
         events.publish_chat(events.Chatted(match_id, message.pk))
     return message
 

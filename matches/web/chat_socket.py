@@ -73,7 +73,8 @@ def post(match_id: int, viewer: int, room: str, text: str, who: dict[str, str]) 
 
     error = ""
     try:
-        chat.post(match_id, viewer, room, text, **who)
+        chat.post(match_id, viewer, room, text, spectator_id=who.get("spectator_id", ""),
+                  spectator_name=who.get("spectator_name", ""))
     except chat.ChatRefused as refused:
         error = str(refused)
     match = Match.objects.get(pk=match_id)

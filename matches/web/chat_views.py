@@ -81,7 +81,8 @@ def chat_room(request: HttpRequest, prefix: str, token: str) -> HttpResponse:
         return HttpResponse(live_chat.panel(match, viewer, oob=True, **identity))
     room = str(request.POST.get("room", ""))
     try:
-        message = chat.post(match, viewer, room, request.POST.get("text", ""), **identity)
+        message = chat.post(match, viewer, room, request.POST.get("text", ""),
+                            webhook=viewer == HOST and request.POST.get("webhook") == "on", **identity)
     except chat.ChatRefused as refused:
         room_known = room in chatrooms.readable(match, viewer, chatrooms.options(match))
         return _refused(request, prefix, token, str(refused), room if room_known else "")

@@ -197,3 +197,17 @@ def test_any_body_is_stored_clean_or_refused_in_a_sentence(match: Any, body: str
         return
     assert 0 < len(line.text) <= chat.MAX_LENGTH + 100
     assert not any(ord(ch) < 32 for ch in line.text)
+
+
+def test_announcement_to_the_season_webhook_only_when_asked(match: Any) -> None:
+    from matches.models import WebhookPost
+
+    season = Season.objects.create(name="Autumn", webhook_url="http://127.0.0.1:9/hook")
+    match.season = season
+    match.save()
+    chat.post(match, HOST, chatrooms.ANNOUNCE, "no webhook for this one")
+    seat = match.seats.get(number=1)
+    chat.post(match, HOST, chatrooms.ANNOUNCE, f"<@everyone> break at /p/{seat.token}/", webhook=True)
+    chat.post(match, 1, ROOM1, "private", webhook=True)  # only announcements are posted
+    assert list(WebhookPost.objects.values_list("content", flat=True)) == [
+        f"Announcement in Lance Assembly #{match.pk}: <@everyone> break at [secret link removed]"]

@@ -193,3 +193,19 @@ def test_any_body_no_500_and_nothing_unescaped(make_match: Any, body: str) -> No
         assert "<script>alert" not in html and "<img src=x" not in html and "</li></ol>" not in html
         if line is not None:
             assert f'<span class="chat-body">{escape(line.text)}</span>' in html
+
+
+def test_records_hold_announcements_never_private_threads(make_match: Any) -> None:
+    match = make_match("lance-assembly")
+    chat.post(match, 1, "seat-1", "private: my bid is 40")
+    chat.post(match, HOST, chatrooms.ANNOUNCE, "announce: bout 2 at nine")
+    chat.post(match, HOST, chatrooms.TABLE, "table: hello")
+    client = Client()
+    for prefix, token in (("h", match.host_token), ("w", match.watch_token)):
+        record = client.get(f"/{prefix}/{token}/record.txt")
+        assert record.status_code == 200
+        text = record.content.decode()
+        assert ("announce: bout 2 at nine" in text) == (prefix == "h")  # the running bout: the host's only
+        assert "private: my bid is 40" not in text and "table: hello" not in text
+    export = client.get(f"/h/{match.host_token}/chat/export.txt").content.decode()
+    assert "private: my bid is 40" in export and "table: hello" not in export
