@@ -103,6 +103,9 @@ def panel_context(match: Any, viewer: int, *, spectator_id: str = "", spectator_
         "chat_options": opts,
         "chat_writers": writers,
         "chat_viewer": viewer_label(viewer),
+        # a seat's page fetches its panel again when the match ends (the spectators' room appears)
+        "chat_delayed": viewer not in (HOST, SPECTATOR) and opts.spectators == chatrooms.DELAYED
+        and match.status != "finished",
         "chat_mutes": chatrooms.DURATIONS,
         "chat_webhook": viewer == HOST and match.season_id is not None and bool(match.season.webhook_url),
     }

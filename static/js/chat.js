@@ -100,7 +100,15 @@
       show(active);
     }
   });
-  document.addEventListener("htmx:wsAfterMessage", function () { setTimeout(refresh, 0); });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    setTimeout(refresh, 0);
+    // the spectators' room, delayed to players until the match ends: it ended, fetch the panel
+    var p = panel();
+    if (p && p.dataset.delayed === "1" && document.querySelector("#status.finished") && window.htmx) {
+      p.dataset.delayed = "";
+      htmx.ajax("GET", "chat/", { target: "#chat-stale", swap: "none" });
+    }
+  });
   document.addEventListener("htmx:afterRequest", function (e) {
     // (a form the reply replaced is no longer in #chat: known by its class)
     var form = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("form");

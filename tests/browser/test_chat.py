@@ -55,6 +55,13 @@ def test_chat_by_clicks_on_desktop_and_phone(server: Server, browser: Any) -> No
     # Ann asks the host in her private thread (the first tab of her chat, beside the board)
     assert ann.is_visible("#chat") and ann.get_attribute("#chat-tab-seat-1", "aria-selected") == "true"
     _say(ann, "seat-1", "May I pass this turn?")
+    # the arrow keys move in the chat box, not on the board
+    ann.fill("#chat-room-seat-1 .chat-text", "ab")
+    ann.press("#chat-room-seat-1 .chat-text", "ArrowLeft")
+    ann.keyboard.type("X")
+    assert ann.input_value("#chat-room-seat-1 .chat-text") == "aXb"
+    assert ann.evaluate("document.activeElement.classList.contains('chat-text')")
+    ann.fill("#chat-room-seat-1 .chat-text", "")
     # the host's console marks the thread unread, then shows it
     assert _unread(host, "seat-1") == "1"
     assert host.inner_text("#chat-unread-total") == "1"
