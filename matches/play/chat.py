@@ -8,7 +8,9 @@ Rooms and who reads them: matches/core/chatrooms.py.  Moderation follows lichess
   `REPEATS` lines of the same room again, at most `MAX_LENGTH` characters;
 - every secret link, and everything shaped like a token (a seat, host, watch or manage token of
   any match or season), becomes "[secret link removed]" before it is stored (`scrub`);
-- the host removes a line, mutes a writer (15 or 60 minutes, or the whole match) with a reason,
+- the host removes a line, mutes a writer (15 or 60 minutes, or the whole match) with a reason
+  (a muted seat still writes in its private thread: a ruling is never out of reach; the host
+  may close that thread too),
   closes and reopens a room; each action goes to the audit log ("deathmatch.audit") and to the
   match's own log of host actions.
 
@@ -53,6 +55,8 @@ MUTES: dict[str, int | None] = {"15": 15, "60": 60, "match": None}
 
 #: a link to a page of this site (any scheme and host, or none): its prefix, then a token
 _LINK = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://[^\s/]*)?/(?:ws/m|p|h|w|f|s)/[A-Za-z0-9_-]{6,}/?[^\s]*", re.I)
+#: words of a message looked up among the real tokens (500 characters hold at most ~45 of 10+)
+MAX_LOOKUPS = 50
 #: a run of the token alphabet (secrets.token_urlsafe)
 _RUN = re.compile(r"[A-Za-z0-9_-]{10,}")
 
@@ -76,19 +80,39 @@ def _looks_like_token(run: str) -> bool:
     return (digits > 0 and letters > 0) or "_" in run or (upper >= 3 and lower >= 3 and len(run) >= 20)
 
 
-def _known_token(run: str) -> bool:
-    """`run` is (part of) a real token of any match, seat or season: a cut token is still secret."""
-    return (Seat.objects.filter(token__contains=run).exists()
-            or Match.objects.filter(Q(host_token__contains=run) | Q(watch_token__contains=run)).exists()
-            or Season.objects.filter(manage_token__contains=run).exists())
+def _classes(run: str) -> int:
+    return sum((any(ch.islower() for ch in run), any(ch.isupper() for ch in run), any(ch.isdigit() for ch in run),
+                any(ch in "_-" for ch in run)))
+
+
+def _known_tokens(runs: list[str]) -> set[str]:
+    """Those of `runs` that are (part of) a real token of any match, seat or season (a cut token is
+    still secret): one query a table for the whole message."""
+    if not runs:
+        return set()
+    found: set[str] = set()
+    tables: list[tuple[Any, list[str]]] = [(Seat.objects, ["token"]), (Match.objects, ["host_token", "watch_token"]),
+                                           (Season.objects, ["manage_token"])]
+    for manager, fields in tables:
+        where = Q()
+        for run in runs:
+            for name in fields:
+                where |= Q(**{f"{name}__contains": run})
+        for row in manager.filter(where).values_list(*fields):
+            found.update(run for run in runs if any(run in token for token in row))
+    return found
 
 
 def _scrub_view(text: str) -> str:
     text = _LINK.sub(REMOVED, text)
+    # words of more than one kind of character (a token's letters, digits, "_", "-" mixed) are
+    # looked up; plain words ("internationalization") never are
+    candidates = [w for w in dict.fromkeys(_RUN.findall(text)) if not _looks_like_token(w) and _classes(w) > 1]
+    known = _known_tokens(candidates[:MAX_LOOKUPS])
 
     def run(found: re.Match[str]) -> str:
         word = found.group(0)
-        return REMOVED if _looks_like_token(word) or _known_token(word) else word
+        return REMOVED if _looks_like_token(word) or word in known else word
 
     return _RUN.sub(run, text)
 
@@ -150,7 +174,8 @@ def post(match: Match | int, viewer: int, room: str, text: Any, *, spectator_id:
         refusal = chatrooms.write_refusal(found, viewer, str(room), opts)
         if refusal:
             raise ChatRefused(refusal)
-        mute = chatrooms.active_mute(match_id, writer, now)
+        # a muted seat still reaches the host in its private thread (the host may close that one)
+        mute = None if chatrooms.seat_of(room) == viewer else chatrooms.active_mute(match_id, writer, now)
         if mute is not None:
             raise ChatRefused(chatrooms.mute_sentence(mute))
         own = ChatMessage.objects.filter(match_id=match_id, writer=writer)

@@ -140,6 +140,7 @@ def test_mute_a_seat_for_the_match_and_refusals(match: Any) -> None:
     chat.mute(match, "seat-2", "match", "rude")
     assert _refused(chat.post, match, 2, chatrooms.TABLE, "!!") == (
         "The host muted you in this match's chat for the rest of this match. Reason: rude")
+    chat.post(match, 2, "seat-2", "may I still ask you for a ruling?")  # the private thread stays open
     with pytest.raises(chat.ChatRefused, match="Give a reason"):
         chat.mute(match, "seat-1", "15", "  ")
     with pytest.raises(chat.ChatRefused, match="15 minutes, 60 minutes or the rest"):
