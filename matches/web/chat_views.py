@@ -23,7 +23,7 @@ from django.utils.html import escape
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.ratelimits import token_lookup
+from config.ratelimits import limit_posts, token_lookup
 from games.core import HOST, SPECTATOR
 from matches.core import (
     chatrooms,
@@ -98,6 +98,7 @@ def chat_room(request: HttpRequest, prefix: str, token: str) -> HttpResponse:
 
 @_private
 @require_POST
+@limit_posts("chat-names")  # a new name is a new writer: flood control is not dodged by new cookies
 def chat_name(request: HttpRequest, token: str) -> HttpResponse:
     match, viewer = _audience("w", token)
     try:

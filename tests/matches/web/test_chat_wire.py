@@ -209,3 +209,10 @@ def test_records_hold_announcements_never_private_threads(make_match: Any) -> No
         assert "private: my bid is 40" not in text and "table: hello" not in text
     export = client.get(f"/h/{match.host_token}/chat/export.txt").content.decode()
     assert "private: my bid is 40" in export and "table: hello" not in export
+
+
+def test_new_chat_names_are_rate_limited_per_address(make_match: Any) -> None:
+    """Each cookie-less name is a new writer: flood control must not be dodged by clearing cookies."""
+    match = make_match("lance-assembly", start=False)
+    codes = [Client().post(f"/w/{match.watch_token}/chat/name/", {"name": f"Zed{n}"}).status_code for n in range(11)]
+    assert codes == [302] * 10 + [429]
