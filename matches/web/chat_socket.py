@@ -10,6 +10,7 @@ socket's handshake.
 
 from __future__ import annotations
 
+import functools
 import json
 from http.cookies import CookieError, SimpleCookie
 from typing import Any
@@ -24,6 +25,7 @@ from matches.play import chat
 
 CHAT_KEYS = {"type", "room", "text", "HEADERS", "csrfmiddlewaretoken"}
 MAX_ROOM = 16
+MAX_MESSAGE = 4096  # as consumers.MAX_MESSAGE
 
 
 def identity(scope: Any, viewer: int) -> dict[str, str]:
@@ -44,8 +46,8 @@ def identity(scope: Any, viewer: int) -> dict[str, str]:
 def parse(text_data: str | None) -> dict[str, str] | None:
     """A chat message as {"room", "text"}; None when it is no chat message (the consumer reads
     it); {} when it is a malformed one (the consumer closes the socket)."""
-    if not text_data or '"chat"' not in text_data:
-        return None
+    if not text_data or '"chat"' not in text_data or len(text_data) > MAX_MESSAGE:
+        return None  # (the consumer refuses what is too long, as any message)
     try:
         data = json.loads(text_data)
     except (ValueError, RecursionError):
@@ -59,14 +61,19 @@ def parse(text_data: str | None) -> dict[str, str] | None:
     return {"room": room, "text": text}
 
 
-@database_sync_to_async
+#: chat runs in worker threads of its own, never in the one thread where moves are submitted
+#: (consumers._submit): a chat line, its drawing and its hand-off never hold up a move
+_beside_moves = functools.partial(database_sync_to_async, thread_sensitive=False)
+
+
+@_beside_moves
 def panel(match_id: int, viewer: int, who: dict[str, str]) -> str:
     from matches.models import Match
 
     return live_chat.panel(Match.objects.get(pk=match_id), viewer, oob=True, **who)
 
 
-@database_sync_to_async
+@_beside_moves
 def post(match_id: int, viewer: int, room: str, text: str, who: dict[str, str]) -> str:
     """The reply to a chat line: its room's error line, empty and hidden when it was taken."""
     from matches.models import Match
