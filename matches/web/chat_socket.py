@@ -61,19 +61,19 @@ def parse(text_data: str | None) -> dict[str, str] | None:
     return {"room": room, "text": text}
 
 
-#: chat runs in worker threads of its own, never in the one thread where moves are submitted
-#: (consumers._submit): a chat line, its drawing and its hand-off never hold up a move
-_beside_moves = functools.partial(database_sync_to_async, thread_sensitive=False)
+#: reading the panel runs in worker threads side by side (as consumers._read_only); writing a line
+#: runs in the one thread that writes matches (as a move does: SQLite takes one writer at a time)
+_read_only = functools.partial(database_sync_to_async, thread_sensitive=False)
 
 
-@_beside_moves
+@_read_only
 def panel(match_id: int, viewer: int, who: dict[str, str]) -> str:
     from matches.models import Match
 
     return live_chat.panel(Match.objects.get(pk=match_id), viewer, oob=True, **who)
 
 
-@_beside_moves
+@database_sync_to_async
 def post(match_id: int, viewer: int, room: str, text: str, who: dict[str, str]) -> str:
     """The reply to a chat line: its room's error line, empty and hidden when it was taken."""
     from matches.models import Match
