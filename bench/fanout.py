@@ -7,7 +7,9 @@ Starts one daphne (DEBUG off) on PostgreSQL + Redis (DATABASE_URL /
 REDIS_URL, defaults: the local services, database `bench_fanout`), then for
 each N: opens N spectator sockets plus the host and both seats of a fresh
 Lance Assembly match, plays moves over a seat's socket and times each one
-from the send until the LAST spectator socket holds the new version.  In the
+from the send until the LAST spectator socket holds the new version; then
+the host's chat lines in the spectators' room the same way, and the moves
+again while 5 chat lines a second flow (issue 24).  In the
 same run it times a bare Channels consumer `group_send`ing a full page (the
 spectator's whole-page update, as sent on connect) to N other sockets on the
 same daphne and Redis.  It prints p50/p95 per N, the app/bare ratio, the
@@ -42,6 +44,8 @@ from wsclient import WebSocket  # noqa: E402
 
 META = re.compile(r'id="live-meta"[^>]*?data-bout="(\d+)"[^>]*?data-version="(\d+)"(?:[^>]*?data-base="(\d*)")?')
 HOST = "127.0.0.1"
+#: a chat line of the chat phase (the host writes in the spectators' room)
+CHAT = re.compile(r"bench chat (\d+)")
 TRACE: Any = None  # --trace: this process's moves and arrivals, beside daphne's steps
 
 
@@ -179,6 +183,19 @@ class Tracker:
         self.retries = 0
         self.gaps = 0
         self.sizes: dict[int, int] = {}
+        self.chat_reached: dict[int, int] = {}
+        self.chat_done: dict[int, asyncio.Event] = {}
+        self.chat_at: dict[int, float] = {}
+
+    def chat_event(self, line: int) -> asyncio.Event:
+        return self.chat_done.setdefault(line, asyncio.Event())
+
+    def saw_chat(self, line: int) -> None:
+        count = self.chat_reached.get(line, 0) + 1
+        self.chat_reached[line] = count
+        if count == self.n:
+            self.chat_at[line] = time.perf_counter()
+            self.chat_event(line).set()
 
     def event(self, version: int) -> asyncio.Event:
         return self.done.setdefault(version, asyncio.Event())
@@ -204,6 +221,9 @@ async def reader(ws: WebSocket, tracker: Tracker, first: asyncio.Future[str], re
             return
         found = META.search(text)
         if not found:
+            line = CHAT.search(text) if first.done() else None
+            if line is not None and "beforeend:#chat-list-spectators" in text:
+                tracker.saw_chat(int(line.group(1)))
             continue
         version = int(found.group(2))
         if not first.done():
@@ -297,9 +317,48 @@ async def app_phase(n: int, moves: int, port: int, match: Any, pause: float, war
             TRACE.write(f"DONE {tracker.done_at[target]:.6f}\n")
         chooser.version = target
         await asyncio.sleep(pause)
+    # chat: a line of the host in the spectators' room, timed until the last spectator holds it
+    host_ws, chat_lat, chat_no = extra[0][0], [], itertools.count()
+    for _ in range(moves):
+        line = next(chat_no)
+        event = tracker.chat_event(line)
+        t0 = time.perf_counter()
+        host_ws.send(json.dumps({"type": "chat", "room": "spectators", "text": f"bench chat {line}"}))
+        try:
+            await asyncio.wait_for(event.wait(), 60)
+        except TimeoutError:
+            tracker.errors += 1
+            break
+        chat_lat.append((tracker.chat_at[line] - t0) * 1000)
+        await asyncio.sleep(pause)
+
+    # moves again, with 5 chat lines a second flowing meanwhile
+    async def chatter() -> None:
+        while True:
+            host_ws.send(json.dumps({"type": "chat", "room": "spectators", "text": f"bench chat {next(chat_no)}"}))
+            await asyncio.sleep(0.2)
+
+    flowing = asyncio.create_task(chatter())
+    with_chat = []
+    for _ in range(moves):
+        seat, text = chooser.next()
+        target = chooser.version + 1
+        event = tracker.event(target)
+        t0 = time.perf_counter()
+        movers[seat].send(json.dumps({"type": "move", "text": text, "version": chooser.version}))
+        try:
+            await asyncio.wait_for(event.wait(), 60)
+        except TimeoutError:
+            tracker.errors += 1
+            break
+        with_chat.append((tracker.done_at[target] - t0) * 1000)
+        chooser.version = target
+        await asyncio.sleep(pause)
+    flowing.cancel()
     full = firsts[0] if firsts else ""
     await close_all(sockets + extra)
-    return {"lat": latencies, "errors": tracker.errors + others.errors, "gaps": tracker.gaps,
+    return {"lat": latencies, "chat": chat_lat, "with_chat": with_chat,
+            "errors": tracker.errors + others.errors, "gaps": tracker.gaps,
             "retries": tracker.retries + others.retries,
             "bytes": statistics.median(tracker.sizes.values()) if tracker.sizes else 0, "full": full,
             "sockets": len(sockets)}
@@ -437,6 +496,13 @@ def main() -> None:
         print(f"| {row['n']} | {pct(app['lat'], 50):.0f} / {pct(app['lat'], 95):.0f} ms "
               f"| {pct(bare['lat'], 50):.0f} / {pct(bare['lat'], 95):.0f} ms | {ratio:.2f}x "
               f"| {app['errors'] + bare['errors']} (gaps {app['gaps']}, connects retried {app['retries']}) |")
+    print()
+    print("| spectators | chat line p50 / p95 | move p95 alone / with 5 chat lines a second |")
+    print("| --- | --- | --- |")
+    for row in rows:
+        app = row["app"]
+        print(f"| {row['n']} | {pct(app['chat'], 50):.0f} / {pct(app['chat'], 95):.0f} ms "
+              f"| {pct(app['lat'], 95):.0f} / {pct(app['with_chat'], 95):.0f} ms |")
     update = statistics.median([r["app"]["bytes"] for r in rows if r["app"]["bytes"]] or [0])
     print()
     print(f"bytes per spectator update (median): {update:.0f}; bare full page: {bare_bytes}")

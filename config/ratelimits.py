@@ -47,6 +47,7 @@ MESSAGES = {
     "token-misses": "Too many links from your address opened nothing",
     "webhook-tests": "Too many test posts from your address",
     "webhook-tests-season": "Too many test posts for this season",
+    "chat-names": "Too many new chat names from your address",
 }
 
 _failed_at: float | None = None

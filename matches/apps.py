@@ -8,10 +8,12 @@ class MatchesConfig(AppConfig):
     def ready(self) -> None:
         # starts only inside a web server process (see matches/sweeper.py)
         from matches.core import events
+        from matches.live import chat_feed as live_chat
         from matches.live import fanout as live
         from matches.play import sweeper
         from matches.seasons import webhooks
 
         events.subscribe(live.notify)  # the live path draws and sends every committed change
+        events.subscribe_chat(live_chat.notify)  # and every chat line, only to who reads its room
         sweeper.maybe_start()
         webhooks.maybe_start()

@@ -62,3 +62,40 @@ def _deliver(match_id: int, moved: Moved | None) -> None:
             callback(match_id, moved)
         except Exception:  # a subscriber's failure never undoes or blocks the committed change
             log.exception("an event subscriber failed for match %s", match_id)
+
+
+# -- chat (matches/play/chat.py publishes, live/chat_feed.py subscribes) ----------------------------
+
+
+@dataclass(frozen=True)
+class Chatted:
+    """A chat change of a match that committed: a new line (`message_id`), a line the host
+    removed (`removed` too), or a change of the rooms (`message_id` None: closed, reopened,
+    options) that every page redraws its chat panel for."""
+
+    match_id: int
+    message_id: int | None = None
+    removed: bool = False
+
+
+ChatSubscriber = Callable[[Chatted], None]
+_chat_subscribers: list[ChatSubscriber] = []
+
+
+def subscribe_chat(callback: ChatSubscriber) -> None:
+    """Have `callback(chatted)` called after every committed chat change (once per callback)."""
+    if callback not in _chat_subscribers:
+        _chat_subscribers.append(callback)
+
+
+def publish_chat(chatted: Chatted) -> None:
+    """Announce a chat change when the current transaction commits (at once outside one)."""
+    transaction.on_commit(lambda: _deliver_chat(chatted))
+
+
+def _deliver_chat(chatted: Chatted) -> None:
+    for callback in list(_chat_subscribers):
+        try:
+            callback(chatted)
+        except Exception:  # a subscriber's failure never undoes or blocks the committed change
+            log.exception("a chat subscriber failed for match %s", chatted.match_id)

@@ -393,3 +393,16 @@ def _start_only(old: str, new: str) -> str:
     if new[end + 1:close] != old[old_end + 1:old_close]:
         return new
     return new[:end] + " data-keep" + new[end:end + 1] + new[close:]
+
+
+def send_soon(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send messages already drawn ([(group, message)], a chat line: live/chat_feed.py) the way an update
+    goes: from the server's loop without waiting for it, or in line outside a server."""
+    loop = _server_loop()
+    if loop is None:
+        try:
+            async_to_sync(_send)(messages)
+        except Exception:
+            log.exception("a chat update failed")
+        return
+    asyncio.run_coroutine_threadsafe(_send(messages), loop)

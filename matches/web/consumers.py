@@ -25,6 +25,7 @@ from config import logredact, ratelimits
 from games.core import HOST, SPECTATOR, RuleError
 from matches.live import fanout as live
 from matches.live import presence, relay, render
+from matches.web import chat_socket
 
 log = logging.getLogger(__name__)
 #: reads (token, current fragments) run in worker threads side by side, not one after another in
@@ -77,7 +78,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await relay.for_loop(get_channel_layer()).join(self.group, self)  # everything it is sent
         await presence.arrive(self.match_id, render.viewer_label(self.viewer), self.presence_id)
         # a (re)connecting page may have missed updates: send the current state
-        await self.send(text_data=await self._fragments())
+        # (and the chat's history, chat_socket.py)
+        chat = await chat_socket.panel(self.match_id, self.viewer, self._chat_identity())
+        await self.send(text_data=await self._fragments() + chat)
+
+    def _chat_identity(self) -> dict[str, str]:
+        return chat_socket.identity(self.scope, self.viewer)
 
     async def disconnect(self, code: int) -> None:
         if self.match_id is not None and self.group:
@@ -85,6 +91,14 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await presence.leave(self.match_id, render.viewer_label(self.viewer), self.presence_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        line = chat_socket.parse(text_data)  # a chat line: chat_socket.py
+        if line is not None and self.match_id is not None:
+            if not line:
+                await self.close(code=CLOSE_BAD_MESSAGE)
+                return
+            await self.send(text_data=await chat_socket.post(self.match_id, self.viewer, line["room"], line["text"],
+                                                             self._chat_identity()))
+            return
         data = _validate(text_data)
         if data is None:
             await self.close(code=CLOSE_BAD_MESSAGE)

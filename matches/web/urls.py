@@ -1,6 +1,7 @@
 from django.urls import path
 
 from matches.web import (
+    chat_views,
     replay_views,
     views,
 )
@@ -15,5 +16,6 @@ urlpatterns = [
     path("h/<token:token>/act/", views.host_act, name="host_act"),
     path("f/<token:token>/", views.fragments, name="fragments"),
     path("staff/matches/<int:match_id>/", views.staff_host, name="staff_host"),
+    *chat_views.urlpatterns,  # the match chat under each audience's link
     *replay_views.urlpatterns,  # bouts/<n>/ replays and .txt records under each audience's link
 ]

@@ -1,0 +1,161 @@
+"""Drawing the match chat and sending each new line only to the audiences that read its room.
+
+`panel(match, viewer, ...)` draws the whole chat panel of one page (its rooms, their history,
+the forms); the page includes it, and the socket sends it again on connect (history loaded on
+connect: a page that was away misses nothing).  `notify(chatted)` (subscribed to
+`events.subscribe_chat` in `MatchesConfig.ready`) draws a new line once for the host and once
+for everyone else, and sends it to the groups of the audiences that read the room
+(chatrooms.audiences_of), appended out of band to `#chat-list-<room>`.  A removed line replaces
+itself by id; a change of the rooms (closed, options, a mute) sends `#chat-stale`, and
+static/js/chat.js fetches the page's panel again.  A line of a room never goes to a group that
+may not read it: the spectators' room never to a seat, a private thread never to another seat
+or to spectators.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core import signing
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from games.core import HOST, SPECTATOR
+from matches.core import chatrooms
+from matches.core.audiences import group_name, viewer_label
+from matches.core.events import Chatted
+from matches.live import fanout, presence
+
+#: lines of each room drawn in the panel (the latest)
+HISTORY = 200
+#: a spectator's chat name and id, signed (web/chat_views.py sets it; the socket reads it too)
+COOKIE, SALT, COOKIE_AGE = "dm_chat", "deathmatch.chat", 365 * 24 * 3600
+
+
+def spectator(cookie: str | None) -> tuple[str, str]:
+    """(id, name) from the signed cookie's value; ("", "") when it is missing or forged."""
+    if not cookie:
+        return "", ""
+    try:
+        data = signing.loads(cookie, salt=SALT, max_age=COOKIE_AGE)
+    except (signing.BadSignature, ValueError):
+        return "", ""
+    if not isinstance(data, dict):
+        return "", ""
+    ident, name = data.get("id"), data.get("name")
+    if not isinstance(ident, str) or not isinstance(name, str) or not ident.isalnum() or len(ident) > 32:
+        return "", ""
+    return ident, name
+
+
+def spectator_cookie(ident: str, name: str) -> str:
+    """The cookie's value: the spectator's id and name, signed (URL-safe characters only)."""
+    return signing.dumps({"id": ident, "name": name}, salt=SALT, compress=True)
+
+
+def _lines(match: Any, rooms: list[str]) -> dict[str, list[Any]]:
+    from matches.models import ChatMessage
+
+    found: dict[str, list[Any]] = {room: [] for room in rooms}
+    for room in rooms:
+        rows = ChatMessage.objects.filter(match_id=match.pk, room=room).order_by("-id")[:HISTORY]
+        found[room] = list(reversed(rows))
+    return found
+
+
+def panel_context(match: Any, viewer: int, *, spectator_id: str = "", spectator_name: str = "",
+                  error: str = "", error_room: str = "") -> dict[str, Any]:
+    from matches.models import ChatMessage
+
+    opts = chatrooms.options(match)
+    rooms = chatrooms.readable(match, viewer, opts)
+    names = dict(match.seats.values_list("number", "name"))
+    lines = _lines(match, rooms)
+    mute = (chatrooms.active_mute(match.pk, chatrooms.writer_of(viewer, spectator_id))
+            if viewer != SPECTATOR or spectator_id else None)
+    drawn = []
+    for room in rooms:
+        drawn.append({
+            "key": room,
+            "title": chatrooms.title(match, viewer, room, names),
+            "lines": lines[room],
+            "closed": room in opts.closed,
+            "refusal": chatrooms.write_refusal(match, viewer, room, opts),
+            "private": chatrooms.seat_of(room) is not None,
+            "error": error if room == error_room else "",
+        })
+    writers: list[dict[str, str]] = []
+    if viewer == HOST:  # whom the host may mute: each seat, each spectator who wrote
+        writers = [{"writer": chatrooms.private_room(n), "name": f"{name} (seat {n})"}
+                   for n, name in sorted(names.items())]
+        seen: set[str] = set()
+        spectators = ChatMessage.objects.filter(match_id=match.pk, writer__startswith="spectator-")
+        for writer, name in spectators.order_by("-id").values_list("writer", "name")[:500]:
+            if writer not in seen:
+                seen.add(writer)
+                writers.append({"writer": writer, "name": f"{name} (spectator)"})
+    return {
+        "chat_rooms": drawn,
+        "chat_is_host": viewer == HOST,
+        "chat_is_spectator": viewer == SPECTATOR,
+        "chat_name": spectator_name,
+        "chat_mute_note": chatrooms.mute_sentence(mute) if mute is not None else "",
+        "chat_options": opts,
+        "chat_writers": writers,
+        "chat_viewer": viewer_label(viewer),
+        # a seat's page fetches its panel again when the match ends (the spectators' room appears)
+        "chat_delayed": viewer not in (HOST, SPECTATOR) and opts.spectators == chatrooms.DELAYED
+        and match.status != "finished",
+        "chat_mutes": chatrooms.DURATIONS,
+        "chat_webhook": viewer == HOST and match.season_id is not None and bool(match.season.webhook_url),
+    }
+
+
+def panel(match: Any, viewer: int, *, oob: bool = False, request: Any = None, **identity: str) -> str:
+    """The whole chat panel of `viewer`'s page (`oob`: to replace the page's by id; `request`: the
+    page's, for the forms' CSRF token when they post without JavaScript)."""
+    context = panel_context(match, viewer, **identity)
+    return render_to_string("matches/partials/chat.html", {**context, "oob": oob}, request=request)
+
+
+def line(message: Any, *, host: bool) -> str:
+    return render_to_string("matches/partials/chat_line.html", {"line": message, "chat_is_host": host})
+
+
+def prepare(chatted: Chatted) -> list[tuple[str, dict[str, Any]]]:
+    """[(group, message)] for a chat change: only the audiences that read the room."""
+    from matches.models import ChatMessage, Match
+
+    match = Match.objects.filter(pk=chatted.match_id).first()
+    if match is None:
+        return []
+    opts = chatrooms.options(match)
+    if chatted.message_id is None:  # the rooms changed: every page fetches its panel again
+        stamp = int(timezone.now().timestamp() * 1000)
+        html = f'<div id="chat-stale" hx-swap-oob="true" data-stamp="{stamp}" hidden></div>'
+        viewers = [HOST, SPECTATOR, *range(1, match.game.seats + 1)]
+        return [(group_name(match.pk, v), {"type": fanout.UPDATE_TYPE, "html": html}) for v in viewers]
+    message = ChatMessage.objects.filter(pk=chatted.message_id, match_id=match.pk).first()
+    if message is None:
+        return []
+    viewers = chatrooms.audiences_of(match, message.room, opts)
+    open_ = presence.open_audiences(match.pk, [viewer_label(v) for v in viewers])
+    if open_ is not None:
+        viewers = [v for v in viewers if viewer_label(v) in open_]
+    drawn: dict[bool, str] = {}
+    out = []
+    for viewer in viewers:
+        host = viewer == HOST
+        if host not in drawn:
+            li = line(message, host=host)
+            drawn[host] = (li.replace("<li ", '<li hx-swap-oob="true" ', 1) if chatted.removed
+                           else f'<ol hx-swap-oob="beforeend:#chat-list-{message.room}">{li}</ol>')
+        out.append((group_name(match.pk, viewer), {"type": fanout.UPDATE_TYPE, "html": drawn[host]}))
+    return out
+
+
+def notify(chatted: Chatted) -> None:
+    """The `events.subscribe_chat` subscriber: draw the change and send it (after commit)."""
+    messages = prepare(chatted)
+    if messages:
+        fanout.send_soon(messages)

@@ -1,0 +1,91 @@
+"""The chat over the match websocket (consumers.MatchConsumer hands it what concerns chat).
+
+On connect the consumer sends the page's whole chat panel (`panel`): the history of every room
+its audience reads, so a page that was away misses no line.  A chat line arrives as
+{"type": "chat", "room": "table", "text": "..."}; the reply is that room's error line (hidden
+when the line was taken: the line itself comes to every reader, this socket too, through the
+live path).  A spectator writes under the name and id of their signed cookie, read from the
+socket's handshake.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from http.cookies import CookieError, SimpleCookie
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.utils.html import escape
+
+from games.core import SPECTATOR
+from matches.core import chatrooms
+from matches.live import chat_feed as live_chat
+from matches.play import chat
+
+CHAT_KEYS = {"type", "room", "text", "HEADERS", "csrfmiddlewaretoken"}
+MAX_ROOM = 16
+MAX_MESSAGE = 4096  # as consumers.MAX_MESSAGE
+
+
+def identity(scope: Any, viewer: int) -> dict[str, str]:
+    """The spectator's cookie identity from the handshake's Cookie header ({} for others)."""
+    if viewer != SPECTATOR:
+        return {}
+    raw = b"; ".join(value for name, value in scope.get("headers", []) if name == b"cookie")
+    cookies: SimpleCookie = SimpleCookie()
+    try:
+        cookies.load(raw.decode("latin-1"))
+    except CookieError:
+        return {}
+    morsel = cookies.get(live_chat.COOKIE)
+    ident, name = live_chat.spectator(morsel.value if morsel is not None else None)
+    return {"spectator_id": ident, "spectator_name": name}
+
+
+def parse(text_data: str | None) -> dict[str, str] | None:
+    """A chat message as {"room", "text"}; None when it is no chat message (the consumer reads
+    it); {} when it is a malformed one (the consumer closes the socket)."""
+    if not text_data or '"chat"' not in text_data or len(text_data) > MAX_MESSAGE:
+        return None  # (the consumer refuses what is too long, as any message)
+    try:
+        data = json.loads(text_data)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("type") != "chat":
+        return None
+    room, text = data.get("room"), data.get("text")
+    if (not set(data) <= CHAT_KEYS or not isinstance(room, str) or not isinstance(text, str)
+            or len(room) > MAX_ROOM or len(text) > 4 * 500):
+        return {}
+    return {"room": room, "text": text}
+
+
+#: reading the panel runs in worker threads side by side (as consumers._read_only); writing a line
+#: runs in the one thread that writes matches (as a move does: SQLite takes one writer at a time)
+_read_only = functools.partial(database_sync_to_async, thread_sensitive=False)
+
+
+@_read_only
+def panel(match_id: int, viewer: int, who: dict[str, str]) -> str:
+    from matches.models import Match
+
+    return live_chat.panel(Match.objects.get(pk=match_id), viewer, oob=True, **who)
+
+
+@database_sync_to_async
+def post(match_id: int, viewer: int, room: str, text: str, who: dict[str, str]) -> str:
+    """The reply to a chat line: its room's error line, empty and hidden when it was taken."""
+    from matches.models import Match
+
+    error = ""
+    try:
+        chat.post(match_id, viewer, room, text, spectator_id=who.get("spectator_id", ""),
+                  spectator_name=who.get("spectator_name", ""))
+    except chat.ChatRefused as refused:
+        error = str(refused)
+    match = Match.objects.get(pk=match_id)
+    target = room if room in chatrooms.readable(match, viewer, chatrooms.options(match)) else ""
+    ident = f"chat-error-{target}" if target else "chat-flash"
+    hidden = "" if error else " hidden"
+    return f'<p id="{ident}" class="chat-error" role="alert" hx-swap-oob="true"{hidden}>{escape(error)}</p>'

@@ -1,0 +1,141 @@
+// The match chat: room tabs, unread counts (per room and in all; on phones the chat is a tab at
+// the bottom of the screen), one copy of each line (the socket and a post's reply may both bring
+// it), the panel fetched again when the host changed the rooms, the box cleared once a line is
+// taken.  The arrow keys stay in the chat box (static/js/keys.js moves only on the board).
+(function () {
+  "use strict";
+  var store = window.sessionStorage;
+  var key = function (room) { return "dm-chat-seen:" + location.pathname + ":" + room; };
+  var active = null;     // the room shown
+  var toggle = null;     // the phone's "Chat" tab
+
+  function panel() { return document.getElementById("chat"); }
+  function rooms() { return Array.prototype.slice.call(document.querySelectorAll("#chat .chat-room")); }
+  function isOpen() { return !toggle || getComputedStyle(toggle).display === "none" || document.body.classList.contains("chat-open"); }
+  function seen(room) { return +(store.getItem(key(room)) || 0); }
+  function lastId(room) {
+    var items = document.querySelectorAll("#chat-list-" + room + " > li[data-id]");
+    return items.length ? +items[items.length - 1].dataset.id : 0;
+  }
+  function markRead(room) { if (room) { store.setItem(key(room), String(Math.max(seen(room), lastId(room)))); } }
+
+  function dedupe() {
+    var ids = {};
+    document.querySelectorAll("#chat .chat-list > li[data-id]").forEach(function (li) {
+      if (ids[li.id]) { li.remove(); } else { ids[li.id] = true; }
+    });
+    // out-of-band appends arrive wrapped in an <ol>: htmx unwraps them, nothing else to do
+  }
+
+  function count() {
+    var me = (panel() || { dataset: {} }).dataset.viewer, total = 0;
+    if (active && isOpen()) { markRead(active); }
+    rooms().forEach(function (div) {
+      var room = div.dataset.room, since = seen(room), n = 0;
+      div.querySelectorAll(".chat-list > li[data-id]").forEach(function (li) {
+        if (+li.dataset.id > since && li.dataset.writer !== me && !li.classList.contains("removed")) { n++; }
+      });
+      var badge = document.querySelector("#chat-tab-" + room + " .chat-unread");
+      if (badge) { badge.textContent = n; badge.hidden = n === 0; }
+      total += n;
+    });
+    var all = document.getElementById("chat-unread-total");
+    if (all) { all.textContent = total; all.hidden = total === 0; }
+    if (toggle) {
+      var b = toggle.querySelector(".chat-unread");
+      b.textContent = total; b.hidden = total === 0;
+      toggle.setAttribute("aria-label", total ? "Chat, " + total + " unread" : "Chat");
+    }
+  }
+
+  function show(room) {
+    var found = false;
+    rooms().forEach(function (div) { if (div.dataset.room === room) { found = true; } });
+    if (!found) { var first = rooms()[0]; room = first ? first.dataset.room : null; }
+    active = room;
+    rooms().forEach(function (div) {
+      div.hidden = div.dataset.room !== room;
+      var tab = document.getElementById("chat-tab-" + div.dataset.room);
+      if (tab) { tab.setAttribute("aria-selected", div.dataset.room === room ? "true" : "false"); }
+    });
+    scrollDown();
+    count();
+  }
+
+  function scrollDown() {
+    document.querySelectorAll("#chat .chat-list").forEach(function (list) { list.scrollTop = list.scrollHeight; });
+  }
+
+  function refresh() { dedupe(); show(active); }
+
+  document.addEventListener("click", function (e) {
+    var tab = e.target.closest && e.target.closest("#chat .chat-tab");
+    if (tab) { show(tab.dataset.room); var box = document.querySelector("#chat-room-" + tab.dataset.room + " .chat-text"); if (box) { box.focus(); } return; }
+    if (toggle && e.target.closest && e.target.closest(".chat-toggle")) {
+      document.body.classList.toggle("chat-open");
+      toggle.setAttribute("aria-expanded", document.body.classList.contains("chat-open") ? "true" : "false");
+      show(active);
+    }
+  });
+
+  // the whole panel replaced (on connect, after a host's change): keep the room shown and what was typed
+  var typed = {}, moderating = false;
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    if (!e.detail.target || e.detail.target.id !== "chat") { return; }
+    typed = {};
+    var details = document.querySelector("#chat .chat-moderate");
+    moderating = !!(details && details.open);
+    document.querySelectorAll("#chat .chat-text").forEach(function (box) { if (box.value) { typed[box.form.dataset.room] = box.value; } });
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (e) {
+    var id = e.detail.target && e.detail.target.id;
+    if (id === "chat-stale") { if (window.htmx) { htmx.ajax("GET", "chat/", { target: "#chat-stale", swap: "none" }); } return; }
+    if (id === "chat") {
+      Object.keys(typed).forEach(function (room) {
+        var box = document.querySelector("#chat-room-" + room + " .chat-text");
+        if (box) { box.value = typed[room]; }
+      });
+      var details = document.querySelector("#chat .chat-moderate");
+      if (details && moderating) { details.open = true; }
+      show(active);
+    }
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    setTimeout(refresh, 0);
+    // the spectators' room, delayed to players until the match ends: it ended, fetch the panel
+    var p = panel();
+    if (p && p.dataset.delayed === "1" && document.querySelector("#status.finished") && window.htmx) {
+      p.dataset.delayed = "";
+      htmx.ajax("GET", "chat/", { target: "#chat-stale", swap: "none" });
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    // (a form the reply replaced is no longer in #chat: known by its class)
+    var form = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("form");
+    if (!form || !/\bchat-/.test(form.className)) { return; }
+    setTimeout(function () {
+      refresh();
+      var error = form.dataset.room ? document.getElementById("chat-error-" + form.dataset.room) : null;
+      if (e.detail.successful && form.classList.contains("chat-form") && (!error || error.hidden)) {
+        var box = form.querySelector(".chat-text");
+        if (box) { box.value = ""; box.focus(); }
+      }
+    }, 0);
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!panel()) { return; }
+    document.body.classList.add("chat-js");
+    toggle = document.createElement("button");
+    toggle.type = "button";
+    toggle.className = "chat-toggle";
+    toggle.setAttribute("aria-controls", "chat");
+    toggle.setAttribute("aria-expanded", "false");
+    toggle.innerHTML = 'Chat <span class="chat-unread" hidden></span>';
+    document.body.appendChild(toggle);
+    var wanted = location.hash.indexOf("#chat-room-") === 0 ? location.hash.slice(11) : null;
+    show(wanted);
+    if (wanted && getComputedStyle(toggle).display !== "none") { document.body.classList.add("chat-open"); show(wanted); }
+  });
+  window.addEventListener("resize", function () { count(); });
+})();

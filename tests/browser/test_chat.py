@@ -1,0 +1,119 @@
+"""The match chat by clicks in headless Chromium (real daphne): a player asks the host in their
+private thread, the host answers and announces, a spectator chats (on a phone, where the chat is
+a tab at the bottom of the screen), the host removes the line and mutes the spectator, who is
+told until when.  Players never see the spectators' room.  Screenshots: test-artifacts/chat-*.png
+(desktop 1280x800, phone 390x844)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import ARTIFACTS, TIMEOUT, Server, wait_connected
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def _say(page: Any, room: str, text: str) -> None:
+    page.click(f"#chat-tab-{room}")
+    page.fill(f"#chat-room-{room} .chat-text", text)
+    page.click(f"#chat-room-{room} .chat-send")
+    page.wait_for_selector(f"#chat-list-{room} li >> text={text}", timeout=TIMEOUT)
+    # the box is cleared once the line is taken
+    page.wait_for_function(f"document.querySelector('#chat-room-{room} .chat-text').value === ''", timeout=TIMEOUT)
+
+
+def _unread(page: Any, room: str) -> str:
+    page.wait_for_selector(f"#chat-tab-{room} .chat-unread:not([hidden])", timeout=TIMEOUT)
+    return str(page.inner_text(f"#chat-tab-{room} .chat-unread"))
+
+
+def test_chat_by_clicks_on_desktop_and_phone(server: Server, browser: Any) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    errors: list[str] = []
+    host = browser.new_context(viewport=DESKTOP).new_page()
+    host.on("pageerror", lambda exc: errors.append(str(exc)))
+    host.goto(server.url + "/")
+    host.fill('input[name="seat1"]', "Ann")
+    host.fill('input[name="seat2"]', "Bob")
+    host.click("button[type=submit]")
+    host.wait_for_url("**/h/**")
+    links = {n: host.input_value(f"#seat-link-{n}") for n in (1, 2)}
+    watch_link = host.input_value("#watch-link")
+    ann = browser.new_context(viewport=DESKTOP).new_page()
+    bob = browser.new_context(**PHONE).new_page()
+    zed = browser.new_context(**PHONE).new_page()
+    for page, url in ((ann, links[1]), (bob, links[2]), (zed, watch_link)):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(url)
+    wait_connected(host, ann, bob, zed)
+
+    # Ann asks the host in her private thread (the first tab of her chat, beside the board)
+    assert ann.is_visible("#chat") and ann.get_attribute("#chat-tab-seat-1", "aria-selected") == "true"
+    _say(ann, "seat-1", "May I pass this turn?")
+    # the arrow keys move in the chat box, not on the board
+    ann.fill("#chat-room-seat-1 .chat-text", "ab")
+    ann.press("#chat-room-seat-1 .chat-text", "ArrowLeft")
+    ann.keyboard.type("X")
+    assert ann.input_value("#chat-room-seat-1 .chat-text") == "aXb"
+    assert ann.evaluate("document.activeElement.classList.contains('chat-text')")
+    ann.fill("#chat-room-seat-1 .chat-text", "")
+    # the host's console marks the thread unread, then shows it
+    assert _unread(host, "seat-1") == "1"
+    assert host.inner_text("#chat-unread-total") == "1"
+    host.screenshot(path=str(ARTIFACTS / "chat-host-unread.png"))
+    _say(host, "seat-1", "Yes: passing is allowed.")
+    assert host.is_hidden("#chat-tab-seat-1 .chat-unread")
+    ann.wait_for_selector("#chat-list-seat-1 li >> text=Yes: passing is allowed.", timeout=TIMEOUT)
+    # the host announces to everyone: Bob's phone tab counts it
+    _say(host, "announce", "Bout 1 starts at nine")
+    bob.wait_for_selector(".chat-toggle .chat-unread:not([hidden])", timeout=TIMEOUT)
+    assert bob.is_hidden("#chat")  # on a phone the chat waits behind its tab
+    assert bob.inner_text(".chat-toggle .chat-unread") == "1"
+    bob.click(".chat-toggle")
+    bob.click("#chat-tab-announce")
+    bob.wait_for_selector("#chat-list-announce li >> text=Bout 1 starts at nine", timeout=TIMEOUT)
+    assert bob.query_selector("#chat-list-seat-1") is None  # Ann's thread is not on Bob's page
+    bob.screenshot(path=str(ARTIFACTS / "chat-phone-player.png"))
+    ann.wait_for_selector("#log-list >> text=announcement: Bout 1 starts at nine", timeout=TIMEOUT)
+
+    # a spectator on a phone chooses a name once, then chats in the spectators' room
+    zed.click(".chat-toggle")
+    zed.click("#chat-tab-spectators")
+    zed.fill("#chat-room-spectators input[name=name]", "Zed")
+    zed.click("#chat-room-spectators .chat-name button")
+    zed.wait_for_selector("#chat-room-spectators .chat-text", timeout=TIMEOUT)
+    _say(zed, "spectators", "Bob holds the lance at F3")
+    host.wait_for_selector("#chat-list-spectators li >> text=Bob holds the lance at F3", state="attached", timeout=TIMEOUT)
+    assert _unread(host, "spectators") == "1"
+    zed.screenshot(path=str(ARTIFACTS / "chat-phone-spectator.png"))
+
+    # the host removes the line and mutes Zed for 15 minutes with a reason
+    host.click("#chat-tab-spectators")
+    host.click("#chat-list-spectators li >> text=Remove")
+    zed.wait_for_selector("#chat-list-spectators li.removed >> text=removed by the host", timeout=TIMEOUT)
+    host.click(".chat-moderate summary")
+    host.select_option(".chat-mute-form select[name=writer]", label="Zed (spectator)")
+    host.select_option(".chat-mute-form select[name=duration]", "15")
+    host.fill(".chat-mute-form input[name=reason]", "ghosting")
+    host.click(".chat-mute-form button[type=submit]")
+    host.wait_for_selector("#chat-flash >> text=Writer muted.", timeout=TIMEOUT)
+    zed.wait_for_selector("#chat-mute-note >> text=Reason: ghosting", timeout=TIMEOUT)
+    assert "until" in zed.inner_text("#chat-mute-note")
+    zed.fill("#chat-room-spectators .chat-text", "but I saw it")
+    zed.click("#chat-room-spectators .chat-send")
+    zed.wait_for_selector("#chat-error-spectators >> text=The host muted you", timeout=TIMEOUT)
+    zed.screenshot(path=str(ARTIFACTS / "chat-phone-spectator-muted.png"))
+    host.wait_for_selector("#log-list >> text=chat: host muted Zed for 15 minutes: ghosting", timeout=TIMEOUT)
+    host.screenshot(path=str(ARTIFACTS / "chat-host.png"), full_page=True)
+
+    # players never see the spectators' room: no tab, no line, not even after all of the above
+    for player in (ann, bob):
+        assert player.query_selector("#chat-room-spectators") is None
+        assert "Bob holds the lance" not in player.content()
+    ann.screenshot(path=str(ARTIFACTS / "chat-desktop-player.png"))
+    assert not errors, errors

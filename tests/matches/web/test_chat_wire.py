@@ -1,0 +1,207 @@
+"""The match chat on the wire: what each audience's socket receives (host, each seat, a spectator)
+through the real ASGI application, and the chat's form posts with and without JavaScript."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import uuid
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from config.asgi import application
+from games.core import HOST, SPECTATOR
+from matches.core import chatrooms
+from matches.live import chat_feed, presence
+from matches.models import ChatMessage
+from matches.play import chat
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ORIGIN = (b"origin", b"http://testserver")
+SPECTATOR_COOKIE = chat_feed.spectator_cookie("f00d42", "Zed")
+
+
+@pytest.fixture(autouse=True)
+def own_cache(settings: Any) -> None:
+    """Presence counters in a cache namespace of this test only (Redis is shared)."""
+    caches = {name: dict(conf) for name, conf in settings.CACHES.items()}
+    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = caches
+
+
+async def _open(token: str, cookie: str = "") -> tuple[WebsocketCommunicator, str]:
+    headers = [ORIGIN] + ([(b"cookie", f"{chat_feed.COOKIE}={cookie}".encode())] if cookie else [])
+    comm = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=headers)
+    connected, _ = await comm.connect()
+    assert connected
+    first = await comm.receive_from(timeout=5)  # the page's state and the chat's history
+    assert 'id="live-meta"' in first and 'id="chat"' in first
+    return comm, first
+
+
+async def _frames(comm: WebsocketCommunicator) -> str:
+    """Everything the socket received until it stays quiet."""
+    out = []
+    while not await comm.receive_nothing(timeout=presence.PUSH_DELAY + 0.3):
+        out.append(await comm.receive_from())
+    return "\n".join(out)
+
+
+async def _until(comm: WebsocketCommunicator, needle: str) -> str:
+    """Everything the socket received until `needle` arrived and it then stayed quiet."""
+    out = []
+    while not any(needle in text for text in out):
+        out.append(await comm.receive_from(timeout=10))
+    return "\n".join(out) + "\n" + await _frames(comm)
+
+
+def _rooms_in(panel: str) -> list[str]:
+    return re.findall(r'<div class="chat-room" id="chat-room-([a-z0-9-]+)"', panel)
+
+
+@database_sync_to_async
+def _post(match: Any, viewer: int, room: str, text: str, **who: str) -> None:
+    chat.post(match, viewer, room, text, **who)
+
+
+async def test_each_audience_receives_only_its_rooms(make_match: Any) -> None:
+    match = await database_sync_to_async(make_match)("lance-assembly")
+    seats = await database_sync_to_async(lambda: {s.number: s.token for s in match.seats.all()})()
+    # history: written before anyone connects
+    await _post(match, 1, "seat-1", "history: ruling on A1?")
+    host, host_panel = await _open(match.host_token)
+    one, one_panel = await _open(seats[1])
+    two, two_panel = await _open(seats[2])
+    watch, watch_panel = await _open(match.watch_token, SPECTATOR_COOKIE)
+    assert _rooms_in(host_panel) == ["announce", "seat-1", "seat-2", "table", "spectators"]
+    assert _rooms_in(one_panel) == ["seat-1", "announce", "table"]
+    assert _rooms_in(two_panel) == ["seat-2", "announce", "table"]
+    assert _rooms_in(watch_panel) == ["announce", "spectators"]
+    assert "history: ruling on A1?" in host_panel and "history: ruling on A1?" in one_panel
+    assert "history: ruling on A1?" not in two_panel + watch_panel
+    assert "write as Zed" in watch_panel  # the socket read the spectator's signed cookie
+    await asyncio.gather(*(_frames(comm) for comm in (host, one, two, watch)))
+
+    await _post(match, 1, "seat-1", "private: may I pass?")
+    await _post(match, HOST, "seat-2", "private: your bid arrived")
+    await _post(match, 2, chatrooms.TABLE, "table: good luck")
+    await _post(match, HOST, chatrooms.SPECTATORS, "spectators: welcome")
+    await _post(match, SPECTATOR, chatrooms.SPECTATORS, "spectators: seat 2 holds the lance",
+                spectator_id="f00d42", spectator_name="Zed")
+    await _post(match, HOST, chatrooms.ANNOUNCE, "announce: break at nine")
+    # every audience reads the announcement, written last: what came before it, and nothing after
+    got = dict(zip(("host", "seat1", "seat2", "watch"),
+                   await asyncio.gather(*(_until(comm, "announce: break at nine") for comm in (host, one, two, watch))),
+                   strict=True))
+    expected = {
+        "host": ["private: may I pass?", "private: your bid arrived", "table: good luck", "spectators: welcome",
+                 "spectators: seat 2 holds the lance", "announce: break at nine"],
+        "seat1": ["private: may I pass?", "table: good luck", "announce: break at nine"],
+        "seat2": ["private: your bid arrived", "table: good luck", "announce: break at nine"],
+        "watch": ["spectators: welcome", "spectators: seat 2 holds the lance", "announce: break at nine"],
+    }
+    every = expected["host"]
+    for audience, frames in got.items():
+        for line in every:
+            assert (line in frames) == (line in expected[audience]), (audience, line)
+    # a line goes to its room's list, each once
+    assert got["seat1"].count('hx-swap-oob="beforeend:#chat-list-seat-1"') == 1
+    assert got["host"].count("beforeend:#chat-list-spectators") == 2
+    assert 'name="message"' in got["host"] and 'name="message"' not in got["seat1"]  # only the host removes
+
+    # a chat line over the socket, and a refusal answered to the writer alone
+    await one.send_to(text_data=json.dumps({"type": "chat", "room": "seat-1", "text": "over the socket"}))
+    await two.send_to(text_data=json.dumps({"type": "chat", "room": "seat-1", "text": "let me in"}))
+    reply_one, reply_two, to_host = await asyncio.gather(
+        _until(one, "over the socket"), _until(two, "You cannot write"), _until(host, "over the socket"))
+    to_watch = await _frames(watch)
+    assert "over the socket" in reply_one and 'id="chat-error-seat-1"' in reply_one
+    assert "over the socket" in to_host
+    assert "You cannot write in that room." in reply_two and "over the socket" not in reply_two
+    assert "over the socket" not in to_watch
+    # a malformed chat message closes the socket, as any bad message does
+    await watch.send_to(text_data=json.dumps({"type": "chat", "room": ["x"], "text": "hi"}))
+    assert (await watch.receive_output(timeout=5))["type"] == "websocket.close"
+
+    # removed by the host: replaced by id for the readers of its room only
+    line = await database_sync_to_async(lambda: ChatMessage.objects.get(text="table: good luck"))()
+    await database_sync_to_async(chat.remove)(match, line.pk)
+    removed_one, removed_host = await asyncio.gather(_until(one, "removed by the host"),
+                                                     _until(host, "removed by the host"))
+    assert f'id="chat-msg-{line.pk}"' in removed_one and "removed by the host" in removed_one
+    assert "table: good luck" not in removed_one and "removed by the host" in removed_host
+    for comm in (host, one, two):
+        await comm.disconnect()
+
+
+def test_form_posts_with_and_without_javascript(make_match: Any) -> None:
+    match = make_match("lance-assembly")
+    seat = match.seats.get(number=1)
+    client = Client()
+    # without JavaScript: a redirect back to the page, the line in its room
+    response = client.post(f"/p/{seat.token}/chat/", {"room": "seat-1", "text": "<b>hi</b> & bye"})
+    assert response.status_code == 302 and response["Location"] == f"/p/{seat.token}/#chat-room-seat-1"
+    page = client.get(f"/p/{seat.token}/").content.decode()
+    assert "&lt;b&gt;hi&lt;/b&gt; &amp; bye" in page and "<b>hi</b>" not in page
+    refused = client.post(f"/p/{seat.token}/chat/", {"room": "spectators", "text": "peek"})
+    assert refused.status_code == 400 and "You cannot write in that room." in refused.content.decode()
+    # with htmx: the room's lines and its error, out of band
+    hx = client.post(f"/p/{seat.token}/chat/", {"room": "seat-1", "text": "<b>hi</b> & bye"}, HTTP_HX_REQUEST="true")
+    assert 'id="chat-error-seat-1"' in hx.content.decode() and "You just wrote that." in hx.content.decode()
+    # a spectator chooses a name once (a signed cookie), then writes under it
+    watch = Client()
+    assert watch.post(f"/w/{match.watch_token}/chat/", {"room": "spectators", "text": "hi"}).status_code == 400
+    named = watch.post(f"/w/{match.watch_token}/chat/name/", {"name": "<i>Zed</i>"})
+    assert named.status_code == 302 and named.cookies[chat_feed.COOKIE]["httponly"]
+    assert watch.post(f"/w/{match.watch_token}/chat/", {"room": "spectators", "text": "hello"}).status_code == 302
+    line = ChatMessage.objects.get(room="spectators")
+    assert (line.name, line.writer.startswith("spectator-")) == ("<i>Zed</i>", True)
+    forged = Client()
+    forged.cookies[chat_feed.COOKIE] = SPECTATOR_COOKIE[:-2] + "xx"
+    assert "Choose a name" in forged.post(f"/w/{match.watch_token}/chat/",
+                                          {"room": "spectators", "text": "x"}).content.decode()
+    host_page = client.get(f"/h/{match.host_token}/").content.decode()
+    assert "&lt;i&gt;Zed&lt;/i&gt;" in host_page and "<i>Zed</i>" not in host_page
+    # the host moderates; seats and spectators have no such URL
+    assert client.post(f"/p/{seat.token}/chat/mod/", {"action": "remove", "message": line.pk}).status_code == 404
+    done = client.post(f"/h/{match.host_token}/chat/mod/",
+                       {"action": "mute", "writer": line.writer, "duration": "60", "reason": "spoilers"},
+                       HTTP_HX_REQUEST="true")
+    assert "Writer muted." in done.content.decode()
+    told = watch.post(f"/w/{match.watch_token}/chat/", {"room": "spectators", "text": "again"})
+    assert "The host muted you in this match&#x27;s chat until" in told.content.decode()
+    assert "Reason: spoilers" in told.content.decode()
+    assert "The host muted you" in watch.get(f"/w/{match.watch_token}/").content.decode()
+    # private threads are the host's download only
+    export = client.get(f"/h/{match.host_token}/chat/export.txt")
+    assert export.status_code == 200 and "Ann: <b>hi</b> & bye" in export.content.decode()
+    assert client.get(f"/w/{match.watch_token}/chat/export.txt").status_code == 404
+
+
+def test_records_hold_announcements_never_private_threads(make_match: Any) -> None:
+    match = make_match("lance-assembly")
+    chat.post(match, 1, "seat-1", "private: my bid is 40")
+    chat.post(match, HOST, chatrooms.ANNOUNCE, "announce: bout 2 at nine")
+    chat.post(match, HOST, chatrooms.TABLE, "table: hello")
+    client = Client()
+    for prefix, token in (("h", match.host_token), ("w", match.watch_token)):
+        record = client.get(f"/{prefix}/{token}/record.txt")
+        assert record.status_code == 200
+        text = record.content.decode()
+        assert ("announce: bout 2 at nine" in text) == (prefix == "h")  # the running bout: the host's only
+        assert "private: my bid is 40" not in text and "table: hello" not in text
+    export = client.get(f"/h/{match.host_token}/chat/export.txt").content.decode()
+    assert "private: my bid is 40" in export and "table: hello" not in export
+
+
+def test_new_chat_names_are_rate_limited_per_address(make_match: Any) -> None:
+    """Each cookie-less name is a new writer: flood control must not be dodged by clearing cookies."""
+    match = make_match("lance-assembly", start=False)
+    codes = [Client().post(f"/w/{match.watch_token}/chat/name/", {"name": f"Zed{n}"}).status_code for n in range(11)]
+    assert codes == [302] * 10 + [429]
