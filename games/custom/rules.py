@@ -8,13 +8,11 @@ are the platform's.
 Rulings decided here:
 
 Ruling: seats.  One Game object serves every match (the registry holds one),
-  so `seats` is a class-wide fact: the most a bout can have (16), and every
-  seat-indexed thing the platform sizes from `game.seats` fits any bout.  The
-  bout's own count is the option "seats" (2-16, default 4), kept in
-  `state.seats`; seats above it are absent (never act, `hidden` is {}, so the
-  host's view lists them empty).  Names are the match's seat names, not a
-  rules option.  Registering the game (a later step) means the platform reads
-  the bout's count from the options where it now reads `game.seats`.
+  so `seats` is a class-wide fact: the most a bout can have (16).  The bout's
+  own count is the option "seats" (2-16, default 4), kept in `state.seats`;
+  the platform reads it through `seat_count(options)` and `seats_of(state)`
+  wherever it would read `game.seats`.  Names are the match's seat names, not
+  a rules option.
 Ruling: one round is open at a time; opening another while one is open is
   refused.  `seats all` (the default) means the seats still in play when the
   round opens.  Only those seats answer it.
@@ -143,6 +141,7 @@ class CustomGame(Game[CustomState, CustomAction]):
     name = "Host's game"
     seats = MAX_SEATS
     sealed = True
+    host_moves = True
     default_options = {"seats": 4}
 
     # -- construction --------------------------------------------------
@@ -151,6 +150,12 @@ class CustomGame(Game[CustomState, CustomAction]):
         if isinstance(count, bool) or not isinstance(count, int) or not 2 <= count <= MAX_SEATS:
             raise IllegalAction(f"option seats must be a whole number from 2 to {MAX_SEATS}, got {count!r}")
         return CustomState(seats=count, points=(0,) * count)
+
+    def seat_count(self, options: Mapping[str, Any] | None = None) -> int:
+        return self.new(options).seats
+
+    def seats_of(self, state: CustomState) -> int:
+        return state.seats
 
     # -- notation ------------------------------------------------------
     def parse(self, state: CustomState, seat: int, text: str) -> CustomAction:

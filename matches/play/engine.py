@@ -167,7 +167,7 @@ def begin_bout(match: Match, number: int, starting_seat: int, now: datetime) -> 
     state = game.new(bout.options)
     bout.state = game.dump(state)
     bout.save()
-    clocks.create_clocks(match, bout, game.seats)
+    clocks.create_clocks(match, bout, match.seat_count)
     settle_clocks(match, bout, state, now, new_round=True)
     bout.save()
     return bout
@@ -177,7 +177,7 @@ def next_starter(match: Match, last: Bout) -> int:
     if not last.counts:  # a replayed stalemate keeps its starter
         return last.starting_seat
     if match.format.get("alternate", True):
-        return last.starting_seat % match.game.seats + 1
+        return last.starting_seat % match.seat_count + 1
     return last.starting_seat
 
 
@@ -323,7 +323,6 @@ def expire(match: Match, bout: Bout, now: datetime, *, bumped: bool = False) -> 
     """Apply the time-out rule of every expired deadline of `bout` (locked)."""
     if bout.finished is not None or match.status != Match.RUNNING or match.paused:
         return False
-    game = match.game
     if clocks.round_expired(bout, now):
         bout.round_deadline = None
         if not bumped:
@@ -346,7 +345,7 @@ def expire(match: Match, bout: Bout, now: datetime, *, bumped: bool = False) -> 
     losers = set(out)
     for seat in sorted(losers):
         note(match, bout, f"{seat_label(match, seat)} ran out of time and forfeits the {scope}", now, kind=TurnLog.CLOCK)
-    winners = [s for s in range(1, game.seats + 1) if s not in losers]
+    winners = [s for s in range(1, match.seat_count + 1) if s not in losers]
     finish_bout(match, bout, winners, "time", now, whole_match=scope == "match")
     notify(match.pk)
     return True
@@ -363,7 +362,7 @@ def require_running_bout(match: Match, bout: Bout | None) -> Bout:
 
 
 def require_seat(match: Match, seat: int) -> int:
-    if not 1 <= int(seat) <= match.game.seats:
+    if not 1 <= int(seat) <= match.seat_count:
         raise NotAllowed(f"there is no seat {seat} in this match")
     return int(seat)
 
