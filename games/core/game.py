@@ -74,6 +74,18 @@ class Game(ABC, Generic[S, A]):
         """Seats of the bout `state` belongs to (`seats` unless the count is an option)."""
         return self.seats
 
+    def round_clock(self, state: S, seconds: float | None) -> float | None:
+        """Seconds the sealed round that opens now may last on the server clock: the match's
+        round clock (`seconds`, None for none) unless the game says otherwise (the host's game:
+        each round's own time limit, and none while no round is open)."""
+        return seconds
+
+    def news(self, before: S, after: S, actor: int, action: A) -> list[str]:
+        """Public lines worth announcing (a season's webhook) now that `action` by `actor` made
+        `after` from `before`, seats written "seat N" (the platform puts names in).  None by
+        default; the host's game announces each reveal."""
+        return []
+
     def __repr__(self) -> str:
         return f"<Game {self.slug}>"
 

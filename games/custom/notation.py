@@ -7,6 +7,7 @@ free-text answer) is a JSON string, so any text, quotes and all, round-trips:
     round "Pick a number" number 1-10 seats 1,3,4      host: open a round
     round "Colour?" choice "Red", "Green" reveal host  reveal everyone|host|author
     round "Where?" square 3x4 / seat / text            rows x columns; seats; free text
+    round "Quick!" number 1-5 time 60                  a time limit: the round closes after 60 s
     resolve                                            host: close the open round
     reveal round 2 / reveal round 2 seat 3             host: publish answers
     give 3 5 "Best answer" / take 3 2 "Late"           host: points with a reason
@@ -41,6 +42,8 @@ MAX_CHOICES = 26
 MAX_GRID = 26
 MAX_NUMBER = 10**9
 MAX_POINTS = 10**6
+#: a round's own time limit: 5 seconds to a day
+MIN_TIME, MAX_TIME = 5, 24 * 3600
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 #: an answer: a number, text (free text, a choice or a square like "B3"), or seats
@@ -61,12 +64,14 @@ class Spec:
 
 @dataclass(frozen=True)
 class OpenRound:
-    """Host: open a round.  `seats` () means every seat still in play."""
+    """Host: open a round.  `seats` () means every seat still in play; `seconds` the
+    round's own time limit on the server clock (None: the match's round clock, if any)."""
 
     prompt: str
     spec: Spec = Spec()
     seats: tuple[int, ...] = ()
     reveal: str = "everyone"
+    seconds: int | None = None
 
 
 @dataclass(frozen=True)
@@ -161,6 +166,8 @@ def format_action(action: CustomAction) -> str:
             text += " seats " + ",".join(str(s) for s in action.seats)
         if action.reveal != "everyone":
             text += f" reveal {action.reveal}"
+        if action.seconds is not None:
+            text += f" time {action.seconds}"
         return text
     if isinstance(action, Answer):
         return f"round {action.round} answer {format_value(action.kind, action.value)}"
@@ -307,23 +314,40 @@ def parse_round(parts: list[str | tuple[str]]) -> OpenRound:
         raise NotationError(f"expected the kind of answer after the prompt (text, number, choice, seat or square), "
                             f"got {got}")
     kind = rest[0]
-    end = next((i for i, p in enumerate(rest) if i and p in ("seats", "reveal")), len(rest))
+    end = next((i for i, p in enumerate(rest) if i and p in _ROUND_WORDS), len(rest))
     spec = _parse_spec(kind, rest[1:end])
     seats: tuple[int, ...] = ()
     reveal = "everyone"
+    seconds: int | None = None
     tail = rest[end:]
     while tail:
         word = tail[0]
-        stop = next((i for i, p in enumerate(tail) if i and p in ("seats", "reveal")), len(tail))
+        stop = next((i for i, p in enumerate(tail) if i and p in _ROUND_WORDS), len(tail))
         args = _words(tail[1:stop], f"what follows {word}")
         if word == "seats":
             seats = () if args == ["all"] else seat_list(args, "the seats that answer")
+        elif word == "time":
+            seconds = _seconds(args)
         else:
             if len(args) != 1 or args[0] not in (*REVEALS, "all", "authors"):
                 raise NotationError("expected reveal everyone, reveal host or reveal author")
             reveal = {"all": "everyone", "authors": "author"}.get(args[0], args[0])
         tail = tail[stop:]
-    return OpenRound(prompt, spec, seats, reveal)
+    return OpenRound(prompt, spec, seats, reveal, seconds)
+
+
+_ROUND_WORDS = ("seats", "reveal", "time")
+
+
+def _seconds(args: list[str]) -> int:
+    text = "".join(args)
+    found = re.fullmatch(r"(\d{1,6})(s|sec|secs|seconds?|m|min|mins|minutes?)?", text)
+    if not found:
+        raise NotationError(f"expected a time limit like time 60 (seconds) or time 2m, got time {' '.join(args)!r}")
+    seconds = int(found.group(1)) * (60 if (found.group(2) or "s").startswith("m") else 1)
+    if not MIN_TIME <= seconds <= MAX_TIME:
+        raise NotationError(f"a round's time limit is {MIN_TIME} seconds to {MAX_TIME // 3600} hours, got {seconds} s")
+    return seconds
 
 
 def _parse_spec(kind: str, parts: list[str | tuple[str]]) -> Spec:

@@ -120,6 +120,7 @@ def _round(r: dict[str, Any], viewer: int, own: dict[int, Any],
     shaped: dict[str, Any] = {
         "number": number, "prompt": r["prompt"], "kind": kind, "kind_words": _kind_words(r),
         "reveal": r["reveal"], "reveal_words": REVEAL_WORDS[r["reveal"]], "closed": r["closed"],
+        "seconds": r.get("seconds"),
         "required": [{"seat": s, "name": name(s), "answered": s in answered} for s in required],
         "answered_count": len(answered),
         "awaited": [name(s) for s in required if s not in answered] if not r["closed"] else [],

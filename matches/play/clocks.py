@@ -134,9 +134,9 @@ def stop_all(bout: Bout, now: datetime) -> None:
     refresh(bout)
 
 
-def open_round(match: Match, bout: Bout, now: datetime) -> None:
-    """A sealed round opened: set its deadline (kept aside while paused)."""
-    seconds = formats.round_seconds(match.format)
+def open_round(match: Match, bout: Bout, now: datetime, seconds: float | None) -> None:
+    """A sealed round opened: set its deadline (kept aside while paused).  `seconds`: how long
+    it may last (None: no deadline), the match's round clock unless the game set its own."""
     if seconds is None or bout.finished:
         bout.round_deadline = None
         bout.round_left = None

@@ -24,6 +24,7 @@ row (lock order: match, bout, season).
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
@@ -112,6 +113,20 @@ def match_started(match: Match) -> None:
     names = _names(match)
     seasons.log_event(season, "started", f"{_title(match, names)} has started. Watch: {_watch(season, match)}",
                       match=match)
+
+
+def game_news(match: Match, bout: Bout, lines: list[str], now: datetime) -> None:
+    """The game's public news (the host's game: each reveal) in the season log and its webhook;
+    "seat N" becomes the seat's name."""
+    if not lines:
+        return
+    season = _season(match)
+    if season is None:
+        return
+    names = _names(match)
+    for line in lines:
+        text = re.sub(r"\bseat (\d+)\b", lambda found: names.get(int(found.group(1)), found.group(0)), line)
+        seasons.log_event(season, "news", f"{_title(match, names)}: {text}", match=match, bout=bout, now=now)
 
 
 # -- bouts --------------------------------------------------------------------------------------------

@@ -56,6 +56,7 @@
     document.querySelectorAll(".hg-seat-pick:checked").forEach(function (c) { seats.push(c.value); });
     if (seats.length) { text += " seats " + seats.join(","); }
     if ($("hg-reveal").value !== "everyone") { text += " reveal " + $("hg-reveal").value; }
+    if ($("hg-time").value) { text += " time " + $("hg-time").value; }
     return text;
   }
 
