@@ -163,6 +163,8 @@ def test_a_six_seat_hosts_game_played_by_clicks(server: Server, browser: Any) ->
     for page in everyone:
         page.wait_for_selector(f"#hg-ending >> text={expected}", timeout=TIMEOUT)
     assert seats[2].text_content("#status") == "Match over: you won (ranking)."
+    assert "Score: Ann 0, Bob 2, Cy 1, Di 0, Ed 0, Flo 0 (points)" in spectator.inner_text("#banner")
+    assert "The host ranked the seats: Bob, then Cy, then Ann and Di and Ed and Flo." in spectator.inner_text("#banner")
     same_as_fresh(browser, spectator, watch, clocks=6)
     same_as_fresh(browser, seats[2], links[2], clocks=6)
     host.screenshot(path=str(ARTIFACTS / "custom-host-final.png"), full_page=True)
