@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from games.core import NotationError
 
@@ -122,14 +122,20 @@ class Eliminate:
 @dataclass(frozen=True)
 class End:
     """Host: end the bout.  how is "winner" (ranking = (winners,)), "ranking"
-    (groups best first, a group of several is a tie) or "draw" (ranking ())."""
+    (groups best first, a group of several is a tie) or "draw" (ranking ()).  In a
+    season, `token` names who earns a Token of Life, `candidate` the Elimination
+    Candidates."""
 
     how: str
     ranking: tuple[tuple[int, ...], ...] = ()
+    token: tuple[int, ...] = ()
+    candidate: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         # seats within a place are kept sorted, so ties typed in any order are one action
         object.__setattr__(self, "ranking", tuple(tuple(sorted(group)) for group in self.ranking))
+        object.__setattr__(self, "token", tuple(sorted(self.token)))
+        object.__setattr__(self, "candidate", tuple(sorted(self.candidate)))
 
 
 CustomAction = OpenRound | Answer | Resolve | Reveal | Points | Announce | Eliminate | End
@@ -183,11 +189,17 @@ def format_action(action: CustomAction) -> str:
     if isinstance(action, Eliminate):
         return f"eliminate {action.seat}"
     if action.how == "draw":
-        return "end draw"
-    if action.how == "winner":
+        text = "end draw"
+    elif action.how == "winner":
         winners = action.ranking[0]
-        return f"end winner{'s' if len(winners) > 1 else ''} " + ",".join(str(s) for s in winners)
-    return "end ranking " + ", ".join("=".join(str(s) for s in group) for group in action.ranking)
+        text = f"end winner{'s' if len(winners) > 1 else ''} " + ",".join(str(s) for s in winners)
+    else:
+        text = "end ranking " + ", ".join("=".join(str(s) for s in group) for group in action.ranking)
+    if action.token:
+        text += " token " + ",".join(str(s) for s in action.token)
+    if action.candidate:
+        text += " candidate " + ",".join(str(s) for s in action.candidate)
+    return text
 
 
 # -- tokens ----------------------------------------------------------------
@@ -400,6 +412,23 @@ def parse_round_number(word: str) -> int:
 def _parse_end(words: list[str]) -> End:
     if not words:
         raise NotationError("expected end winner S, end ranking S, S, ... or end draw")
+    extra: dict[str, tuple[int, ...]] = {}
+    cut = next((i for i, w in enumerate(words) if w in ("token", "candidate", "candidates")), len(words))
+    tail = words[cut:]
+    words = words[:cut]
+    while tail:  # token 2 / candidate 1,4: a season's Token of Life and Elimination Candidates
+        key = "token" if tail[0] == "token" else "candidate"
+        stop = next((i for i, w in enumerate(tail) if i and w in ("token", "candidate", "candidates")), len(tail))
+        if key in extra:
+            raise NotationError(f"the ending names {key} twice")
+        extra[key] = seat_list(tail[1:stop], "the Token of Life" if key == "token" else "the Elimination Candidates")
+        tail = tail[stop:]
+    if not words:
+        raise NotationError("expected end winner S, end ranking S, S, ... or end draw")
+    return replace(_parse_how(words), token=extra.get("token", ()), candidate=extra.get("candidate", ()))
+
+
+def _parse_how(words: list[str]) -> End:
     how, rest = words[0], words[1:]
     if how == "draw" and not rest:
         return End("draw")

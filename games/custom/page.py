@@ -227,13 +227,19 @@ def _host(public: dict[str, Any], current: dict[str, Any] | None, every: dict[in
 def _ending(ending: dict[str, Any] | None, name: Any) -> str:
     if ending is None:
         return ""
-    if ending["how"] == "draw":
-        return "The host declared a draw."
     groups = ending["ranking"]
-    if ending["how"] == "winner":
-        return "Winner: " + " and ".join(name(s) for s in groups[0]) + "."
-    return "Ranking: " + "; ".join(f"{place}. " + " = ".join(name(s) for s in g)
-                                   for place, g in enumerate(groups, start=1)) + "."
+    if ending["how"] == "draw":
+        text = "The host declared a draw."
+    elif ending["how"] == "winner":
+        text = "Winner: " + " and ".join(name(s) for s in groups[0]) + "."
+    else:
+        text = "Ranking: " + "; ".join(f"{place}. " + " = ".join(name(s) for s in g)
+                                       for place, g in enumerate(groups, start=1)) + "."
+    if ending.get("token"):
+        text += " Token of Life: " + " and ".join(name(s) for s in ending["token"]) + "."
+    if ending.get("candidate"):
+        text += " Elimination Candidate: " + " and ".join(name(s) for s in ending["candidate"]) + "."
+    return text
 
 
 def _status(view: dict[str, Any], ctx: dict[str, Any]) -> str:

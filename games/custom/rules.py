@@ -353,7 +353,11 @@ class CustomGame(Game[CustomState, CustomAction]):
             "open": None if current is None else current.number,
             "rounds": [_public_round(r) for r in state.rounds],
             "ending": None if state.ending is None else {
-                "how": state.ending.how, "ranking": [list(g) for g in state.ending.ranking]},
+                "how": state.ending.how, "ranking": [list(g) for g in state.ending.ranking],
+                "token": list(state.ending.token), "candidate": list(state.ending.candidate)},
+            # what a season reads from a finished bout (as from Back to the Wall's)
+            "final": None if state.ending is None else {
+                "token_of_life": list(state.ending.token), "elimination_candidate": list(state.ending.candidate)},
         }
 
     def hidden(self, state: CustomState, seat: int) -> dict[str, Any]:
@@ -487,7 +491,7 @@ def _end(state: CustomState, action: End) -> CustomState:
     if action.how not in ("winner", "ranking", "draw"):
         raise IllegalAction(f"not an ending: {action!r}")
     listed = [s for group in action.ranking for s in group]
-    for s in listed:
+    for s in (*listed, *action.token, *action.candidate):
         _check_seat(state, s)
     if action.how == "ranking":
         missing = [s for s in range(1, state.seats + 1) if s not in listed]

@@ -270,6 +270,7 @@ _host_actions = st.one_of(
     st.builds(End, st.just("winner"), _seats.map(lambda s: (s,))),
     st.builds(End, st.just("ranking"), st.permutations(range(1, 9)).map(lambda p: ((p[0], p[1]), *((s,) for s in p[2:])))),
     st.just(End("draw")),
+    st.builds(End, st.just("draw"), st.just(()), _seats, _seats),
 )
 
 
@@ -404,3 +405,17 @@ def test_a_reveal_is_news_and_nothing_else_is() -> None:
         "round 1 revealed (Pick): seat 2: 6"]
     give = game.parse(after, HOST, 'give 1 1 "x"')
     assert game.news(after, game.apply(after, HOST, give), HOST, give) == []
+
+
+# -- a season's Token of Life and Elimination Candidates ---------------------------------------------
+def test_an_ending_may_name_a_token_of_life_and_elimination_candidates() -> None:
+    state = game.new({"seats": 4})
+    ended = play(state, (HOST, "end ranking 2, 3, 1=4 token 2 candidates 4,1"))
+    assert ended.ending == End("ranking", ((2,), (3,), (1, 4)), token=(2,), candidate=(1, 4))
+    assert game.format(ended.ending) == "end ranking 2, 3, 1=4 token 2 candidate 1,4"
+    assert game.view(ended, SPECTATOR)["public"]["final"] == {"token_of_life": [2], "elimination_candidate": [1, 4]}
+    assert game.load(json.loads(json.dumps(game.dump(ended)))) == ended
+    assert play(state, (HOST, "end draw candidate 3")).ending == End("draw", candidate=(3,))
+    refused(state, HOST, "end winner 1 token 9", "there is no seat 9 in this bout")
+    with pytest.raises(NotationError, match="the ending names token twice"):
+        game.parse(state, HOST, "end winner 1 token 2 token 3")

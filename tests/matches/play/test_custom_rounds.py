@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from matches.models import TurnLog, WebhookPost
+from matches.models import SeasonPlayer, TokenOfLife, TurnLog, WebhookPost
 from matches.play import season_matches, services
 from matches.replays import records
 from matches.replays import steps as replays
@@ -88,7 +88,7 @@ def test_reveals_are_announced_to_the_seasons_webhook_without_any_secret(make_ma
     _host(match, "resolve")
     _host(match, "reveal round 1 seat 2")
     _host(match, "reveal round 1")
-    _host(match, "end winner 3")
+    _host(match, "end winner 3 token 3 candidate 1")
     posts = list(WebhookPost.objects.filter(season=season).order_by("id").values_list("content", flat=True))
     reveals = [p for p in posts if "revealed" in p]
     assert reveals == [
@@ -99,6 +99,10 @@ def test_reveals_are_announced_to_the_seasons_webhook_without_any_secret(make_ma
     secrets = [match.host_token, season.manage_token, *match.seats.values_list("token", flat=True)]
     assert not any(secret in post for post in posts for secret in secrets)
     assert not any("hush-hush" in post for post in posts)
+    # the host's ending names the Token of Life and the Elimination Candidate in the season
+    assert [t.player.name for t in TokenOfLife.objects.filter(season=season)] == ["Cy"]
+    assert season.players.get(name="Ann").status == SeasonPlayer.CANDIDATE
+    assert any("Cy earns a Token of Life" in p for p in posts)
 
 
 @pytest.mark.django_db
