@@ -83,9 +83,11 @@
       if (line) { window.Composer.set(pending("announce " + quote(line))); } else { $("hg-announce-in").focus(); }
     }
   });
-  document.addEventListener("htmx:beforeRequest", function (e) {
-    if (e.target && e.target.id === "move-form") { var t = $("move-text"); sent = t ? t.value : null; }
-  });
+  // what was sent: the pending move when the move form goes (the composer keeps the box equal to it)
+  document.addEventListener("submit", function () {
+    var p = window.Composer.pending();
+    sent = p && typeof p.text === "string" ? p.text : null;
+  }, true);
   document.addEventListener("DOMContentLoaded", showKind);
 
   window.Composer.register("custom", {
