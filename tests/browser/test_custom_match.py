@@ -146,6 +146,13 @@ def test_a_six_seat_hosts_game_played_by_clicks(server: Server, browser: Any) ->
                 expect='round "Your secret word" text reveal author')
     seats[2].wait_for_selector("#hg-free", timeout=TIMEOUT)
     seats[2].fill("#hg-free", "marmalade")
+    # Di answers while Bob is still typing: the redrawn board keeps what Bob typed
+    seats[4].wait_for_selector("#hg-free", timeout=TIMEOUT)
+    seats[4].fill("#hg-free", "lantern")
+    _send(seats[4], 'round 3 answer "lantern"')
+    seats[2].wait_for_selector("#hg-who .hg-seat.answered >> text=Di", timeout=TIMEOUT)
+    assert seats[2].input_value("#hg-free") == "marmalade"
+    assert seats[2].inner_text("#move-submit") == "Send answer"
     _send(seats[2], 'round 3 answer "marmalade"')
     seats[2].wait_for_selector("#hg-mine >> text=marmalade", timeout=TIMEOUT)
     host.wait_for_selector('#hg-console tr[data-seat="2"] >> text=marmalade', timeout=TIMEOUT)
@@ -154,7 +161,9 @@ def test_a_six_seat_hosts_game_played_by_clicks(server: Server, browser: Any) ->
     host.click("#hg-resolve")
     _send(host, "resolve")
     host.wait_for_selector("#hg-round-3", timeout=TIMEOUT)
-    assert "marmalade" not in spectator.content() and "marmalade" not in seats[1].content()
+    for page in (spectator, seats[1], seats[4]):
+        assert "marmalade" not in page.content()
+    assert "lantern" not in seats[2].content() and "lantern" in host.content()
     assert "no answer" in host.inner_text("#hg-round-3")
 
     # -- the end: a ranking by points (Bob 2, Cy 1, the rest 0)

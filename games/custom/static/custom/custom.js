@@ -40,6 +40,12 @@
     document.querySelectorAll("#hg [data-notation]").forEach(function (b) {
       b.classList.toggle("picked", !!p.text && b.dataset.notation === p.text);
     });
+    // a live update redrew the answer field: put back what the seat was typing (the box kept it)
+    var free = $("hg-free"), start = prefix();
+    if (free && !free.value && start && p.text.indexOf(start) === 0) {
+      var rest = p.text.slice(start.length);
+      try { free.value = free.dataset.kind === "number" ? rest : JSON.parse(rest); } catch (err) { free.value = ""; }
+    }
   }
 
   function roundText() {
@@ -96,6 +102,7 @@
     parse: function (text) { return pending(text); },
     click: click,
     draw: draw,
+    submitLabel: function () { return document.body.classList.contains("audience-host") ? "Send" : "Send answer"; },
     // a seat's answer must not wipe what the host is writing: start afresh only after sending it
     changed: function (p) { return sent !== null && p.text === sent ? pending("") : undefined; }
   });
