@@ -59,6 +59,11 @@ def main(argv: list[str]) -> None:
                 if bout.finished is not None or moves > 2000:
                     break
                 state = services.bout_state(bout)
+                if game.host_moves and (not game.pending(state) or rng.random() < 0.2):
+                    # the host's game: the host opens rounds, reveals, scores and ends the bout
+                    services.host_apply(match, game.format(game.random_action(state, 0, rng)), bout.version)
+                    moves += 1
+                    continue
                 for seat in sorted(game.pending(state)):
                     services.submit(match, seat, game.format(game.random_action(state, seat, rng)),
                                     match.bouts.order_by("-number").first().version)

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "games.two_connect",
     "games.bidding_ttt",
     "games.back_to_the_wall",
+    "games.custom",
     "matches",
 ]
 

@@ -18,6 +18,7 @@ _GAMES: dict[str, str] = {
     "yinsh": "games.two_connect.yinsh:Yinsh",
     "bidding-ttt": "games.bidding_ttt.rules:BiddingTTT",
     "back-to-the-wall": "games.back_to_the_wall.rules:BackToTheWall",
+    "custom": "games.custom.rules:CustomGame",
 }
 
 
@@ -48,6 +49,7 @@ _PAGES: dict[str, str] = {
     "two_connect": "games.two_connect.page:TwoConnectPage",
     "bidding_ttt": "games.bidding_ttt.page:BiddingPage",
     "back_to_the_wall": "games.back_to_the_wall.page:BackToTheWallPage",
+    "custom": "games.custom.page:CustomPage",
 }
 
 

@@ -259,6 +259,11 @@ class Match(models.Model):
         return get_game(self.game_slug)
 
     @property
+    def seat_count(self) -> int:
+        """Seats of this match: the game's count, or its "seats" option (the host's game)."""
+        return self.game.seat_count(self.options)
+
+    @property
     def current_bout(self) -> Bout | None:
         """The latest bout (running or the last one played); None before the start."""
         return self.bouts.order_by("-number").first()

@@ -75,7 +75,7 @@ def make_match(db: None) -> Callable[..., Any]:
     def make(game_slug: str = "lance-assembly", *, start: bool = True, starting_seat: int = 1, **kwargs: Any) -> Any:
         from games.registry import get_game
 
-        seats = get_game(game_slug).seats
+        seats = get_game(game_slug).seat_count(kwargs.get("options"))
         kwargs.setdefault("seat_names", ["Ann", "Bob", "Cy", "Di"][:seats])
         match = services.create_match(game_slug, **kwargs)
         if start:

@@ -38,6 +38,12 @@ def choose(game: Game[Any, Any], state: Any, seat: int, strength: str | Strength
     `seat` may not act now."""
     knobs = STRENGTHS[strength] if isinstance(strength, str) else strength
     rng = random.Random(seed)
+    if game.host_moves:
+        # the host's game: only the host judges an answer, so a bot answers at random (from the
+        # open round's public definition alone) whatever its strength
+        if game.result(state) is not None or seat not in game.to_act(state):
+            raise ValueError(f"seat {seat} may not act now")
+        return game.random_action(state, seat, rng)
     observed = observed_state(game, state, seat)
     if game.result(observed) is not None or seat not in game.to_act(observed):
         raise ValueError(f"seat {seat} may not act now")

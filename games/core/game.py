@@ -51,6 +51,9 @@ class Game(ABC, Generic[S, A]):
     default_options: ClassVar[Mapping[str, Any]] = {}
     #: True for games played in sealed rounds (several seats act at once).
     sealed: ClassVar[bool] = False
+    #: True when the host plays the game in notation too (the host's game: rounds, reveals,
+    #: points): the host's page gets a move box, its actions go through `apply(state, HOST, ...)`.
+    host_moves: ClassVar[bool] = False
 
     # -- identity helpers -------------------------------------------------
     def options(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -61,6 +64,27 @@ class Game(ABC, Generic[S, A]):
                 raise IllegalAction(f"{self.name} has no option {key!r}")
             merged[key] = value
         return merged
+
+    def seat_count(self, options: Mapping[str, Any] | None = None) -> int:
+        """Seats of a match with these options: `seats`, unless the game takes its
+        count as an option (the host's game: 2 to 16).  IllegalAction for bad options."""
+        return self.seats
+
+    def seats_of(self, state: S) -> int:
+        """Seats of the bout `state` belongs to (`seats` unless the count is an option)."""
+        return self.seats
+
+    def round_clock(self, state: S, seconds: float | None) -> float | None:
+        """Seconds the sealed round that opens now may last on the server clock: the match's
+        round clock (`seconds`, None for none) unless the game says otherwise (the host's game:
+        each round's own time limit, and none while no round is open)."""
+        return seconds
+
+    def news(self, before: S, after: S, actor: int, action: A) -> list[str]:
+        """Public lines worth announcing (a season's webhook) now that `action` by `actor` made
+        `after` from `before`, seats written "seat N" (the platform puts names in).  None by
+        default; the host's game announces each reveal."""
+        return []
 
     def __repr__(self) -> str:
         return f"<Game {self.slug}>"
@@ -146,9 +170,10 @@ class Game(ABC, Generic[S, A]):
         }
         result = self.result(state)
         out["result"] = None if result is None else result.to_json()
+        seats = self.seats_of(state)
         if viewer == HOST:
-            out["hidden"] = {str(s): self.hidden(state, s) for s in range(1, self.seats + 1)}
-        elif 1 <= viewer <= self.seats:
+            out["hidden"] = {str(s): self.hidden(state, s) for s in range(1, seats + 1)}
+        elif 1 <= viewer <= seats:
             out["private"] = self.hidden(state, viewer)
         return out
 

@@ -7,6 +7,7 @@ free-text answer) is a JSON string, so any text, quotes and all, round-trips:
     round "Pick a number" number 1-10 seats 1,3,4      host: open a round
     round "Colour?" choice "Red", "Green" reveal host  reveal everyone|host|author
     round "Where?" square 3x4 / seat / text            rows x columns; seats; free text
+    round "Quick!" number 1-5 time 60                  a time limit: the round closes after 60 s
     resolve                                            host: close the open round
     reveal round 2 / reveal round 2 seat 3             host: publish answers
     give 3 5 "Best answer" / take 3 2 "Late"           host: points with a reason
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from games.core import NotationError
 
@@ -41,6 +42,8 @@ MAX_CHOICES = 26
 MAX_GRID = 26
 MAX_NUMBER = 10**9
 MAX_POINTS = 10**6
+#: a round's own time limit: 5 seconds to a day
+MIN_TIME, MAX_TIME = 5, 24 * 3600
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 #: an answer: a number, text (free text, a choice or a square like "B3"), or seats
@@ -61,12 +64,14 @@ class Spec:
 
 @dataclass(frozen=True)
 class OpenRound:
-    """Host: open a round.  `seats` () means every seat still in play."""
+    """Host: open a round.  `seats` () means every seat still in play; `seconds` the
+    round's own time limit on the server clock (None: the match's round clock, if any)."""
 
     prompt: str
     spec: Spec = Spec()
     seats: tuple[int, ...] = ()
     reveal: str = "everyone"
+    seconds: int | None = None
 
 
 @dataclass(frozen=True)
@@ -117,14 +122,20 @@ class Eliminate:
 @dataclass(frozen=True)
 class End:
     """Host: end the bout.  how is "winner" (ranking = (winners,)), "ranking"
-    (groups best first, a group of several is a tie) or "draw" (ranking ())."""
+    (groups best first, a group of several is a tie) or "draw" (ranking ()).  In a
+    season, `token` names who earns a Token of Life, `candidate` the Elimination
+    Candidates."""
 
     how: str
     ranking: tuple[tuple[int, ...], ...] = ()
+    token: tuple[int, ...] = ()
+    candidate: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         # seats within a place are kept sorted, so ties typed in any order are one action
         object.__setattr__(self, "ranking", tuple(tuple(sorted(group)) for group in self.ranking))
+        object.__setattr__(self, "token", tuple(sorted(self.token)))
+        object.__setattr__(self, "candidate", tuple(sorted(self.candidate)))
 
 
 CustomAction = OpenRound | Answer | Resolve | Reveal | Points | Announce | Eliminate | End
@@ -161,6 +172,8 @@ def format_action(action: CustomAction) -> str:
             text += " seats " + ",".join(str(s) for s in action.seats)
         if action.reveal != "everyone":
             text += f" reveal {action.reveal}"
+        if action.seconds is not None:
+            text += f" time {action.seconds}"
         return text
     if isinstance(action, Answer):
         return f"round {action.round} answer {format_value(action.kind, action.value)}"
@@ -176,11 +189,17 @@ def format_action(action: CustomAction) -> str:
     if isinstance(action, Eliminate):
         return f"eliminate {action.seat}"
     if action.how == "draw":
-        return "end draw"
-    if action.how == "winner":
+        text = "end draw"
+    elif action.how == "winner":
         winners = action.ranking[0]
-        return f"end winner{'s' if len(winners) > 1 else ''} " + ",".join(str(s) for s in winners)
-    return "end ranking " + ", ".join("=".join(str(s) for s in group) for group in action.ranking)
+        text = f"end winner{'s' if len(winners) > 1 else ''} " + ",".join(str(s) for s in winners)
+    else:
+        text = "end ranking " + ", ".join("=".join(str(s) for s in group) for group in action.ranking)
+    if action.token:
+        text += " token " + ",".join(str(s) for s in action.token)
+    if action.candidate:
+        text += " candidate " + ",".join(str(s) for s in action.candidate)
+    return text
 
 
 # -- tokens ----------------------------------------------------------------
@@ -307,23 +326,40 @@ def parse_round(parts: list[str | tuple[str]]) -> OpenRound:
         raise NotationError(f"expected the kind of answer after the prompt (text, number, choice, seat or square), "
                             f"got {got}")
     kind = rest[0]
-    end = next((i for i, p in enumerate(rest) if i and p in ("seats", "reveal")), len(rest))
+    end = next((i for i, p in enumerate(rest) if i and p in _ROUND_WORDS), len(rest))
     spec = _parse_spec(kind, rest[1:end])
     seats: tuple[int, ...] = ()
     reveal = "everyone"
+    seconds: int | None = None
     tail = rest[end:]
     while tail:
         word = tail[0]
-        stop = next((i for i, p in enumerate(tail) if i and p in ("seats", "reveal")), len(tail))
+        stop = next((i for i, p in enumerate(tail) if i and p in _ROUND_WORDS), len(tail))
         args = _words(tail[1:stop], f"what follows {word}")
         if word == "seats":
             seats = () if args == ["all"] else seat_list(args, "the seats that answer")
+        elif word == "time":
+            seconds = _seconds(args)
         else:
             if len(args) != 1 or args[0] not in (*REVEALS, "all", "authors"):
                 raise NotationError("expected reveal everyone, reveal host or reveal author")
             reveal = {"all": "everyone", "authors": "author"}.get(args[0], args[0])
         tail = tail[stop:]
-    return OpenRound(prompt, spec, seats, reveal)
+    return OpenRound(prompt, spec, seats, reveal, seconds)
+
+
+_ROUND_WORDS = ("seats", "reveal", "time")
+
+
+def _seconds(args: list[str]) -> int:
+    text = "".join(args)
+    found = re.fullmatch(r"(\d{1,6})(s|sec|secs|seconds?|m|min|mins|minutes?)?", text)
+    if not found:
+        raise NotationError(f"expected a time limit like time 60 (seconds) or time 2m, got time {' '.join(args)!r}")
+    seconds = int(found.group(1)) * (60 if (found.group(2) or "s").startswith("m") else 1)
+    if not MIN_TIME <= seconds <= MAX_TIME:
+        raise NotationError(f"a round's time limit is {MIN_TIME} seconds to {MAX_TIME // 3600} hours, got {seconds} s")
+    return seconds
 
 
 def _parse_spec(kind: str, parts: list[str | tuple[str]]) -> Spec:
@@ -376,6 +412,23 @@ def parse_round_number(word: str) -> int:
 def _parse_end(words: list[str]) -> End:
     if not words:
         raise NotationError("expected end winner S, end ranking S, S, ... or end draw")
+    extra: dict[str, tuple[int, ...]] = {}
+    cut = next((i for i, w in enumerate(words) if w in ("token", "candidate", "candidates")), len(words))
+    tail = words[cut:]
+    words = words[:cut]
+    while tail:  # token 2 / candidate 1,4: a season's Token of Life and Elimination Candidates
+        key = "token" if tail[0] == "token" else "candidate"
+        stop = next((i for i, w in enumerate(tail) if i and w in ("token", "candidate", "candidates")), len(tail))
+        if key in extra:
+            raise NotationError(f"the ending names {key} twice")
+        extra[key] = seat_list(tail[1:stop], "the Token of Life" if key == "token" else "the Elimination Candidates")
+        tail = tail[stop:]
+    if not words:
+        raise NotationError("expected end winner S, end ranking S, S, ... or end draw")
+    return replace(_parse_how(words), token=extra.get("token", ()), candidate=extra.get("candidate", ()))
+
+
+def _parse_how(words: list[str]) -> End:
     how, rest = words[0], words[1:]
     if how == "draw" and not rest:
         return End("draw")

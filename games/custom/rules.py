@@ -8,21 +8,21 @@ are the platform's.
 Rulings decided here:
 
 Ruling: seats.  One Game object serves every match (the registry holds one),
-  so `seats` is a class-wide fact: the most a bout can have (16), and every
-  seat-indexed thing the platform sizes from `game.seats` fits any bout.  The
-  bout's own count is the option "seats" (2-16, default 4), kept in
-  `state.seats`; seats above it are absent (never act, `hidden` is {}, so the
-  host's view lists them empty).  Names are the match's seat names, not a
-  rules option.  Registering the game (a later step) means the platform reads
-  the bout's count from the options where it now reads `game.seats`.
+  so `seats` is a class-wide fact: the most a bout can have (16).  The bout's
+  own count is the option "seats" (2-16, default 4), kept in `state.seats`;
+  the platform reads it through `seat_count(options)` and `seats_of(state)`
+  wherever it would read `game.seats`.  Names are the match's seat names, not
+  a rules option.
 Ruling: one round is open at a time; opening another while one is open is
   refused.  `seats all` (the default) means the seats still in play when the
   round opens.  Only those seats answer it.
 Ruling: answers are sealed.  A seat may resubmit until its round closes; the
   last answer counts.  A round closes when every required seat still in play
   has answered, when the host resolves it, or when the host ends the bout; a
-  seat that did not answer is recorded as "no answer" (None).  A time limit is
-  the platform's clock, which resolves the round (a match event).
+  seat that did not answer is recorded as "no answer" (None).  A time limit
+  (`time 60` in the round's definition, else the match's round clock) runs on
+  the platform's server clock (`round_clock`), which resolves the round when
+  it passes (a match event).
 Ruling: who has answered is public; what they answered is not, until the host
   reveals it.  The host sees every answer as it arrives; a seat always sees
   its own answers.  Only `reveal everyone` rounds can be revealed, and only
@@ -103,6 +103,8 @@ class Round:
     answers: tuple[tuple[int, Value | None], ...] = ()
     closed: bool = False
     revealed: tuple[int, ...] = ()
+    #: the round's own time limit (seconds on the server clock), or None
+    seconds: int | None = None
 
     def answer_of(self, seat: int) -> Value | None:
         return dict(self.answers).get(seat)
@@ -143,6 +145,7 @@ class CustomGame(Game[CustomState, CustomAction]):
     name = "Host's game"
     seats = MAX_SEATS
     sealed = True
+    host_moves = True
     default_options = {"seats": 4}
 
     # -- construction --------------------------------------------------
@@ -151,6 +154,19 @@ class CustomGame(Game[CustomState, CustomAction]):
         if isinstance(count, bool) or not isinstance(count, int) or not 2 <= count <= MAX_SEATS:
             raise IllegalAction(f"option seats must be a whole number from 2 to {MAX_SEATS}, got {count!r}")
         return CustomState(seats=count, points=(0,) * count)
+
+    def seat_count(self, options: Mapping[str, Any] | None = None) -> int:
+        return self.new(options).seats
+
+    def seats_of(self, state: CustomState) -> int:
+        return state.seats
+
+    def round_clock(self, state: CustomState, seconds: float | None) -> float | None:
+        """The open round's own time limit, else the match's round clock; none between rounds."""
+        current = state.open_round()
+        if current is None or state.ending is not None:
+            return None
+        return float(current.seconds) if current.seconds is not None else seconds
 
     # -- notation ------------------------------------------------------
     def parse(self, state: CustomState, seat: int, text: str) -> CustomAction:
@@ -315,6 +331,15 @@ class CustomGame(Game[CustomState, CustomAction]):
             value = rng.choice(spec.choices or TEXT_SAMPLES)
         return Answer(current.number, spec.kind, value)
 
+    def news(self, before: CustomState, after: CustomState, actor: int, action: CustomAction) -> list[str]:
+        """A reveal is announced: the round, its prompt and the answers it made public."""
+        if not isinstance(action, Reveal):
+            return []
+        shown = after.rounds[action.round - 1]
+        new = [s for s in shown.revealed if s not in before.rounds[action.round - 1].revealed]
+        answers = "; ".join(f"seat {s}: {_shown(shown.answer_of(s))}" for s in new)
+        return [f"round {shown.number} revealed ({shown.prompt}): {answers}"]
+
     # -- views ---------------------------------------------------------
     def public_view(self, state: CustomState) -> dict[str, Any]:
         current = state.open_round()
@@ -328,7 +353,11 @@ class CustomGame(Game[CustomState, CustomAction]):
             "open": None if current is None else current.number,
             "rounds": [_public_round(r) for r in state.rounds],
             "ending": None if state.ending is None else {
-                "how": state.ending.how, "ranking": [list(g) for g in state.ending.ranking]},
+                "how": state.ending.how, "ranking": [list(g) for g in state.ending.ranking],
+                "token": list(state.ending.token), "candidate": list(state.ending.candidate)},
+            # what a season reads from a finished bout (as from Back to the Wall's)
+            "final": None if state.ending is None else {
+                "token_of_life": list(state.ending.token), "elimination_candidate": list(state.ending.candidate)},
         }
 
     def hidden(self, state: CustomState, seat: int) -> dict[str, Any]:
@@ -349,7 +378,7 @@ class CustomGame(Game[CustomState, CustomAction]):
             "rounds": [{
                 "prompt": r.prompt, "spec": format_spec(r.spec), "required": list(r.required),
                 "reveal": r.reveal, "closed": r.closed, "revealed": list(r.revealed),
-                "answers": [[s, _json_value(v)] for s, v in r.answers],
+                "answers": [[s, _json_value(v)] for s, v in r.answers], "seconds": r.seconds,
             } for r in state.rounds],
         }
 
@@ -361,7 +390,8 @@ class CustomGame(Game[CustomState, CustomAction]):
             rounds.append(Round(
                 number, str(raw["prompt"]), spec.spec, tuple(int(s) for s in raw["required"]), str(raw["reveal"]),
                 tuple((int(s), _from_json(v)) for s, v in raw["answers"]), bool(raw["closed"]),
-                tuple(int(s) for s in raw["revealed"])))
+                tuple(int(s) for s in raw["revealed"]),
+                None if raw.get("seconds") is None else int(raw["seconds"])))
         ending = None if data["ending"] is None else parse_action(str(data["ending"]))
         assert ending is None or isinstance(ending, End)
         return CustomState(
@@ -420,7 +450,8 @@ def _open(state: CustomState, action: OpenRound) -> CustomState:
     if not required:
         raise IllegalAction("every seat is out: nobody could answer a round")
     number = len(state.rounds) + 1
-    return replace(state, rounds=(*state.rounds, Round(number, action.prompt, action.spec, required, action.reveal)))
+    return replace(state, rounds=(*state.rounds, Round(number, action.prompt, action.spec, required, action.reveal,
+                                                       seconds=action.seconds)))
 
 
 def _close(state: CustomState) -> CustomState:
@@ -460,7 +491,7 @@ def _end(state: CustomState, action: End) -> CustomState:
     if action.how not in ("winner", "ranking", "draw"):
         raise IllegalAction(f"not an ending: {action!r}")
     listed = [s for group in action.ranking for s in group]
-    for s in listed:
+    for s in (*listed, *action.token, *action.candidate):
         _check_seat(state, s)
     if action.how == "ranking":
         missing = [s for s in range(1, state.seats + 1) if s not in listed]
@@ -494,15 +525,24 @@ def _sample_rounds(state: CustomState) -> Iterator[OpenRound]:
     yield OpenRound("Pick a number", Spec("number", low=1, high=10), some)
     yield OpenRound("Which colour?", Spec("choice", choices=("Red", "Green", "Blue")), reveal="host")
     yield OpenRound("Who is the wolf?", Spec("seat"), reveal="author")
-    yield OpenRound("Where is the treasure?", Spec("square", rows=3, columns=4))
+    yield OpenRound("Where is the treasure?", Spec("square", rows=3, columns=4), seconds=60)
 
 
 def _public_round(r: Round) -> dict[str, Any]:
     return {
         "number": r.number, "prompt": r.prompt, "kind": r.spec.kind, "definition": format_spec(r.spec),
         "required": list(r.required), "reveal": r.reveal, "closed": r.closed, "answered": r.answered(),
+        "seconds": r.seconds,
         "revealed": {str(s): _json_value(r.answer_of(s)) for s in r.revealed},
     }
+
+
+def _shown(value: Value | None) -> str:
+    if value is None:
+        return "no answer"
+    if isinstance(value, tuple):
+        return "seats " + ", ".join(str(s) for s in value)
+    return str(value)
 
 
 def _json_value(value: Value | None) -> Any:

@@ -24,4 +24,4 @@ def group_name(match_id: int, viewer: int) -> str:
 
 
 def audiences(match: Any) -> list[int]:
-    return [HOST, SPECTATOR, *range(1, match.game.seats + 1)]
+    return [HOST, SPECTATOR, *range(1, match.seat_count + 1)]

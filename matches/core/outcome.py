@@ -7,6 +7,7 @@ calls `banner()` and `bout_label()`.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from games.core import HOST
@@ -77,6 +78,11 @@ def bout_label(match: Any, bout: Any, previous: Any) -> str:
     return f"{label} · best of {bouts}" if bouts > 1 else label
 
 
+def _named(detail: str, names: dict[int, str]) -> str:
+    """The host's game's result detail with each "seat N" by name (its rules know only numbers)."""
+    return re.sub(r"\bseat (\d+)\b", lambda found: names.get(int(found.group(1)), found.group(0)), detail)
+
+
 def banner(match: Any, bout: Any, names: dict[int, str], viewer: int, score: dict[int, Any]) -> dict[str, Any] | None:
     """The end-of-bout or end-of-match banner, or None while a bout is being played."""
     if bout is None or match.status == "setup":
@@ -87,11 +93,17 @@ def banner(match: Any, bout: Any, names: dict[int, str], viewer: int, score: dic
         return " and ".join(people)
 
     score_text = ", ".join(f"{names.get(s, f'seat {s}')} {score.get(s, 0)}" for s in sorted(names))
+    result_detail = str((bout.result or {}).get("detail", ""))
+    if match.game.host_moves and bout.result and bout.result.get("scores"):
+        # the host's game: its result scores are the points, and its detail names the seats
+        points = {int(s): int(v) for s, v in bout.result["scores"].items()}
+        score_text = ", ".join(f"{names.get(s, f'seat {s}')} {points.get(s, 0)}" for s in sorted(names)) + " (points)"
+        result_detail = _named(result_detail, names)
     if match.status == "finished":
         winners = [int(s) for s in (match.winners or [])]
         reason = match.result_reason or (bout.reason if bout.finished else "")
-        words = why(match.game_slug, reason, (bout.result or {}).get("detail", ""))
-        detail = (bout.result or {}).get("detail", "") if bout.finished else ""
+        words = why(match.game_slug, reason, result_detail)
+        detail = result_detail if bout.finished else ""
         if reason == "bouts":
             best = max((int(v) for v in score.values()), default=0)
             bouts = int((match.format or {}).get("bouts", 1) or 1)
@@ -109,7 +121,7 @@ def banner(match: Any, bout: Any, names: dict[int, str], viewer: int, score: dic
     if bout.finished is None or not bout.result:
         return None
     winners = [int(s) for s in bout.result.get("winners") or []]
-    words = why(match.game_slug, bout.reason or bout.result.get("reason", ""), bout.result.get("detail", ""))
+    words = why(match.game_slug, bout.reason or bout.result.get("reason", ""), result_detail)
     if winners:
         verb = "win" if winners == [viewer] or len(winners) > 1 else "wins"
         headline = f"{who(winners)} {verb} bout {bout.number}"

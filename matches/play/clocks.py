@@ -22,6 +22,7 @@ import logging
 import threading
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db.models import Prefetch, prefetch_related_objects
 
@@ -134,9 +135,16 @@ def stop_all(bout: Bout, now: datetime) -> None:
     refresh(bout)
 
 
-def open_round(match: Match, bout: Bout, now: datetime) -> None:
-    """A sealed round opened: set its deadline (kept aside while paused)."""
-    seconds = formats.round_seconds(match.format)
+#: open_round's default: the match's round clock (formats.round_seconds)
+MATCH_ROUND_CLOCK: Any = object()
+
+
+def open_round(match: Match, bout: Bout, now: datetime, seconds: float | None = MATCH_ROUND_CLOCK) -> None:
+    """A sealed round opened: set its deadline (kept aside while paused).  `seconds`: how long
+    it may last (None: no deadline); by default the match's round clock (the engine passes
+    the game's `round_clock`, the host's game's own limit per round)."""
+    if seconds is MATCH_ROUND_CLOCK:
+        seconds = formats.round_seconds(match.format)
     if seconds is None or bout.finished:
         bout.round_deadline = None
         bout.round_left = None

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from games.core import HOST, Game, IllegalAction, Result, RuleError
-from matches.core import events
+from matches.core import events, formats
 from matches.core.errors import NotAllowed, StaleVersion
 from matches.models import Bout, Match, TurnLog
 from matches.play import clocks, endings
@@ -167,7 +167,7 @@ def begin_bout(match: Match, number: int, starting_seat: int, now: datetime) -> 
     state = game.new(bout.options)
     bout.state = game.dump(state)
     bout.save()
-    clocks.create_clocks(match, bout, game.seats)
+    clocks.create_clocks(match, bout, match.seat_count)
     settle_clocks(match, bout, state, now, new_round=True)
     bout.save()
     return bout
@@ -177,7 +177,7 @@ def next_starter(match: Match, last: Bout) -> int:
     if not last.counts:  # a replayed stalemate keeps its starter
         return last.starting_seat
     if match.format.get("alternate", True):
-        return last.starting_seat % match.game.seats + 1
+        return last.starting_seat % match.seat_count + 1
     return last.starting_seat
 
 
@@ -186,8 +186,8 @@ def settle_clocks(match: Match, bout: Bout, state: Any, now: datetime, *, new_ro
     game = match.game
     if new_round:
         bout.round_version = bout.version
-        if game.sealed:
-            clocks.open_round(match, bout, now)
+        if game.sealed:  # the game may set the round's own limit (the host's game: `time 60`)
+            clocks.open_round(match, bout, now, game.round_clock(state, formats.round_seconds(match.format)))
     clocks.sync(bout, game.to_act(state), paused=match.paused, now=now, save=save)
 
 
@@ -286,6 +286,11 @@ def sealed_round_changed(game: Game[Any, Any], before: Any, after: Any, seat: in
     return game.pending(after) != game.pending(before) - {seat}
 
 
+def round_opened_or_closed(game: Game[Any, Any], before: Any, after: Any) -> bool:
+    """The host's game (rounds the host opens): a round opened or closed (nobody could act, or now nobody can)."""
+    return bool(game.to_act(before)) != bool(game.to_act(after))
+
+
 def play(
     match: Match, bout: Bout, actor: int, text: str, now: datetime, *, by_host: bool = False, bumped: bool = False
 ) -> TurnLog:
@@ -298,6 +303,10 @@ def play(
         from matches.seasons import results as season_results
 
         season_results.check_spends(match, bout, actor, action, by_host=by_host)
+    if match.season_id and game.host_moves:  # the host's game: reveals go to the season's webhook
+        from matches.seasons import results as season_results
+
+        season_results.game_news(match, bout, game.news(before, after, actor, action), now)
     canonical = game.format(action)
     used = None
     clock = clocks.of(bout, actor)
@@ -308,6 +317,8 @@ def play(
     entry = write(match, bout, TurnLog.MOVE, actor, canonical, now, by_host=by_host, time_used=used)
     # the host's own game action ("resolve") always closes the round
     new_round = not game.sealed or actor == HOST or sealed_round_changed(game, before, after, actor)
+    if game.host_moves:  # the host's game: a round's clock starts when it opens and stops when it closes
+        new_round = round_opened_or_closed(game, before, after)
     after_state_change(match, bout, after, now, new_round=new_round)
     return entry
 
@@ -323,14 +334,18 @@ def expire(match: Match, bout: Bout, now: datetime, *, bumped: bool = False) -> 
     """Apply the time-out rule of every expired deadline of `bout` (locked)."""
     if bout.finished is not None or match.status != Match.RUNNING or match.paused:
         return False
-    game = match.game
     if clocks.round_expired(bout, now):
         bout.round_deadline = None
         if not bumped:
             bump(bout)
         note(match, bout, "the round deadline passed: the round is resolved", now, kind=TurnLog.CLOCK)
+        game = match.game
+        # the host's game logs each seat that did not answer in time
+        awaited = sorted(game.pending(bout_state(bout))) if game.host_moves else []
         try:
             play(match, bout, HOST, "resolve", now, bumped=True)
+            for seat in awaited:
+                note(match, bout, f"{seat_label(match, seat)}: no answer", now, kind=TurnLog.CLOCK)
         except RuleError as error:
             note(match, bout, f"the round could not be resolved: {error}", now, kind=TurnLog.CLOCK)
             clocks.refresh(bout)
@@ -346,7 +361,7 @@ def expire(match: Match, bout: Bout, now: datetime, *, bumped: bool = False) -> 
     losers = set(out)
     for seat in sorted(losers):
         note(match, bout, f"{seat_label(match, seat)} ran out of time and forfeits the {scope}", now, kind=TurnLog.CLOCK)
-    winners = [s for s in range(1, game.seats + 1) if s not in losers]
+    winners = [s for s in range(1, match.seat_count + 1) if s not in losers]
     finish_bout(match, bout, winners, "time", now, whole_match=scope == "match")
     notify(match.pk)
     return True
@@ -363,7 +378,7 @@ def require_running_bout(match: Match, bout: Bout | None) -> Bout:
 
 
 def require_seat(match: Match, seat: int) -> int:
-    if not 1 <= int(seat) <= match.game.seats:
+    if not 1 <= int(seat) <= match.seat_count:
         raise NotAllowed(f"there is no seat {seat} in this match")
     return int(seat)
 

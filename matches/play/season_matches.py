@@ -30,6 +30,7 @@ from django.db import transaction
 from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone
 
+from games.core import RuleError
 from games.registry import get_game
 from matches.core.errors import ServiceError
 from matches.models import GarnetEntry, Match, MatchGarnet, Season, SeasonEvent, SeasonPlayer, Seat
@@ -175,18 +176,24 @@ def create_season_match(
     with transaction.atomic():
         season = seasons.begin(season, key)
         chosen = [seasons.find_player(season, p) for p in players]
-        if len(chosen) != game.seats:
-            raise ServiceError(f"{game.name} needs {game.seats} players, you picked {len(chosen)}")
+        # the host's game seats as many as were picked (its "seats" option)
+        options = {"seats": len(chosen)} if "seats" in game.default_options else {}
+        try:
+            count = game.seat_count(options)
+        except RuleError as error:
+            raise ServiceError(f"{game.name}: {error}") from None
+        if len(chosen) != count:
+            raise ServiceError(f"{game.name} needs {count} players, you picked {len(chosen)}")
         if len({p.pk for p in chosen}) != len(chosen):
             raise ServiceError("pick each player once")
         out = [p.name for p in chosen if p.status == SeasonPlayer.ELIMINATED]
         if out:
             raise ServiceError(f"{', '.join(out)} {'is' if len(out) == 1 else 'are'} eliminated; "
                                "reinstate them first to seat them")
-        if elimination and game.seats != 2:
+        if elimination and count != 2:
             raise ServiceError("only a 2-player match can be the elimination match")
-        match = services.create_match(game_slug, seat_names=[p.name for p in chosen], bouts=bouts, season=season,
-                                      elimination=elimination)
+        match = services.create_match(game_slug, options=options, seat_names=[p.name for p in chosen], bouts=bouts,
+                                      season=season, elimination=elimination)
         for seat, player in zip(match.seats.order_by("number"), chosen, strict=True):
             if seat.season_player_id != player.pk:
                 seat.season_player = player

@@ -117,22 +117,23 @@ def create_match(
         raise ServiceError(str(error)) from None
     if "variant" in options and "variant" not in game.default_options:
         fmt["variant"] = options.pop("variant")
-    names = [_clean(n) for n in (seat_names or [])]
-    if len(names) > game.seats:
-        raise ServiceError(f"{game.name} has {game.seats} seats, not {len(names)}")
-    names += [""] * (game.seats - len(names))
-    names = [n or f"Seat {i}" for i, n in enumerate(names, start=1)]
-    if not 1 <= int(starting_seat) <= game.seats:
-        raise ServiceError(f"there is no seat {starting_seat} to start")
-    fmt["starting_seat"] = int(starting_seat)
     try:  # refuse bad options now, not when the first bout starts
         game.new(game.options(options))
+        count = game.seat_count(options)  # the host's game: its "seats" option
     except RuleError:
         raise
     except (ValueError, TypeError, KeyError) as error:
         raise ServiceError(f"these options do not work for {game.name}: {error}") from None
+    names = [_clean(n) for n in (seat_names or [])]
+    if len(names) > count:
+        raise ServiceError(f"{game.name} has {count} seats, not {len(names)}")
+    names += [""] * (count - len(names))
+    names = [n or f"Seat {i}" for i, n in enumerate(names, start=1)]
+    if not 1 <= int(starting_seat) <= count:
+        raise ServiceError(f"there is no seat {starting_seat} to start")
+    fmt["starting_seat"] = int(starting_seat)
     with transaction.atomic():
-        if elimination and (season is None or game.seats != 2):
+        if elimination and (season is None or count != 2):
             raise ServiceError("only a 2-player match in a season can be the elimination match")
         match = Match.objects.create(game_slug=game_slug, options=options, format=fmt, season=season,
                                      elimination=bool(elimination))
@@ -406,7 +407,7 @@ def forfeit(match: Match, seat: int, scope: str | None = None) -> Bout:
             raise ServiceError("a seat forfeits either the bout or the match")
         engine.bump(bout)
         engine.note(match, bout, f"{engine.seat_label(match, seat)} forfeits the {scope}", now)
-        winners = [s for s in range(1, match.game.seats + 1) if s != seat]
+        winners = [s for s in range(1, match.seat_count + 1) if s != seat]
         engine.finish_bout(match, bout, winners, "forfeit", now, whole_match=scope == "match")
         engine.notify(match.pk)
         return bout

@@ -393,13 +393,17 @@ def import_record(text: str) -> Match:
         game = get_game(record.game)
     except KeyError:
         raise RecordError(f"line {where.get('Game')}: there is no game called {record.game!r}") from None
+    try:  # the host's game: as many seats as its "seats" option says
+        count = game.seat_count({k: v for k, v in record.options.items() if k in game.default_options})
+    except RuleError as error:
+        raise RecordError(f"line {where.get('Options')}: these options do not work for {game.name}: {error}") from None
     for seat in record.seats:
-        if not 1 <= seat <= game.seats:
+        if not 1 <= seat <= count:
             raise RecordError(f"line {where.get(f'Seat {seat}')}: {game.name} has no seat {seat}")
     for bout_record in record.bouts:
-        if not 1 <= bout_record.starting_seat <= game.seats:
+        if not 1 <= bout_record.starting_seat <= count:
             raise RecordError(f"line {bout_record.line}: bout {bout_record.number} cannot start with seat "
-                              f"{bout_record.starting_seat}: {game.name} has seats 1 to {game.seats}")
+                              f"{bout_record.starting_seat}: {game.name} has seats 1 to {count}")
     fmt = dict(record.format)
     options = dict(record.options)
     if "variant" in fmt and "variant" not in game.default_options:
@@ -412,7 +416,7 @@ def import_record(text: str) -> Match:
     if isinstance(clock, dict):
         clock = {k: v for k, v in clock.items() if k in {"per_move", "reserve", "refill", "on_timeout",
                                                             "round_seconds"}}
-    names = [record.seats.get(n, f"Seat {n}") for n in range(1, game.seats + 1)]
+    names = [record.seats.get(n, f"Seat {n}") for n in range(1, count + 1)]
     try:
         game.new(game.options({k: v for k, v in options.items() if k in game.default_options or k != "variant"}))
     except (ValueError, TypeError, KeyError) as error:  # as create_match would refuse them

@@ -92,6 +92,7 @@ def build_steps(bout: Bout, moves: list[TurnLog] | None = None) -> list[Step]:
             or entry.actor == HOST  # the host's "resolve" closes the round
             or game.result(state) is not None
             or engine.sealed_round_changed(game, before, state, entry.actor)
+            or (game.host_moves and engine.round_opened_or_closed(game, before, state))  # the last answer
         ):
             steps.append(Step(len(steps), state, tuple(waiting)))
             waiting = []

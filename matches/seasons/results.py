@@ -24,6 +24,7 @@ row (lock order: match, bout, season).
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
@@ -114,6 +115,20 @@ def match_started(match: Match) -> None:
                       match=match)
 
 
+def game_news(match: Match, bout: Bout, lines: list[str], now: datetime) -> None:
+    """The game's public news (the host's game: each reveal) in the season log and its webhook;
+    "seat N" becomes the seat's name."""
+    if not lines:
+        return
+    season = _season(match)
+    if season is None:
+        return
+    names = _names(match)
+    for line in lines:
+        text = re.sub(r"\bseat (\d+)\b", lambda found: names.get(int(found.group(1)), found.group(0)), line)
+        seasons.log_event(season, "news", f"{_title(match, names)}: {text}", match=match, bout=bout, now=now)
+
+
 # -- bouts --------------------------------------------------------------------------------------------
 
 
@@ -183,6 +198,16 @@ def match_finished(match: Match, bout: Bout | None, now: datetime) -> None:
                               f"({match.result_reason})", key=_next_key(season, f"match:{match.pk}"), match=match,
                               bout=bout, now=now, data={"previous": previous})
     seats = {s.number: s for s in match.seats.select_related("season_player")}
+    if match.game.host_moves:  # the host's game: the host's ending names them (end ... token 2 candidate 5)
+        final = _final(match, bout)
+        for number in final.get("token_of_life", []):
+            player = _player(match, seats[int(number)])
+            TokenOfLife.objects.create(season=season, player=player, match=match, reason="named by the host",
+                                       event=event, created=now)
+            seasons.log_event(season, "token", f"{player.name} earns a Token of Life", match=match, now=now)
+        for number in _candidates(match, bout):
+            _set(season, match, _player(match, seats[number]), SeasonPlayer.CANDIDATE, event, previous, now,
+                 f"the host of {_title(match, names)} names {{}} an Elimination Candidate")
     if match.game_slug == BTTW:
         for number in winners:
             player = _player(match, seats[number])
@@ -205,15 +230,20 @@ def match_finished(match: Match, bout: Bout | None, now: datetime) -> None:
 
 
 def _candidates(match: Match, bout: Bout | None) -> list[int]:
-    """The Elimination Candidate(s) of a Back to the Wall bout decided on the board."""
+    """The Elimination Candidate(s) of a Back to the Wall bout decided on the board (or named by the
+    host of the host's game)."""
+    return [int(s) for s in _final(match, bout).get("elimination_candidate", [])]
+
+
+def _final(match: Match, bout: Bout | None) -> dict[str, Any]:
+    """The public `final` facts of a bout the rules ended ({} otherwise)."""
     if bout is None or bout.finished is None:
-        return []
+        return {}
     game = match.game
     state = game.load(bout.state)
     if game.result(state) is None:
-        return []
-    final = game.view(state, HOST)["public"].get("final") or {}
-    return [int(s) for s in final.get("elimination_candidate", [])]
+        return {}
+    return dict(game.view(state, HOST)["public"].get("final") or {})
 
 
 def _set(season: Season, match: Match, player: SeasonPlayer, status: str, event: SeasonEvent,

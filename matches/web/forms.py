@@ -14,7 +14,8 @@ from games.core import RuleError
 from games.registry import get_game, slugs
 from matches.core.formats import default_format
 
-MAX_SEATS = 4
+#: seat name fields on the form: the host's game seats up to 16 (its "seats" option)
+MAX_SEATS = 16
 #: options that are better picked from a list than typed: (value, name, one-line description)
 CHOICES: dict[tuple[str, str], list[tuple[str, str, str]]] = {
     ("lance-assembly", "variant"): [
@@ -34,6 +35,7 @@ DESCRIPTIONS: dict[str, str] = {
     "yinsh": "Yinsh blitz alone: rings and markers on the hex board, the first row of five wins.",
     "bidding-ttt": "Sealed bids for tiles on nine tic-tac-toe boards over three rounds; control three boards in a line.",
     "back-to-the-wall": "Four players, three boards, three sealed rounds of walls and moves; most points wins.",
+    "custom": "Any other game: 2 to 16 named seats; you open rounds, they answer sealed, you reveal and score.",
 }
 
 #: options shown as one number field per seat instead of a {seat: n} dict
@@ -69,6 +71,8 @@ def games() -> list[dict[str, Any]]:
                 "name": game.name,
                 "description": DESCRIPTIONS.get(slug, ""),
                 "seats": game.seats,
+                # the host's game takes its seat count as an option: the form follows that field
+                "seats_field": f"opt-{slug}-seats" if "seats" in game.default_options else "",
                 "format": fmt,
                 "clock": fmt.get("clock") or {},
                 "sealed": game.sealed,
@@ -172,13 +176,17 @@ def parse_create(data: Any) -> dict[str, Any]:
             options[key] = field in data
         elif field in data:
             options[key] = _coerce(key, default, str(data.get(field, "")).strip(), field)
+    try:
+        count = game.seat_count(options)
+    except RuleError as exc:
+        raise CreateError(str(exc), field=f"opt-{slug}-seats") from None
     names = []
-    for n in range(1, game.seats + 1):
+    for n in range(1, count + 1):
         name = str(data.get(f"seat{n}", "")).strip()[:80]
         names.append(name or f"Player {n}")
     kwargs: dict[str, Any] = {"seat_names": names, "options": options}
     kwargs["bouts"] = _int(data.get("bouts"), "number of bouts", minimum=1, maximum=99, field="bouts")
-    starting = _int(data.get("starting_seat"), "starting seat", minimum=1, maximum=game.seats, field="starting_seat")
+    starting = _int(data.get("starting_seat"), "starting seat", minimum=1, maximum=count, field="starting_seat")
     if starting is not None:
         kwargs["starting_seat"] = starting
     per_move = _number(data.get("per_move"), "per-move time", "per_move")

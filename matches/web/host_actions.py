@@ -42,7 +42,7 @@ def _int(data: Any, key: str, label: str) -> int:
 
 def _seat(match: Any, data: Any) -> int:
     seat = _int(data, "seat", "seat")
-    if not 1 <= seat <= match.game.seats:
+    if not 1 <= seat <= match.seat_count:
         raise BadRequest("there is no such seat")
     return seat
 
@@ -98,6 +98,15 @@ def _resolve(match: Any, data: Any) -> str:
     return "round resolved"
 
 
+def _play(match: Any, data: Any) -> str:
+    """A game action in the host's own notation (games with `host_moves`: the host's game)."""
+    if not match.game.host_moves:
+        raise BadRequest(f"the host plays no moves in {match.game.name}; enter orders for a seat instead")
+    text = _text(data)
+    services.host_apply(match, text, _int(data, "version", "version"))
+    return f"done: {text}"
+
+
 def _orders(match: Any, data: Any) -> str:
     seat = _seat(match, data)
     services.host_apply(match, f"seat {seat}: {_text(data)}", _int(data, "version", "version"))
@@ -145,7 +154,7 @@ def _end(match: Any, data: Any) -> str:
         winners = sorted({int(str(w).strip()) for w in data.getlist("winners")})
     except ValueError:
         raise BadRequest("there is no such seat") from None
-    if any(not 1 <= w <= match.game.seats for w in winners):
+    if any(not 1 <= w <= match.seat_count for w in winners):
         raise BadRequest("there is no such seat")
     services.end_match(match, winners or None)
     return "match ended"
@@ -178,6 +187,7 @@ ACTIONS: dict[str, Callable[[Any, Any], str]] = {
     "correct": _correct,
     "resolve": _resolve,
     "orders": _orders,
+    "play": _play,
     "stalemate": _stalemate,
     "draw": _draw,
     "award": _award,

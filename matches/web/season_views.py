@@ -26,6 +26,7 @@ from games.registry import get_game, slugs
 from matches.models import Match, Season, WebhookPost
 from matches.play import season_matches
 from matches.seasons import ledger as seasons
+from matches.web import forms
 
 LEDGER_ROWS = 500
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
@@ -136,7 +137,7 @@ def season_manage(request: HttpRequest, token: str) -> HttpResponse:
         public_url=request.build_absolute_uri(reverse("season_page", args=[season.slug])),
         act_url=reverse("season_act", args=[season.manage_token]),
         games=_games(),
-        seat_numbers=["1", "2", "3", "4"],
+        seat_numbers=[str(n) for n in range(1, forms.MAX_SEATS + 1)],
         events=season.events.select_related("match").order_by("-created", "-id")[:200],
         posts_pending=season.webhook_posts.filter(status=WebhookPost.PENDING).count(),
         posts_failed=season.webhook_posts.filter(status=WebhookPost.FAILED).count(),
@@ -223,7 +224,7 @@ def _status(season: Season, data: Any, key: str | None) -> tuple[str, str]:
 
 def _match(season: Season, data: Any, key: str | None) -> tuple[str, str]:
     slug = str(data.get("game", ""))
-    picked = [str(data.get(f"seat{n}", "")).strip() for n in range(1, 5)]
+    picked = [str(data.get(f"seat{n}", "")).strip() for n in range(1, forms.MAX_SEATS + 1)]
     players = [_int({"p": p}, "p", "player") for p in picked if p]
     bouts = _int(data, "bouts", "number of bouts") if str(data.get("bouts", "")).strip() else None
     if bouts is not None and not 1 <= bouts <= 99:
@@ -276,7 +277,9 @@ def _games() -> list[dict[str, Any]]:
             game = get_game(slug)
         except Exception:  # a game still being written must not break the page
             continue
-        out.append({"slug": slug, "name": game.name, "seats": game.seats})
+        # the host's game seats 2 to 16 (its "seats" option): as many as the host picks
+        seats = f"2 to {game.seats}" if "seats" in game.default_options else str(game.seats)
+        out.append({"slug": slug, "name": game.name, "seats": seats})
     return out
 
 

@@ -30,7 +30,7 @@ from matches.web import forms, host_actions
 audit = logging.getLogger("deathmatch.audit")
 
 EXAMPLES = {"lance-assembly": "place C3; slide B2-B3 down 1", "grid-master": "place B2; move A1 right 2",
-            "two-connect": "squava C3; gomoku H7", "yinsh": "ring E5 or E5-E8"}
+            "two-connect": "squava C3; gomoku H7", "yinsh": "ring E5 or E5-E8", "custom": "answer 7"}
 
 
 CLOCK_FIELDS = [
@@ -140,6 +140,7 @@ def host_page(request: HttpRequest, token: str) -> HttpResponse:
     context.update(
         role_label="host",
         page_title="host",
+        controls_template=rendering.controls_template(match.game_slug),
         seat_links=[{"number": s.number, "name": s.name, "url": absolute(reverse("player_page", args=[s.token]))}
                     for s in match.seats.order_by("number")],
         watch_url=absolute(reverse("watch_page", args=[match.watch_token])),

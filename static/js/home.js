@@ -9,6 +9,12 @@
   function apply(select, prefill) {
     var opt = select.options[select.selectedIndex];
     var seats = parseInt(opt.dataset.seats, 10);
+    // the host's game: as many seats as its "seats" option says (2 to 16)
+    var countField = opt.dataset.seatsField && document.querySelector('input[name="' + opt.dataset.seatsField + '"]');
+    if (countField) {
+      var wanted = parseInt(countField.value, 10);
+      seats = isNaN(wanted) ? 2 : Math.max(2, Math.min(seats, wanted));
+    }
     document.querySelectorAll(".seat-name").forEach(function (el) {
       var on = parseInt(el.dataset.seat, 10) <= seats;
       el.hidden = !on; el.querySelector("input").disabled = !on;
@@ -126,6 +132,10 @@
     var posted = form.dataset.posted === "1";
     apply(select, !posted);
     select.addEventListener("change", function () { apply(select, true); });
+    document.querySelectorAll("#game-select option[data-seats-field]").forEach(function (o) {
+      var field = o.dataset.seatsField && form.querySelector('input[name="' + o.dataset.seatsField + '"]');
+      if (field) { field.addEventListener("input", function () { apply(select, false); }); }
+    });
     document.querySelectorAll("select.clock-choice").forEach(function (v) {
       describe(v);
       v.addEventListener("change", function () { clock(v.options[v.selectedIndex]); describe(v); });

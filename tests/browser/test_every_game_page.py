@@ -31,7 +31,7 @@ def test_every_game_page_opens_live(server: Server, browser: Any) -> None:
         page.click("button[type=submit]")
         page.wait_for_url("**/h/**")
         seat_link = page.input_value("#seat-link-1")
-        assert page.locator(".link-list input.link-url").count() == game.seats + 2
+        assert page.locator(".link-list input.link-url").count() == game.seat_count() + 2
         page.click("#host-start")
         page.wait_for_selector("#board [data-coord], #board .facts", timeout=TIMEOUT)  # data-coord: the page convention
         page.goto(seat_link)

@@ -25,7 +25,12 @@ def _random_position(game, rng, steps):
     for _ in range(steps):
         if game.result(state) is not None:
             break
-        seat = rng.choice(sorted(game.pending(state)) or sorted(game.to_act(state)))
+        acting = sorted(game.pending(state)) or sorted(game.to_act(state))
+        if game.host_moves and not acting:  # the host's game: the host opens the next round
+            action = next(a for a in game.legal_actions(state, 0) if type(a).__name__ == "OpenRound")
+            state = game.apply(state, 0, action)
+            continue
+        seat = rng.choice(acting)
         state = game.apply(state, seat, game.random_action(state, seat, rng))
     return state
 
@@ -39,7 +44,7 @@ def test_bots_only_return_legal_actions(slug):
         if checked >= 18:
             break
         state = _random_position(game, rng, rng.randrange(0, 2 * game.seats if game.sealed else 30))
-        if game.result(state) is not None:
+        if game.result(state) is not None or not game.to_act(state):
             continue
         for strength in ("easy", "normal", "strong"):
             seat = rng.choice(sorted(game.pending(state)) or sorted(game.to_act(state)))

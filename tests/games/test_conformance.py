@@ -31,7 +31,8 @@ def _roundtrip(game, state):
 
 
 def _check_views(game, state):
-    views = {v: game.view(state, v) for v in [*range(1, game.seats + 1), SPECTATOR, HOST]}
+    seats = game.seats_of(state)
+    views = {v: game.view(state, v) for v in [*range(1, seats + 1), SPECTATOR, HOST]}
     public = json.dumps(views[SPECTATOR]["public"], sort_keys=True)
     for viewer, view in views.items():
         json.dumps(view)  # JSON-safe
@@ -39,7 +40,7 @@ def _check_views(game, state):
         assert json.dumps(view["public"], sort_keys=True) == public, viewer
         if viewer == HOST:
             assert "private" not in view
-            assert set(view["hidden"]) == {str(s) for s in range(1, game.seats + 1)}
+            assert set(view["hidden"]) == {str(s) for s in range(1, seats + 1)}
         elif viewer == SPECTATOR:
             assert "private" not in view and "hidden" not in view
         else:
@@ -58,7 +59,7 @@ def _check_sealed_privacy(game, state, seat, rng):
         return  # this submission completes the round, which resolves: its outcome is public by design
     after_a = game.apply(state, seat, first)
     after_b = game.apply(state, seat, second)
-    for viewer in [*range(1, game.seats + 1), SPECTATOR]:
+    for viewer in [*range(1, game.seats_of(state) + 1), SPECTATOR]:
         if viewer == seat:
             continue
         assert game.view(after_a, viewer) == game.view(after_b, viewer), (
@@ -80,9 +81,11 @@ def _check_listed_actions(game, state, seat, rng):
     return sample
 
 
-def _playout(game, seed):
+def _playout(game, seed, options=None):
     rng = random.Random(seed)
-    state = game.new({})
+    state = game.new(options or {})
+    seats = game.seats_of(state)
+    assert 2 <= seats <= game.seats
     _roundtrip(game, state)
     for _step in range(MAX_STEPS):
         result = game.result(state)
@@ -90,11 +93,18 @@ def _playout(game, seed):
         if result is not None:
             assert isinstance(result, Result)
             assert not game.to_act(state)
-            assert result.winners <= set(range(1, game.seats + 1))
+            assert result.winners <= set(range(1, seats + 1))
             return result
         acting = sorted(game.pending(state)) or sorted(game.to_act(state))
+        if game.host_moves and (not acting or rng.random() < 0.2):
+            # the host's game: the host opens rounds, reveals, scores and ends the bout
+            action = game.random_action(state, HOST, rng)
+            assert action is not None, "the host has no action"
+            assert game.parse(state, HOST, game.format(action)) == action, game.format(action)
+            state = _roundtrip(game, game.apply(state, HOST, action))
+            continue
         assert acting, "no result, yet nobody may act"
-        for idle in set(range(1, game.seats + 1)) - game.to_act(state):
+        for idle in set(range(1, seats + 1)) - game.to_act(state):
             some = next(iter(game.legal_actions(state, acting[0])), None)
             if some is not None:
                 with pytest.raises(IllegalAction):
@@ -123,9 +133,18 @@ def _playout(game, seed):
 def test_random_playouts_conform(slug):
     game = get_game(slug)
     assert game.slug == slug
-    assert game.seats in (2, 4)
+    # the host's game seats 2 to 16 (its "seats" option); every other game 2 or 4
+    assert game.seats in (2, 4) or (game.host_moves and game.seats == 16)
     for seed in range(PLAYOUTS):
         _playout(game, seed)
+
+
+@pytest.mark.parametrize("seats", [2, 6, 16])
+def test_the_hosts_game_conforms_with_any_seat_count(seats):
+    game = get_game("custom")
+    assert game.seat_count({"seats": seats}) == seats
+    for seed in range(PLAYOUTS):
+        _playout(game, seed, {"seats": seats})
 
 
 def test_unknown_slug_is_a_key_error():

@@ -263,12 +263,14 @@ _specs = st.one_of(
     st.tuples(st.integers(1, 26), st.integers(1, 26)).map(lambda t: Spec("square", rows=t[0], columns=t[1])),
 )
 _host_actions = st.one_of(
-    st.builds(OpenRound, _text, _specs, st.one_of(st.just(()), _seats), st.sampled_from(["everyone", "host", "author"])),
+    st.builds(OpenRound, _text, _specs, st.one_of(st.just(()), _seats), st.sampled_from(["everyone", "host", "author"]),
+              st.one_of(st.none(), st.integers(5, 24 * 3600))),
     st.builds(Reveal, st.integers(1, 999), st.one_of(st.none(), st.integers(1, 16))),
     st.builds(Points, st.integers(1, 16), st.integers(1, 10**6).flatmap(lambda n: st.sampled_from([n, -n])), _text),
     st.builds(End, st.just("winner"), _seats.map(lambda s: (s,))),
     st.builds(End, st.just("ranking"), st.permutations(range(1, 9)).map(lambda p: ((p[0], p[1]), *((s,) for s in p[2:])))),
     st.just(End("draw")),
+    st.builds(End, st.just("draw"), st.just(()), _seats, _seats),
 )
 
 
@@ -371,3 +373,49 @@ def test_a_sealed_answer_looks_the_same_to_everyone_else() -> None:
         assert game.view(first, viewer) == game.view(second, viewer)
     assert game.view(first, HOST) != game.view(second, HOST)
     assert game.view(first, 1)["private"] == {"answers": {"1": 3}}
+
+
+# -- a round's time limit ----------------------------------------------------------
+@pytest.mark.parametrize(("text", "seconds"), [("time 60", 60), ("time 90s", 90), ("time 2m", 120),
+                                               ("time 2 minutes", 120), ("", None)])
+def test_a_round_may_carry_its_own_time_limit(text: str, seconds: int | None) -> None:
+    state = opened(f'round "Quick" number 1-5 seats 1,2 {text}')
+    assert state.rounds[0].seconds == seconds
+    assert game.round_clock(state, 30.0) == (float(seconds) if seconds else 30.0)
+    assert game.view(state, SPECTATOR)["public"]["rounds"][0]["seconds"] == seconds
+    assert game.load(json.loads(json.dumps(game.dump(state)))) == state
+    closed = play(state, (HOST, "resolve"))
+    assert game.round_clock(closed, 30.0) is None  # no round open: no round clock
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('round "Quick" number 1-5 time 3', "a round's time limit is 5 seconds to 24 hours, got 3 s"),
+    ('round "Quick" number 1-5 time 2d', "expected a time limit like time 60"),
+    ('round "Quick" number 1-5 time', "expected a time limit like time 60"),
+])
+def test_a_bad_time_limit_gets_a_sentence(text: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message):
+        game.parse(game.new({}), HOST, text)
+
+
+def test_a_reveal_is_news_and_nothing_else_is() -> None:
+    state = play(opened('round "Pick" number 1-9 seats 1,2'), (1, "4"), (2, "6"))
+    after = play(state, (HOST, "reveal round 1 seat 2"))
+    assert game.news(state, after, HOST, game.parse(state, HOST, "reveal round 1 seat 2")) == [
+        "round 1 revealed (Pick): seat 2: 6"]
+    give = game.parse(after, HOST, 'give 1 1 "x"')
+    assert game.news(after, game.apply(after, HOST, give), HOST, give) == []
+
+
+# -- a season's Token of Life and Elimination Candidates ---------------------------------------------
+def test_an_ending_may_name_a_token_of_life_and_elimination_candidates() -> None:
+    state = game.new({"seats": 4})
+    ended = play(state, (HOST, "end ranking 2, 3, 1=4 token 2 candidates 4,1"))
+    assert ended.ending == End("ranking", ((2,), (3,), (1, 4)), token=(2,), candidate=(1, 4))
+    assert game.format(ended.ending) == "end ranking 2, 3, 1=4 token 2 candidate 1,4"
+    assert game.view(ended, SPECTATOR)["public"]["final"] == {"token_of_life": [2], "elimination_candidate": [1, 4]}
+    assert game.load(json.loads(json.dumps(game.dump(ended)))) == ended
+    assert play(state, (HOST, "end draw candidate 3")).ending == End("draw", candidate=(3,))
+    refused(state, HOST, "end winner 1 token 9", "there is no seat 9 in this bout")
+    with pytest.raises(NotationError, match="the ending names token twice"):
+        game.parse(state, HOST, "end winner 1 token 2 token 3")
