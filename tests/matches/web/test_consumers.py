@@ -25,9 +25,18 @@ async def _open(token: str) -> WebsocketCommunicator:
     comm = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=ORIGIN)
     connected, _ = await comm.connect()
     assert connected
-    first = await comm.receive_from(timeout=5)  # the current state, sent on (re)connect
+    first = await _state(comm)  # the current state, sent on (re)connect
     assert 'id="live-meta"' in first
     return comm
+
+
+async def _state(comm: WebsocketCommunicator) -> str:
+    """The state sent on connect.  A host page may get the presence box first: the socket joins
+    the relay before it draws the state (so no update in between is lost), and the box of the
+    seats that just arrived comes through the relay."""
+    while 'id="live-meta"' not in (text := await comm.receive_from(timeout=5)):
+        assert text.lstrip().startswith('<section id="presence"'), text[:200]
+    return text
 
 
 async def _drain(comm: WebsocketCommunicator) -> list[str]:
