@@ -9,9 +9,10 @@ class MatchesConfig(AppConfig):
         # starts only inside a web server process (see matches/sweeper.py)
         from matches.core import events
         from matches.live import fanout as live
-        from matches.play import sweeper
+        from matches.play import bots, sweeper
         from matches.seasons import webhooks
 
         events.subscribe(live.notify)  # the live path draws and sends every committed change
         sweeper.maybe_start()
+        bots.maybe_start()  # computer players in seats, beside the clocks
         webhooks.maybe_start()
