@@ -126,16 +126,26 @@ def play_turn(seat_id: int, strengths: Mapping[str, Strength] = STRENGTHS) -> bo
     key = f"{bout.pk}:r{bout.round_version}" if game.sealed else f"{bout.pk}:{bout.version}"
     if not claim(seat.pk, seat.bot, key, now):
         return False
-    knobs = _within_clock(strengths[seat.bot], bout, seat.number, now)
-    seed = zlib.crc32(f"{bout.number}:{bout.version}:{seat.number}".encode())
-    # choose() decides from game.view(state, seat) and the seat's legal actions only
-    action = computer.choose(game, state, seat.number, knobs, seed=seed)
     try:
+        knobs = _within_clock(strengths[seat.bot], bout, seat.number, now)
+        seed = zlib.crc32(f"{bout.number}:{bout.version}:{seat.number}".encode())
+        # choose() decides from game.view(state, seat) and the seat's legal actions only
+        action = computer.choose(game, state, seat.number, knobs, seed=seed)
         services.submit(match.pk, seat.number, game.format(action), bout.version)
     except (ServiceError, RuleError) as error:
         log.info("bot of seat %s in match %s did not move: %s", seat.number, match.pk, error)
+        release(seat.pk, key)
         return False
+    except Exception:
+        release(seat.pk, key)  # e.g. a locked database: the next sweep tries again
+        raise
     return True
+
+
+def release(seat_id: int, key: str) -> None:
+    """Give a claimed turn back (its move failed): the next sweep may claim it again.  Safe: a move
+    carries the version it was thought on, so a turn is still played at most once."""
+    Seat.objects.filter(pk=seat_id, bot_claim=key).update(bot_claim="", bot_claimed_at=None)
 
 
 def _within_clock(knobs: Strength, bout: Bout, seat: int, now: datetime) -> Strength:

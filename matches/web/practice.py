@@ -54,7 +54,8 @@ def practice(request: HttpRequest) -> HttpResponse:
     try:
         slug, strength, mine = _parse(request.POST)
         seats = get_game(slug).seats
-        names = ["You" if n == mine else "Computer" if seats == 2 else f"Computer {n}" for n in range(1, seats + 1)]
+        # the pages add "(computer, easy)" to a bot's name: "Opponent (computer, easy)"
+        names = ["You" if n == mine else "Opponent" if seats == 2 else f"Opponent {n}" for n in range(1, seats + 1)]
         with transaction.atomic():
             match = services.create_match(slug, seat_names=names, bouts=1)
             for number in range(1, seats + 1):

@@ -186,9 +186,9 @@ def test_practice_starts_a_match_against_the_computer(client: Client):
     assert response.status_code == 302 and response["Location"] == f"/p/{bot_seat(match, 3).token}/"
     assert match.status == Match.RUNNING and match.format["bouts"] == 1
     assert [(s.name, s.bot) for s in match.seats.order_by("number")] == [
-        ("Computer 1", "strong"), ("Computer 2", "strong"), ("You", ""), ("Computer 4", "strong")]
+        ("Opponent 1", "strong"), ("Opponent 2", "strong"), ("You", ""), ("Opponent 4", "strong")]
     page = client.get(response["Location"]).content.decode()
-    assert "Computer 1 (computer, strong)" in page
+    assert "Opponent 1 (computer, strong)" in page
 
 
 @pytest.mark.parametrize("data, message", [
