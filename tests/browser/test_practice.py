@@ -98,10 +98,13 @@ def test_the_host_puts_a_bot_in_a_back_to_the_wall_seat_mid_match(server: Server
     bob.goto(host.input_value("#seat-link-2"))
     wait_connected(host, bob)
     host.click("#host-start")
+    # the start's answer (its flash) came with the dashboard's forms drawn after it
+    host.wait_for_selector('#host-flash:has-text("match started")', timeout=TIMEOUT)
     host.wait_for_selector("#bttw .sq", state="attached", timeout=TIMEOUT)
     host.select_option('#host-bot select[name="seat"]', "3")
     host.select_option('#host-bot select[name="strength"]', "normal")
     host.click("#host-bot button[type=submit]")
+    host.wait_for_selector('#host-flash:has-text("seat 3 (Cy) is played by the computer (normal)")', timeout=TIMEOUT)
     for page in (host, bob):
         page.wait_for_selector('#clock-3:has-text("Cy (computer, normal)")', timeout=TIMEOUT)
     # the bot's sealed orders are in: its seat is marked submitted (what it ordered stays hidden from Bob)
@@ -113,6 +116,7 @@ def test_the_host_puts_a_bot_in_a_back_to_the_wall_seat_mid_match(server: Server
     host.select_option('#host-bot select[name="seat"]', "3")
     host.select_option('#host-bot select[name="strength"]', "")
     host.click("#host-bot button[type=submit]")
+    host.wait_for_selector('#host-flash:has-text("played by its person again")', timeout=TIMEOUT)
     bob.wait_for_selector('#clock-3:not(:has-text("computer"))', timeout=TIMEOUT)
     assert "seat 3 (Cy) is played by its person again" in host.inner_text("#log-list")
     assert not errors, errors
