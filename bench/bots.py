@@ -1,6 +1,7 @@
 """Bots against a uniformly random player: win rate and think time per game and strength.
 
     .venv/bin/python bench/bots.py [--games N] [--slugs a,b] [--strengths easy,normal]
+    .venv/bin/python bench/bots.py --versus strong:normal,normal:easy [--games N] [--slugs a,b]
 
 Seats alternate (the bot takes seat 1, 2, ... in turn; every other seat plays
 uniformly random legal actions).  Back to the Wall counts a win for a sole
@@ -43,13 +44,36 @@ def match(slug: str, strength: str, n: int) -> tuple[bool, list[float]]:
     return result.winners == {bot}, times
 
 
+def duel(slug: str, first: str, second: str, n: int) -> bool:
+    """`first` against `second` (every other seat), seats alternated: True when `first` wins alone."""
+    game = get_game(slug)
+    mine = 1 + n % game.seats
+    state = game.new({})
+    while game.result(state) is None:
+        seat = sorted(game.pending(state) or game.to_act(state))[0]
+        action = choose(game, state, seat, first if seat == mine else second, seed=n * 7 + seat)
+        state = game.apply(state, seat, action)
+    result = game.result(state)
+    assert result is not None
+    return result.winners == {mine}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     # the host's game has no winner a bot could play for: the host decides it
     parser.add_argument("--slugs", default=",".join(s for s in slugs() if not get_game(s).host_moves))
     parser.add_argument("--strengths", default="easy,normal,strong")
+    parser.add_argument("--versus", default="", help="pairs a:b, e.g. strong:normal (a's sole wins over N games)")
     args = parser.parse_args()
+    if args.versus:
+        print(f"{'game':18} {'pair':16} {'wins':>9}")
+        for slug in args.slugs.split(","):
+            for pair in args.versus.split(","):
+                first, second = pair.split(":")
+                won = sum(duel(slug, first, second, n) for n in range(args.games))
+                print(f"{slug:18} {pair:16} {won:>4}/{args.games:<4}", flush=True)
+        return
     print(f"{'game':18} {'strength':8} {'wins':>9} {'median s':>9} {'max s':>7}")
     for slug in args.slugs.split(","):
         for strength in args.strengths.split(","):

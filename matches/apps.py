@@ -10,10 +10,11 @@ class MatchesConfig(AppConfig):
         from matches.core import events
         from matches.live import chat_feed as live_chat
         from matches.live import fanout as live
-        from matches.play import sweeper
+        from matches.play import bots, sweeper
         from matches.seasons import webhooks
 
         events.subscribe(live.notify)  # the live path draws and sends every committed change
         events.subscribe_chat(live_chat.notify)  # and every chat line, only to who reads its room
         sweeper.maybe_start()
+        bots.maybe_start()  # computer players in seats, beside the clocks
         webhooks.maybe_start()

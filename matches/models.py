@@ -300,6 +300,12 @@ class Seat(models.Model):
     season_player = models.ForeignKey(
         SeasonPlayer, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
     )
+    #: a computer player's strength ("easy", "normal", "strong"); empty: a person plays the seat
+    bot = models.CharField(max_length=8, blank=True, default="")
+    #: the turn a bot worker claimed ("<bout id>:<version>") and when: one move per turn
+    #: (matches/play/bots.py); a claim older than its lease may be taken again
+    bot_claim = models.CharField(max_length=40, blank=True, default="")
+    bot_claimed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "number"]
@@ -307,6 +313,11 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.number}: {self.name}"
+
+    @property
+    def label(self) -> str:
+        """The name as pages and the log show it: "Bob (computer, normal)" while a bot plays it."""
+        return f"{self.name} (computer, {self.bot})" if self.bot else self.name
 
 
 class MatchGarnet(models.Model):

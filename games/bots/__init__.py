@@ -48,6 +48,8 @@ def choose(game: Game[Any, Any], state: Any, seat: int, strength: str | Strength
     if game.result(observed) is not None or seat not in game.to_act(observed):
         raise ValueError(f"seat {seat} may not act now")
     know = knowledge_for(game)
+    if know.play is not None:
+        return know.play(game, observed, seat, knobs, rng)
     if game.sealed:
         candidates = know.propose(game, observed, seat, rng, knobs)
         if len(candidates) == 1:

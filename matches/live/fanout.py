@@ -259,12 +259,13 @@ def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None) -> 
         forget(match.id)
         return []
     # the score and the bout's label change only when a bout ends or another starts; seats only in setup
+    # or by a host action (a computer player taking a seat), never by a move
     same_bout = (last is not None and current is not None and last.match_token == match.watch_token
                  and last.bout == current.number and not last.finished and current.finished is None
                  and last.status == match.status)
     snap = render.shared(match, turns=False, bout=current,
                          standing=last.standing if same_bout and last is not None else None,
-                         seats=last.seats if same_bout and last is not None else None,
+                         seats=last.seats if same_bout and last is not None and moved is not None else None,
                          clocks=moved.clocks if moved is not None else None)
     snap["presence"] = False  # the host's presence list has messages of its own
     bout = snap["bout"]

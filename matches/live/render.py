@@ -72,7 +72,7 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
     game = match.game
     bout = snap["bout"]
     seats = snap["seats"]
-    names = {s.number: s.name for s in seats}
+    names = {s.number: s.label for s in seats}  # "Bob (computer, normal)" while a bot plays the seat
     view: dict[str, Any] | None = None
     if bout is not None:
         view = game.view(snap["state"], viewer)
@@ -92,7 +92,7 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
     seat_rows = [
         {
             "number": s.number,
-            "name": s.name,
+            "name": s.label,
             "to_act": s.number in to_act,
             "submitted": game.sealed and s.number in to_act and s.number not in pending,
             "score": score.get(s.number, 0),

@@ -21,7 +21,7 @@ from typing import Any
 from django.db import transaction
 
 from matches.models import Match
-from matches.play import services
+from matches.play import bots, services
 from matches.play.engine import host_seq
 
 
@@ -177,7 +177,15 @@ def _replay_access(match: Any, data: Any) -> str:
     return describe_access(match)
 
 
+def _bot(match: Any, data: Any) -> str:
+    strength = str(data.get("strength", "")).strip()
+    if strength not in ("", *bots.STRENGTHS):
+        raise BadRequest("choose a person, or the computer at easy, normal or strong")
+    return bots.set_bot(match, _seat(match, data), strength)
+
+
 ACTIONS: dict[str, Callable[[Any, Any], str]] = {
+    "bot": _bot,
     "start": _start,
     "next_bout": _next_bout,
     "pause": _pause,

@@ -2,12 +2,14 @@ from django.urls import path
 
 from matches.web import (
     chat_views,
+    practice,
     replay_views,
     views,
 )
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("practice/", practice.practice, name="practice"),
     path("new/board/", views.board_check, name="board_check"),
     path("p/<token:token>/", views.player_page, name="player_page"),
     path("p/<token:token>/move/", views.player_move, name="player_move"),

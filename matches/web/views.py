@@ -25,7 +25,7 @@ from games.core import HOST, SPECTATOR, RuleError
 from matches.live import render as rendering
 from matches.models import Match, Seat
 from matches.play import services
-from matches.web import forms, host_actions
+from matches.web import forms, host_actions, practice
 
 audit = logging.getLogger("deathmatch.audit")
 
@@ -92,7 +92,8 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {"games": forms.games(), "seat_numbers": range(1, forms.MAX_SEATS + 1), "error": error,
                "error_field": error_field, "posted": request.POST if error else None,
                "form": {"game": request.POST.get("game", "lance-assembly")}, "clock_fields": CLOCK_FIELDS,
-               "seat_fields": [{"n": n, "name": f"seat{n}"} for n in range(1, forms.MAX_SEATS + 1)]}
+               "seat_fields": [{"n": n, "name": f"seat{n}"} for n in range(1, forms.MAX_SEATS + 1)],
+               "practice_games": practice.practice_games(), "strengths": practice.STRENGTH_CHOICES}
     return render(request, "matches/home.html", context, status=400 if error else 200)
 
 
@@ -115,7 +116,7 @@ def player_page(request: HttpRequest, token: str) -> HttpResponse:
     context = _page(request, seat.match, seat.number, token)
     context.update(
         move_url=reverse("player_move", args=[token]),
-        role_label=f"{seat.name} · seat {seat.number}",
+        role_label=f"{seat.label} · seat {seat.number}",
         page_title=seat.name,
         controls_template=rendering.controls_template(seat.match.game_slug),
         example_move=EXAMPLES.get(seat.match.game_slug, "C3"),

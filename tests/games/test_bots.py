@@ -108,3 +108,85 @@ def test_normal_beats_random_at_grid_master():
             state = game.apply(state, seat, action)
         wins += bot in game.result(state).winners
     assert wins >= 7
+
+
+# -- Gomoku and Squava: alpha-beta (games/bots/grids.py) ------------------------------------
+
+#: iteration budgets only: a node budget of 40 per iteration, no clock
+GRID = {name: replace(knobs, seconds=None, iterations=60) for name, knobs in STRENGTHS.items()}
+
+
+def _solo(slug, rows, to_move):
+    from games.two_connect.board import SoloState
+
+    game = get_game(slug)
+    return game, SoloState(board=game.rules.from_rows(rows), to_move=to_move)
+
+
+GOMOKU_WIN = """
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . 1 1 1 1 . . . . . .
+. . . . . . . . . . . . . .
+. . . . 2 2 2 . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . 2 . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+"""
+
+
+@pytest.mark.parametrize("strength", ["easy", "normal", "strong"])
+def test_gomoku_bot_finishes_its_five_and_blocks_the_other_five(strength):
+    game, state = _solo("gomoku", GOMOKU_WIN, 1)
+    assert game.format(choose(game, state, 1, GRID[strength], seed=3)) in ("D5", "I5")  # wins at once
+    game, state = _solo("gomoku", GOMOKU_WIN, 2)
+    assert game.format(choose(game, state, 2, GRID[strength], seed=3)) in ("D5", "I5")  # must block
+
+
+SQUAVA = """
+1 . 1 . .
+. . . . .
+. 2 2 . 2
+. . . . .
+. . . . .
+"""
+
+
+@pytest.mark.parametrize("strength", ["easy", "normal", "strong"])
+def test_squava_bot_blocks_a_four_and_never_makes_three_when_it_need_not(strength):
+    game, state = _solo("squava", SQUAVA, 1)
+    assert game.format(choose(game, state, 1, GRID[strength], seed=5)) == "D3"  # seat 2 would make four
+    game, state = _solo("squava", SQUAVA, 2)
+    assert game.format(choose(game, state, 2, GRID[strength], seed=5)) == "D3"  # four in a row wins
+    # seat 1 to move with nothing to win or block: B1 would make three (A1 B1 C1) and lose
+    quiet = """
+    1 . 1 . .
+    . . . . .
+    . 2 . . 2
+    . . . . .
+    . . . . .
+    """
+    game, state = _solo("squava", quiet, 1)
+    for seed in range(4):
+        assert game.format(choose(game, state, 1, GRID[strength], seed=seed)) != "B1"
+
+
+@pytest.mark.parametrize("slug, games, needed", [("gomoku", 4, 3), ("squava", 8, 6)])
+def test_normal_beats_easy_at_the_stone_boards(slug, games, needed):
+    game = get_game(slug)
+    wins = 0
+    for n in range(games):
+        normal_seat = 1 + n % 2  # seats alternated
+        state = game.new({})
+        while game.result(state) is None:
+            seat = next(iter(game.to_act(state)))
+            knobs = GRID["normal"] if seat == normal_seat else GRID["easy"]
+            state = game.apply(state, seat, choose(game, state, seat, knobs, seed=n * 7 + seat))
+        wins += game.result(state).winners == {normal_seat}
+    assert wins >= needed

@@ -1,0 +1,215 @@
+"""Computer players in seats: the host's switch, and the worker that moves for them.
+
+A seat with `Seat.bot` set ("easy", "normal", "strong") is played by
+`games.bots.choose` (pure: it decides from the seat's own view and legal actions
+only, never from what the seat may not see).  The bot acts like a player, through
+`services.submit`, from a worker: `run()` in a thread of each web server
+process (beside the clock sweeper) or `manage.py run_bots`; never on a request's
+path, because thinking takes up to a few seconds.
+
+Exactly one move per turn across any number of workers: a worker claims the
+seat's turn with a compare-and-swap on `Seat.bot_claim` (the bout and its
+version, or its sealed round), like the sweeper claims a time-out; the loser of
+the swap updates 0 rows and leaves the turn alone.  The move itself carries the
+version the bot thought about, so even a claim taken again after its lease
+(a worker died mid-thought) cannot play twice: `submit` refuses a stale version.
+
+The bot respects the clock: it thinks at most its strength's budget, and never
+more than half of the time its seat has left.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import zlib
+from collections.abc import Mapping
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import close_old_connections, transaction
+from django.db.models import Q
+from django.db.utils import DatabaseError
+from django.utils import timezone
+
+from games import bots as computer
+from games.bots.search import Strength
+from games.core import RuleError
+from matches.core import events
+from matches.core.errors import NotAllowed, ServiceError
+from matches.core.runtime import is_web_server
+from matches.models import Bout, Match, Seat
+from matches.play import clocks, engine, services
+
+log = logging.getLogger(__name__)
+
+STRENGTHS: Mapping[str, Strength] = computer.STRENGTHS
+#: a claim older than this was abandoned (its worker died): the turn may be claimed again
+LEASE = timedelta(seconds=30)
+#: never think longer than this share of the time the seat has left
+CLOCK_SHARE = 0.5
+
+_started = threading.Event()
+#: set after every committed change in this process: a bot may be to move
+wanted = threading.Event()
+
+
+# -- the host's switch -------------------------------------------------------------------
+
+
+def set_bot(match: Match, seat: int, strength: str) -> str:
+    """Host: a computer player of `strength` takes `seat` ("" gives it back to its person).
+    Logged ("seat 2 (Bob) is played by the computer (normal)") and announced; the page's
+    names say "(computer, normal)" while it plays."""
+    strength = str(strength).strip().lower()
+    if strength and strength not in STRENGTHS:
+        raise NotAllowed(f"a computer player is easy, normal or strong, not {strength!r}")
+    now = timezone.now()
+    with transaction.atomic():
+        match, bout = engine.lock(match)
+        if match.status == Match.FINISHED:
+            raise NotAllowed("the match is over")
+        number = engine.require_seat(match, seat)
+        row = Seat.objects.select_for_update().get(match=match, number=number)
+        if row.bot == strength:
+            raise NotAllowed(f"the computer already plays {engine.seat_label(match, number)} ({strength})"
+                             if strength else f"a person already plays {engine.seat_label(match, number)}")
+        row.bot, row.bot_claim, row.bot_claimed_at = strength, "", None
+        row.save(update_fields=["bot", "bot_claim", "bot_claimed_at"])
+        if bout is not None and bout.finished is None:
+            engine.bump(bout)
+            bout.save()
+        text = (f"{engine.seat_label(match, number)} is played by the computer ({strength})" if strength
+                else f"{engine.seat_label(match, number)} is played by its person again")
+        engine.note(match, bout, text, now)
+        engine.notify(match.pk)
+    return text
+
+
+# -- one bot turn ------------------------------------------------------------------------
+
+
+def due_seats() -> list[int]:
+    """Ids of bot seats in running, unpaused matches (each is checked for its turn)."""
+    return list(Seat.objects.exclude(bot="").filter(match__status=Match.RUNNING, match__paused=False)
+                .order_by("id").values_list("id", flat=True))
+
+
+def claim(seat_id: int, strength: str, key: str, now: datetime) -> bool:
+    """Compare-and-swap: this worker takes turn `key` of the seat; False when another did."""
+    taken = (Seat.objects.filter(pk=seat_id, bot=strength)
+             .filter(~Q(bot_claim=key) | Q(bot_claimed_at__lt=now - LEASE))
+             .update(bot_claim=key, bot_claimed_at=now))
+    return taken == 1
+
+
+def play_turn(seat_id: int, strengths: Mapping[str, Strength] = STRENGTHS) -> bool:
+    """If the bot of seat `seat_id` is to act and this worker wins the claim: think and submit.
+    True when its move was applied."""
+    seat = Seat.objects.select_related("match").filter(pk=seat_id).first()
+    if seat is None or not seat.bot:
+        return False
+    match = seat.match
+    bout = Bout.objects.filter(match=match).order_by("-number").first()
+    if match.status != Match.RUNNING or match.paused or bout is None or bout.finished is not None:
+        return False
+    game = match.game
+    state = game.load(bout.state)
+    if game.result(state) is not None:
+        return False
+    awaited = game.pending(state) if game.sealed else game.to_act(state)
+    if seat.number not in awaited:
+        return False
+    now = timezone.now()
+    # a sealed round is one turn however many others submit meanwhile
+    key = f"{bout.pk}:r{bout.round_version}" if game.sealed else f"{bout.pk}:{bout.version}"
+    if not claim(seat.pk, seat.bot, key, now):
+        return False
+    try:
+        knobs = _within_clock(strengths[seat.bot], bout, seat.number, now)
+        seed = zlib.crc32(f"{bout.number}:{bout.version}:{seat.number}".encode())
+        # choose() decides from game.view(state, seat) and the seat's legal actions only
+        action = computer.choose(game, state, seat.number, knobs, seed=seed)
+        services.submit(match.pk, seat.number, game.format(action), bout.version)
+    except (ServiceError, RuleError) as error:
+        log.info("bot of seat %s in match %s did not move: %s", seat.number, match.pk, error)
+        release(seat.pk, key)
+        return False
+    except Exception:
+        release(seat.pk, key)  # e.g. a locked database: the next sweep tries again
+        raise
+    return True
+
+
+def release(seat_id: int, key: str) -> None:
+    """Give a claimed turn back (its move failed): the next sweep may claim it again.  Safe: a move
+    carries the version it was thought on, so a turn is still played at most once."""
+    Seat.objects.filter(pk=seat_id, bot_claim=key).update(bot_claim="", bot_claimed_at=None)
+
+
+def _within_clock(knobs: Strength, bout: Bout, seat: int, now: datetime) -> Strength:
+    """`knobs` with its time budget cut to a share of what the seat's clock (and a sealed
+    round's deadline) has left."""
+    left: list[float] = []
+    clock = clocks.of(bout, seat)
+    if clock is not None and clock.deadline is not None:
+        left.append(clock.remaining(now))
+    if bout.round_deadline is not None:
+        left.append(max(0.0, (bout.round_deadline - now).total_seconds()))
+    if not left:
+        return knobs
+    budget = max(0.01, min(left) * CLOCK_SHARE)
+    if knobs.seconds is not None and knobs.seconds <= budget:
+        return knobs
+    return replace(knobs, seconds=budget)
+
+
+def sweep_bots(strengths: Mapping[str, Strength] = STRENGTHS) -> int:
+    """Every bot to act moves once (claimed, so other workers skip it); the moves applied."""
+    played = 0
+    for seat_id in due_seats():
+        try:
+            played += play_turn(seat_id, strengths)
+        except Exception:  # one broken match must not stop the other bots
+            log.exception("bot turn failed for seat %s", seat_id)
+    return played
+
+
+# -- the loop ----------------------------------------------------------------------------
+
+
+def _wake(match_id: int, moved: object) -> None:
+    wanted.set()
+
+
+def run(max_idle: float = 1.0, stop: threading.Event | None = None) -> None:
+    """Move for every bot that is to act; sleep until a change in this process (or `max_idle`
+    seconds, for changes made by other processes); repeat."""
+    events.subscribe(_wake)
+    warned = False
+    while stop is None or not stop.is_set():
+        try:
+            close_old_connections()
+            wanted.clear()
+            sweep_bots()
+            warned = False
+        except DatabaseError as error:  # e.g. before `migrate`: keep trying quietly
+            if not warned:
+                log.warning("bots: database not ready (%s)", error)
+                warned = True
+        except Exception:
+            log.exception("bots failed; retrying")
+        wanted.wait(max_idle)
+
+
+def maybe_start() -> bool:
+    """In a web server process with the in-process clocks on: the bots' thread beside them."""
+    if not getattr(settings, "DEATHMATCH_INPROCESS_CLOCKS", False) or not is_web_server():
+        return False
+    if _started.is_set():
+        return False
+    _started.set()
+    idle = float(getattr(settings, "DEATHMATCH_CLOCK_MAX_IDLE", 1.0))
+    threading.Thread(target=run, args=(idle,), name="deathmatch-bots", daemon=True).start()
+    return True

@@ -1,0 +1,69 @@
+"""Practise against the computer: a match with bots in every other seat, started at once.
+
+No host is needed: the match starts on creation and the player lands on their own
+seat's page; the bots move from a worker (matches/play/bots.py).  One bout, the
+game's own clock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from config.ratelimits import limit_posts
+from games.registry import get_game, slugs
+from matches.play import bots, services
+from matches.web import forms
+
+STRENGTH_CHOICES = [("easy", "Easy"), ("normal", "Normal"), ("strong", "Strong")]
+
+
+class PracticeError(ValueError):
+    pass
+
+
+def practice_games() -> list[dict[str, Any]]:
+    """The games a bot plays (every registered one), with their seat counts."""
+    return [g for g in forms.games() if g["slug"] in slugs()]
+
+
+def _parse(data: Any) -> tuple[str, str, int]:
+    get = data.get
+    slug = str(get("game", "")).strip()
+    if slug not in slugs():
+        raise PracticeError("choose a game to practise")
+    strength = str(get("strength", "")).strip()
+    if strength not in bots.STRENGTHS:
+        raise PracticeError("choose how strong the computer plays: easy, normal or strong")
+    seats = get_game(slug).seats
+    try:
+        seat = int(str(get("seat", "1")).strip())
+    except ValueError:
+        raise PracticeError("choose your seat") from None
+    if not 1 <= seat <= seats:
+        raise PracticeError(f"{get_game(slug).name} has seats 1 to {seats}")
+    return slug, strength, seat
+
+
+@limit_posts("matches")
+@require_POST
+def practice(request: HttpRequest) -> HttpResponse:
+    try:
+        slug, strength, mine = _parse(request.POST)
+        seats = get_game(slug).seats
+        # the pages add "(computer, easy)" to a bot's name: "Opponent (computer, easy)"
+        names = ["You" if n == mine else "Opponent" if seats == 2 else f"Opponent {n}" for n in range(1, seats + 1)]
+        with transaction.atomic():
+            match = services.create_match(slug, seat_names=names, bouts=1)
+            for number in range(1, seats + 1):
+                if number != mine:
+                    bots.set_bot(match, number, strength)
+            services.start_match(match, starting_seat=1)
+    except (PracticeError, services.ServiceError) as error:
+        context = {"practice_games": practice_games(), "strengths": STRENGTH_CHOICES, "practice_error": str(error),
+                   "practice_posted": request.POST}
+        return render(request, "matches/practice_error.html", context, status=400)
+    return redirect("player_page", token=match.seats.get(number=mine).token)

@@ -1,0 +1,122 @@
+"""Practise against the computer, by clicks, to the end: from the home page's "Play the
+computer" a player gets a match with a computer player in the other seat, started at once, on
+the seat's own page.  The bot moves from the server's worker (matches/play/bots.py) and the page
+shows its moves live; the player clicks empty points until the game is over.  Desktop
+(1280x800, seat 1) and phone (390x844, seat 2).  Screenshots: test-artifacts/practice-*.png."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import ARTIFACTS, TIMEOUT, Server, wait_connected
+
+pytestmark = pytest.mark.browser
+
+VIEWPORTS = {
+    "desktop": ({"viewport": {"width": 1280, "height": 800}}, "1"),
+    "phone": ({"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}, "2"),
+}
+#: the squares the player tries, in this order (the first empty one each turn)
+ORDER = [f"{c}{r}" for r in range(1, 6) for c in "ABCDE"]
+EMPTY = '#tc-root .pt[data-board="squava"][data-coord="{}"]:not(.s1):not(.s2)'
+TURN_OR_END = "document.querySelector('#status.your-turn') || document.querySelector('#status.finished')"
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_player_practises_squava_against_the_computer_to_the_end(server: Server, browser: Any,
+                                                                     device: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    options, seat = VIEWPORTS[device]
+    context = browser.new_context(**options)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.url + "/")
+    page.select_option("#practice-game", "squava")
+    page.select_option("#practice-strength", "easy")
+    page.select_option("#practice-seat", seat)
+    page.screenshot(path=str(ARTIFACTS / f"practice-home-{device}.png"), full_page=True)
+    page.click("#practice-start")
+    page.wait_for_url("**/p/*/")
+    wait_connected(page)
+    assert "Opponent (computer, easy)" in page.inner_text("body")
+    moves = 0
+    for _ in range(20):
+        _wait_turn_or_end(page, server)
+        if page.locator("#status.finished").count():
+            break
+        coord = next(c for c in ORDER if page.locator(EMPTY.format(c)).count())
+        page.click(EMPTY.format(coord))
+        assert page.input_value("#move-text") == f"squava {coord}"
+        version = int(page.get_attribute("#live-meta", "data-version"))
+        page.click("#move-submit")
+        # the server's answer (a pending click is drawn as a stone already): a newer board with the stone
+        page.wait_for_function(f"+document.getElementById('live-meta').dataset.version > {version}", timeout=TIMEOUT)
+        page.wait_for_selector(f'#tc-root .pt[data-coord="{coord}"].s{seat}', state="attached", timeout=TIMEOUT)
+        assert page.is_hidden("#move-error"), page.inner_text("#move-error")
+        moves += 1
+        if moves == 2:
+            page.screenshot(path=str(ARTIFACTS / f"practice-playing-{device}.png"), full_page=True)
+    page.wait_for_selector("#status.finished", state="attached", timeout=TIMEOUT)
+    stones = page.locator('#tc-root .pt[data-board="squava"].s1, #tc-root .pt[data-board="squava"].s2').count()
+    bot_moves = stones - moves
+    assert moves >= 2 and bot_moves in (moves - 1, moves, moves + 1)  # the computer answered every move
+    log = page.inner_text("#log-list")
+    assert "Opponent (computer, easy)" in log
+    page.screenshot(path=str(ARTIFACTS / f"practice-end-{device}.png"), full_page=True)
+    context.close()
+    assert not errors, errors
+
+
+def _wait_turn_or_end(page: Any, server: Server) -> None:
+    """Wait for the player's turn or the end; on a time-out, say what the page and the server show."""
+    try:
+        page.wait_for_function(TURN_OR_END, timeout=TIMEOUT)
+    except Exception as error:
+        logs = "".join(path.read_text()[-2000:] for path in server.workdir.glob("daphne-*.log"))
+        raise AssertionError(f"stuck at {page.inner_text('#status')!r}, "
+                             f"{page.get_attribute('#live-meta', 'data-version')=}\n{logs}") from error
+
+
+def test_the_host_puts_a_bot_in_a_back_to_the_wall_seat_mid_match(server: Server, browser: Any) -> None:
+    """The host's console: Cy's seat goes to the computer (normal) after the start; every page names
+    it "Cy (computer, normal)" live, the bot submits its sealed orders, and the host takes it out."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    errors: list[str] = []
+    host.on("pageerror", lambda error: errors.append(str(error)))
+    host.goto(server.url + "/")
+    host.select_option("#game-select", "back-to-the-wall")
+    for n, name in enumerate(("Ann", "Bob", "Cy", "Di"), start=1):
+        host.fill(f'input[name="seat{n}"]', name)
+    host.click("#create-form button[type=submit]")
+    host.wait_for_url("**/h/**")
+    bob = browser.new_context(**VIEWPORTS["phone"][0]).new_page()
+    bob.on("pageerror", lambda error: errors.append(str(error)))
+    bob.goto(host.input_value("#seat-link-2"))
+    wait_connected(host, bob)
+    host.click("#host-start")
+    # the start's answer (its flash) came with the dashboard's forms drawn after it
+    host.wait_for_selector('#host-flash:has-text("match started")', timeout=TIMEOUT)
+    host.wait_for_selector("#bttw .sq", state="attached", timeout=TIMEOUT)
+    host.select_option('#host-bot select[name="seat"]', "3")
+    host.select_option('#host-bot select[name="strength"]', "normal")
+    host.click("#host-bot button[type=submit]")
+    host.wait_for_selector('#host-flash:has-text("seat 3 (Cy) is played by the computer (normal)")', timeout=TIMEOUT)
+    for page in (host, bob):
+        page.wait_for_selector('#clock-3:has-text("Cy (computer, normal)")', timeout=TIMEOUT)
+    # the bot's sealed orders are in: its seat is marked submitted (what it ordered stays hidden from Bob)
+    for page in (host, bob):
+        page.wait_for_selector("#clock-3 .badge.ok", timeout=TIMEOUT)
+    assert "Cy (computer, normal)" in host.inner_text("#log-list")
+    host.screenshot(path=str(ARTIFACTS / "practice-host-bot-desktop.png"), full_page=True)
+    bob.screenshot(path=str(ARTIFACTS / "practice-host-bot-phone.png"), full_page=True)
+    host.select_option('#host-bot select[name="seat"]', "3")
+    host.select_option('#host-bot select[name="strength"]', "")
+    host.click("#host-bot button[type=submit]")
+    host.wait_for_selector('#host-flash:has-text("played by its person again")', timeout=TIMEOUT)
+    bob.wait_for_selector('#clock-3:not(:has-text("computer"))', timeout=TIMEOUT)
+    assert "seat 3 (Cy) is played by its person again" in host.inner_text("#log-list")
+    assert not errors, errors

@@ -1,0 +1,203 @@
+"""Computer players in seats (matches/play/bots.py): the host's switch, the worker that moves
+for them through services, exactly once per turn however many workers run, within the clock,
+and from the seat's own view only.  Iteration budgets only (no time budget), so every bot
+decision here is fixed by its seed."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import replace
+
+import pytest
+from django.test import Client
+
+from games.bots import STRENGTHS
+from matches.core.errors import NotAllowed
+from matches.models import Match, Seat, TurnLog
+from matches.play import bots, services
+from tests.conftest import POSTGRES
+from tests.threads import released_together
+
+pytestmark = pytest.mark.django_db
+
+#: the named strengths with a small iteration budget and no clock
+SMALL = {name: replace(knobs, iterations=20, seconds=None, candidates=min(knobs.candidates, 8), playout_depth=10,
+                       tactic_checks=min(knobs.tactic_checks, 200))
+         for name, knobs in STRENGTHS.items()}
+
+
+def current(match):
+    return match.bouts.order_by("-number").first()
+
+
+def moves(match, seat):
+    return list(TurnLog.objects.filter(match=match, kind=TurnLog.MOVE, actor=seat, undone=False)
+                .values_list("text", flat=True))
+
+
+def bot_seat(match, number):
+    return Seat.objects.get(match=match, number=number)
+
+
+def test_a_bot_moves_on_its_turn_once_and_only_then(make_match, play):
+    match = make_match("squava", seat_names=["Ann", "Bob"])
+    bots.set_bot(match, 2, "normal")
+    assert bots.sweep_bots(SMALL) == 0  # seat 1 to move: the bot waits
+    play(match, 1, "C3")
+    assert bots.sweep_bots(SMALL) == 1
+    assert len(moves(match, 2)) == 1
+    assert bots.sweep_bots(SMALL) == 0  # its move is made: nothing more until seat 1 moves
+    play(match, 1, "A1")
+    assert bots.sweep_bots(SMALL) == 1 and len(moves(match, 2)) == 2
+
+
+def test_a_bot_plays_a_whole_game_against_a_bot(make_match):
+    match = make_match("squava")
+    bots.set_bot(match, 1, "easy")
+    bots.set_bot(match, 2, "strong")
+    for _ in range(30):
+        if not bots.sweep_bots(SMALL):
+            break
+    match.refresh_from_db()
+    assert match.status == Match.FINISHED and current(match).finished is not None
+
+
+def test_the_host_puts_a_bot_in_a_seat_and_takes_it_out(make_match, play):
+    match = make_match("squava", seat_names=["Ann", "Bob"])
+    bout_version = current(match).version
+    text = bots.set_bot(match, 2, "strong")
+    assert text == "seat 2 (Bob) is played by the computer (strong)"
+    assert current(match).version == bout_version + 1  # a page drawn before shows a stale board
+    assert bot_seat(match, 2).label == "Bob (computer, strong)"
+    with pytest.raises(NotAllowed, match="already plays"):
+        bots.set_bot(match, 2, "strong")
+    with pytest.raises(NotAllowed, match="easy, normal or strong"):
+        bots.set_bot(match, 2, "grandmaster")
+    assert bots.set_bot(match, 2, "") == "seat 2 (Bob) is played by its person again"
+    play(match, 1, "C3")
+    assert bots.sweep_bots(SMALL) == 0  # a person again: no bot move
+    notes = list(TurnLog.objects.filter(match=match, kind=TurnLog.HOST_NOTE).values_list("text", flat=True))
+    assert notes[-2:] == [text, "seat 2 (Bob) is played by its person again"]
+
+
+def test_a_doubled_claim_never_plays_twice(make_match, play):
+    match = make_match("squava")
+    bots.set_bot(match, 2, "normal")
+    play(match, 1, "C3")
+    seat = bot_seat(match, 2)
+    bout = current(match)
+    key = f"{bout.pk}:{bout.version}"
+    now = dt.datetime.now(dt.UTC)
+    assert bots.claim(seat.pk, "normal", key, now)
+    assert not bots.claim(seat.pk, "normal", key, now)  # a second worker loses the swap
+    assert not bots.play_turn(seat.pk, SMALL)  # ... and so does this one: the turn is claimed
+    assert moves(match, 2) == []
+    # a claim past its lease (its worker died) is taken again, and the turn is played once
+    Seat.objects.filter(pk=seat.pk).update(bot_claimed_at=now - bots.LEASE - dt.timedelta(seconds=1))
+    assert bots.play_turn(seat.pk, SMALL)
+    assert not bots.play_turn(seat.pk, SMALL)
+    assert len(moves(match, 2)) == 1
+
+
+def test_a_sealed_round_is_one_turn_for_the_bot(make_match):
+    match = make_match("bidding-ttt")
+    bots.set_bot(match, 2, "normal")
+    seat, bout = bot_seat(match, 2), current(match)
+    # a worker claims the bot's round and thinks; meanwhile seat 1 submits (the version moves on)
+    assert bots.claim(seat.pk, "normal", f"{bout.pk}:r{bout.round_version}", dt.datetime.now(dt.UTC))
+    services.submit(match, 1, "A1 3", bout.version)
+    assert bots.sweep_bots(SMALL) == 0  # another worker finds the round claimed
+    assert moves(match, 2) == []
+    Seat.objects.filter(pk=seat.pk).update(bot_claim="")  # the first worker's claim, released
+    assert bots.sweep_bots(SMALL) == 1
+    assert len(moves(match, 2)) == 1
+
+
+def test_the_bot_decides_from_its_own_view_only(make_match):
+    """Two matches that differ only in the human's sealed bid: the bot submits the same."""
+    texts = []
+    for bid in ("A1 3", "E5 40; C3 7"):
+        match = make_match("bidding-ttt")
+        services.submit(match, 1, bid, current(match).version)
+        bots.set_bot(match, 2, "normal")
+        assert bots.play_turn(bot_seat(match, 2).pk, SMALL)
+        texts.append(TurnLog.objects.get(match=match, kind=TurnLog.MOVE, actor=2).text)
+    assert texts[0] == texts[1]
+
+
+def test_the_bot_thinks_within_its_clock(make_match):
+    match = make_match("squava", clock={"per_move": 4, "reserve": 0})
+    bout = current(match)
+    clock = bout.clocks.get(seat=1)
+    short = bots._within_clock(STRENGTHS["strong"], bout, 1, clock.deadline - dt.timedelta(seconds=3))
+    assert short.seconds == pytest.approx(1.5)  # half of the 3 s its clock has left (not 2.5)
+    assert short.iterations == STRENGTHS["strong"].iterations
+    roomy = make_match("squava", clock={"per_move": 600, "reserve": 0})
+    assert bots._within_clock(STRENGTHS["strong"], current(roomy), 1, dt.datetime.now(dt.UTC)) == STRENGTHS["strong"]
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not POSTGRES, reason="needs DATABASE_URL pointing at PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("game", ["squava", "bidding-ttt"])
+def test_two_workers_at_once_play_one_move(make_match, game):
+    match = make_match(game)
+    bots.set_bot(match, 2, "normal")
+    if game == "squava":
+        services.submit(match, 1, "C3", current(match).version)
+    played = []
+    errors = released_together(*[lambda: played.append(bots.sweep_bots(SMALL))] * 2, timeout=60)
+    assert errors == [] and sorted(played) == [0, 1]
+    assert len(moves(match, 2)) == 1
+
+
+# -- the pages --------------------------------------------------------------------------
+
+
+def _form(html, action):
+    for form in re.findall(r"<form[^>]*>(.*?)</form>", html, re.S):
+        if f'name="action" value="{action}"' in form:
+            return dict(re.findall(r'<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"', form))
+    raise AssertionError(f"no {action} form on the dashboard")
+
+
+def test_the_host_console_puts_a_bot_in_a_seat(client: Client, make_match, play):
+    match = make_match("squava", seat_names=["Ann", "Bob"])
+    data = _form(client.get(f"/h/{match.host_token}/").content.decode(), "bot")
+    flash = client.post(f"/h/{match.host_token}/act/", {**data, "seat": "2", "strength": "easy"}).content.decode()
+    assert "seat 2 (Bob) is played by the computer (easy)" in flash
+    assert bot_seat(match, 2).bot == "easy"
+    bad = client.post(f"/h/{match.host_token}/act/", {**_form(client.get(f"/h/{match.host_token}/").content.decode(),
+                                                              "bot"), "seat": "2", "strength": "wizard"})
+    assert "easy, normal or strong" in bad.content.decode() and bot_seat(match, 2).bot == "easy"
+    seat_page = client.get(f"/p/{bot_seat(match, 1).token}/").content.decode()
+    assert "Bob (computer, easy)" in seat_page
+    assert "Bob (computer, easy)" in client.get(f"/p/{bot_seat(match, 2).token}/").content.decode()
+    play(match, 1, "C3")
+    assert bots.sweep_bots(SMALL) == 1
+
+
+def test_practice_starts_a_match_against_the_computer(client: Client):
+    home = client.get("/").content.decode()
+    assert 'id="practice-form"' in home and 'value="gomoku"' in home
+    response = client.post("/practice/", {"game": "back-to-the-wall", "strength": "strong", "seat": "3"})
+    match = Match.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/p/{bot_seat(match, 3).token}/"
+    assert match.status == Match.RUNNING and match.format["bouts"] == 1
+    assert [(s.name, s.bot) for s in match.seats.order_by("number")] == [
+        ("Opponent 1", "strong"), ("Opponent 2", "strong"), ("You", ""), ("Opponent 4", "strong")]
+    page = client.get(response["Location"]).content.decode()
+    assert "Opponent 1 (computer, strong)" in page
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"game": "chess", "strength": "easy", "seat": "1"}, "choose a game to practise"),
+    ({"game": "squava", "strength": "godlike", "seat": "1"}, "easy, normal or strong"),
+    ({"game": "squava", "strength": "easy", "seat": "3"}, "Squava has seats 1 to 2"),
+    ({"game": "squava", "strength": "easy", "seat": "x"}, "choose your seat"),
+])
+def test_bad_practice_requests_say_why_and_create_nothing(client: Client, data, message):
+    response = client.post("/practice/", data)
+    assert response.status_code == 400 and message in response.content.decode()
+    assert not Match.objects.exists()
