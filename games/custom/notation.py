@@ -204,12 +204,15 @@ def format_action(action: CustomAction) -> str:
 
 # -- tokens ----------------------------------------------------------------
 _DECODER = json.JSONDecoder()
-_WORD = re.compile(r"[^\s,\"]+")
-_QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"'})
+_WORD = re.compile(r"[^\s,\"\u201c]+")
+OPEN_QUOTES = ('"', "\u201c")  # straight, or the curly quotes phones and word processors type
 
 
 def tokens(text: str) -> list[str | tuple[str]]:
-    """Bare words (str) and quoted JSON strings ((text,)); commas and spaces separate."""
+    """Bare words (str) and quoted strings ((text,)); commas and spaces separate.  A string in
+    straight quotes is JSON (the canonical form: `quote`); one in curly quotes (\u201c...\u201d, as
+    phones type them) is taken as it is, up to the closing curly quote.  Curly quotes inside a
+    straight-quoted string are only text (a prompt may contain them)."""
     out: list[str | tuple[str]] = []
     at = 0
     while at < len(text):
@@ -222,6 +225,12 @@ def tokens(text: str) -> list[str | tuple[str]]:
             except json.JSONDecodeError:
                 raise NotationError(f"the quoted text starting {text[at:at + 20]!r} is not closed") from None
             out.append((value,))
+        elif char == "\u201c":
+            end = text.find("\u201d", at + 1)
+            if end < 0:
+                raise NotationError(f"the quoted text starting {text[at:at + 20]!r} is not closed")
+            out.append((text[at + 1:end],))
+            at = end + 1
         else:
             match = _WORD.match(text, at)
             assert match is not None
@@ -278,7 +287,7 @@ def parse_action(text: str) -> CustomAction:
     """Host actions, and answers that name their round (`round 2 answer 7`)."""
     if not isinstance(text, str):
         raise NotationError("expected text")
-    parts = tokens(text.translate(_QUOTES).strip().rstrip("."))
+    parts = tokens(text.strip().rstrip("."))
     if not parts:
         raise NotationError("expected a Host's game action, got nothing")
     head, rest = parts[0], parts[1:]
@@ -455,21 +464,21 @@ def _parse_numbered_answer(text: str) -> Answer:
 
 def parse_value(spec: Spec, text: str) -> Value:
     """An answer's text read as `spec` asks (shape only: apply checks ranges)."""
-    raw = text.translate(_QUOTES).strip()
+    raw = text.strip()
     if spec.kind == "text":
-        if raw.startswith('"'):
+        if raw.startswith(OPEN_QUOTES):
             parts = tokens(raw)
             if len(parts) != 1:
                 raise NotationError("put the whole answer in one pair of double quotes")
             return check_text(_text(parts[0], "the answer", MAX_TEXT), "the answer", MAX_TEXT)
         return check_text(raw, "the answer", MAX_TEXT)
-    if not raw.startswith('"'):
+    if not raw.startswith(OPEN_QUOTES):
         raw = raw.rstrip(".").strip()  # a full stop ends a sentence, not an answer
     parts = tokens(raw)
     if not parts:
         raise NotationError("the answer is empty")
     if spec.kind == "choice":
-        if raw.startswith('"') and len(parts) != 1:
+        if raw.startswith(OPEN_QUOTES) and len(parts) != 1:
             raise NotationError("put the whole choice in one pair of double quotes")
         part = parts[0]
         if isinstance(part, str) and re.fullmatch(r"\d{1,3}", raw) and 1 <= int(raw) <= len(spec.choices):

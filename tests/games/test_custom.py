@@ -419,3 +419,16 @@ def test_an_ending_may_name_a_token_of_life_and_elimination_candidates() -> None
     refused(state, HOST, "end winner 1 token 9", "there is no seat 9 in this bout")
     with pytest.raises(NotationError, match="the ending names token twice"):
         game.parse(state, HOST, "end winner 1 token 2 token 3")
+
+
+def test_curly_quotes_are_quotes_when_typed_and_text_inside_straight_quotes() -> None:
+    """Phones type \u201ccurly\u201d quotes: they delimit a prompt or a choice like straight ones.
+    Inside a straight-quoted (canonical) prompt they are only text (Hypothesis found the prompt
+    '\u201c' read back as an unclosed quote when every curly quote was made straight)."""
+    typed = game.parse(game.new(), HOST, "round \u201cPick one\u201d choice \u201cred\u201d, \u201cblue\u201d")
+    assert isinstance(typed, OpenRound) and typed.prompt == "Pick one"
+    assert typed.spec.choices == ("red", "blue")
+    action = OpenRound('She said \u201cgo\u201d', Spec("choice", choices=("0", '"')), (), "everyone")
+    assert game.parse(game.new(), HOST, game.format(action)) == action
+    with pytest.raises(NotationError, match="not closed"):
+        game.parse(game.new(), HOST, "round \u201cPick one choice a, b")
