@@ -105,7 +105,8 @@ def banner(match: Any, bout: Any, names: dict[int, str], viewer: int, score: dic
             headline = "The match is over: no winner"
         return {"kind": "match", "headline": headline, "why": words, "score": score_text,
                 "detail": detail,
-                "next": "The match is over." if viewer != HOST else "The match is over. You may reopen the last bout if it ended wrongly."}
+                # what the host can do about it is the live layer's to say (it reads the log and the endings)
+                "next": "The match is over."}
     if bout.finished is None or not bout.result:
         return None
     winners = [int(s) for s in bout.result.get("winners") or []]

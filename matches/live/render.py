@@ -118,7 +118,10 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "status": _status(match, bout, view, names, viewer),
         # a replay step is never the viewer's turn (set before the game's page hook runs)
         "replay": bool(snap.get("replay")),
-        "my_turn": viewer >= 1 and viewer in to_act and match.status == "running" and not snap.get("replay"),
+        # a pause stops every seat: nobody's turn until the host resumes (the Play button is disabled)
+        "my_turn": (viewer >= 1 and viewer in to_act and match.status == "running" and not match.paused
+                    and not snap.get("replay")),
+        "paused": match.paused and match.status == "running" and not snap.get("replay"),
         "server_now": timezone.now().isoformat(timespec="milliseconds"),
         # squares to outline; the game's page hook fills them from its view
         "last_cells": [],
@@ -139,6 +142,8 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
     if viewer == HOST:
         # the host panel's "Start bout N" (read here: the panel must not ask the database)
         ctx["needs_next_bout"] = match.status == "running" and bout is not None and bout.finished is not None
+    if viewer == HOST and ctx["banner"] and ctx["banner"]["kind"] == "match" and not snap.get("replay"):
+        ctx["banner"] = {**ctx["banner"], **_host_match_end(match, bout)}
     if viewer == HOST and snap.get("presence", True):
         ctx["presence"] = presence.presence(match, seats)
         # the Reopen button: only when the host or a clock (not the rules) ended the bout or match
@@ -460,6 +465,8 @@ def _status(match: Any, bout: Any, view: dict[str, Any] | None, names: dict[int,
             return f"Bout {bout.number} over: {', '.join(who(s) for s in winners)} won ({reason})."
         return f"Bout {bout.number} over: {reason or 'draw'}."
     assert view is not None
+    if match.paused:
+        return "Paused by the host."
     if match.game.sealed:
         waiting = [who(s) for s in view["pending"]]
         return "Waiting for sealed orders from " + ", ".join(waiting) + "." if waiting else "All orders are in."
@@ -467,6 +474,23 @@ def _status(match: Any, bout: Any, view: dict[str, Any] | None, names: dict[int,
     if acting == ["you"]:
         return "Your turn."
     return f"{' and '.join(acting)} to move." if acting else "Waiting."
+
+
+def _host_match_end(match: Any, bout: Any) -> dict[str, Any]:
+    """What the host can do about a finished match, in the end banner: Reopen takes back only an
+    ending by the host or a clock; a bout the rules decided is fixed by correcting a turn (linked)."""
+    refusal = endings.reopen_refusal(match, bout)
+    if not refusal:
+        return {"next": f"The match is over. If it ended wrongly, Reopen bout {bout.number} (under Moderation) "
+                        "takes that ending back and play goes on."}
+    if bout.finished is not None and not endings.last_ending(bout):
+        last = bout.active_moves().last()
+        if last is not None:
+            return {"next": f"The match is over. Bout {bout.number} was decided on the board: if a move was wrong, "
+                            "correct its turn in the log and the bout is replayed from there.",
+                    "correct_turn": {"bout": bout.number, "sequence": last.sequence, "who": last.who,
+                                     "text": last.text}}
+    return {"next": f"The match is over. It cannot be reopened: {refusal}."}
 
 
 def _items(data: Any) -> list[tuple[str, str]]:

@@ -27,6 +27,13 @@
     var now = { bout: +meta.dataset.bout, version: +meta.dataset.version };
     var base = document.title.replace(/^● /, "");
     document.title = meta.dataset.myTurn === "1" ? "● " + base : base;
+    // a pause stops every move: Play is disabled until the host resumes (the server refuses anyway)
+    var play = document.getElementById("move-submit");
+    if (play) {
+      var paused = meta.dataset.paused === "1";
+      play.disabled = paused;
+      if (paused) { play.title = "Paused by the host"; } else { play.removeAttribute("title"); }
+    }
     // every form acts on the version the page shows (a delta leaves older forms' inputs behind)
     var inputs = document.querySelectorAll('#live input[name="version"]');
     for (var i = 0; i < inputs.length; i++) { inputs[i].value = now.version; }

@@ -1,0 +1,137 @@
+"""The page defects of issue 25, through the Django test client and the real
+websocket: replay links apart in the score bar, the host's end banner saying
+what the host can actually do, a pause shown where players look (and pushed
+live), and one result sentence with names for every game's endings."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from matches.play import services
+
+ORIGIN = [(b"origin", b"http://testserver")]
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html)).strip()
+
+
+def _element(html: str, ident: str) -> str:
+    found = re.search(rf'<(\w+)[^>]*\sid="{ident}".*?</\1>', html, re.S)
+    assert found, f"no #{ident}"
+    return found.group(0)
+
+
+def _squava_three(match: Any) -> None:
+    """Seat 1 makes three in a row: a bout the rules end (Bob wins)."""
+    for seat, text in [(1, "A1"), (2, "E5"), (1, "A2"), (2, "E4"), (1, "A3")]:
+        services.submit(match, seat, text, match.current_bout.version)
+
+
+# -- 1. replay links ----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_score_bar_replay_links_are_separated(client: Client, make_match: Any) -> None:
+    match = make_match("lance-assembly", bouts=3)
+    for _ in range(2):
+        services.award_bout(match, 1 if match.current_bout.number == 1 else 2)
+        services.start_next_bout(match)
+    for url in (f"/w/{match.watch_token}/", f"/p/{match.seat(1).token}/", f"/h/{match.host_token}/"):
+        links = _text(_element(client.get(url).content.decode(), "replay-links"))
+        assert "bout 1, bout 2" in links, links
+        assert "bout 1bout" not in links and "bout 2bout" not in links
+
+
+# -- 2. the host's end banner ---------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_rules_ending_banner_offers_a_correction_not_a_reopen(client: Client, make_match: Any) -> None:
+    match = make_match("squava")
+    _squava_three(match)
+    match.refresh_from_db()
+    assert match.status == "finished"
+    banner = _element(client.get(f"/h/{match.host_token}/").content.decode(), "banner")
+    words = _text(banner)
+    assert "reopen" not in words.lower()
+    assert "decided on the board" in words and "correct" in words
+    # a link to the turn to correct, and that turn is in the page with its correct form
+    link = re.search(r'<a href="#(turn-1-(\d+))"', banner)
+    assert link, banner
+    page = client.get(f"/h/{match.host_token}/").content.decode()
+    row = re.search(rf'<li id="{link.group(1)}"[^>]*>.*?</li>', page, re.S)
+    assert row and "A3" in row.group(0) and 'name="action" value="correct"' in row.group(0)
+    # players are told nothing about it
+    assert "correct" not in _text(_element(client.get(f"/p/{match.seat(1).token}/").content.decode(), "banner"))
+
+
+@pytest.mark.django_db
+def test_host_ending_banner_offers_reopen(client: Client, make_match: Any) -> None:
+    match = make_match("squava")
+    services.forfeit(match, 1, scope="match")
+    words = _text(_element(client.get(f"/h/{match.host_token}/").content.decode(), "banner"))
+    assert "Reopen bout 1" in words and "correct" not in words
+
+
+# -- 3. a pause where players look ----------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_paused_match_reads_paused_in_status_clocks_and_board(client: Client, make_match: Any) -> None:
+    match = make_match("squava", clock={"per_move": 30, "reserve": 60})
+    services.pause_clocks(match)
+    for url in (f"/p/{match.seat(1).token}/", f"/p/{match.seat(2).token}/", f"/w/{match.watch_token}/",
+                f"/h/{match.host_token}/"):
+        page = client.get(url).content.decode()
+        assert _text(_element(page, "status")) == "Paused by the host."
+        assert "Paused by the host" in _text(_element(page, "clocks"))
+        assert "Paused by the host" in _text(_element(page, "board"))
+        assert 'data-paused="1"' in _element(page, "live-meta").split(">")[0]
+    ann = client.get(f"/p/{match.seat(1).token}/").content.decode()
+    assert "Your turn" not in ann
+    assert re.search(r'<button type="submit" class="primary" id="move-submit"[^>]*\bdisabled\b', ann)
+    services.resume_clocks(match)
+    ann = client.get(f"/p/{match.seat(1).token}/").content.decode()
+    assert _text(_element(ann, "status")) == "Your turn." and "Paused by the host" not in ann
+    assert not re.search(r'id="move-submit"[^>]*\bdisabled\b', ann)
+
+
+@pytest.fixture
+def own_cache(settings: Any) -> None:
+    caches = {name: dict(conf) for name, conf in settings.CACHES.items()}
+    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = caches
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_pause_and_resume_are_pushed_to_the_seat(make_match: Any, own_cache: None) -> None:
+    from config.asgi import application
+
+    match = await database_sync_to_async(make_match)("squava")
+    token = await database_sync_to_async(lambda: match.seat(1).token)()
+    comm = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=ORIGIN)
+    assert (await comm.connect())[0]
+    assert "Your turn." in await comm.receive_from(timeout=5)
+
+    async def update() -> str:
+        for _ in range(10):
+            text = await comm.receive_from(timeout=5)
+            if 'id="live-meta"' in text:
+                return text
+        raise AssertionError("no update")
+
+    await database_sync_to_async(services.pause_clocks)(match)
+    paused = await update()
+    assert "Paused by the host." in _text(_element(paused, "status")) and 'data-paused="1"' in paused
+    await database_sync_to_async(services.resume_clocks)(match)
+    resumed = await update()
+    assert "Your turn." in _text(_element(resumed, "status")) and 'data-paused="0"' in resumed
+    await comm.disconnect()
