@@ -21,6 +21,7 @@ from typing import Any
 from django.db import transaction
 
 from matches.models import Match
+from matches.play import requests as seat_requests
 from matches.play import services
 from matches.play.engine import host_seq
 
@@ -151,6 +152,14 @@ def _end(match: Any, data: Any) -> str:
     return "match ended"
 
 
+def _answer(match: Any, data: Any) -> str:
+    """Accept or decline a seat's draw offer or takeback request (matches/play/requests.py)."""
+    kind, verdict = str(data.get("kind", "")), str(data.get("answer", ""))
+    if kind not in seat_requests.ASKS or verdict not in ("accept", "decline"):
+        raise BadRequest("answer a draw offer or a takeback request with accept or decline")
+    return seat_requests.answer(match, _seat(match, data), kind, verdict == "accept")
+
+
 def _replay_access(match: Any, data: Any) -> str:
     from matches.core.replay_access import MAX_BEHIND, describe_access
 
@@ -186,6 +195,7 @@ ACTIONS: dict[str, Callable[[Any, Any], str]] = {
     "end": _end,
     "reopen": _reopen,
     "replay_access": _replay_access,
+    "answer": _answer,
 }
 
 

@@ -24,6 +24,7 @@ from config.ratelimits import limit_posts, token_lookup
 from games.core import HOST, SPECTATOR, RuleError
 from matches.live import render as rendering
 from matches.models import Match, Seat
+from matches.play import requests as seat_requests
 from matches.play import services
 from matches.web import forms, host_actions
 
@@ -115,6 +116,7 @@ def player_page(request: HttpRequest, token: str) -> HttpResponse:
     context = _page(request, seat.match, seat.number, token)
     context.update(
         move_url=reverse("player_move", args=[token]),
+        request_url=reverse("player_request", args=[token]),
         role_label=f"{seat.name} · seat {seat.number}",
         page_title=seat.name,
         controls_template=rendering.controls_template(seat.match.game_slug),
@@ -176,6 +178,24 @@ def player_move(request: HttpRequest, token: str) -> HttpResponse:
         error = str(exc)
     except ValueError as exc:
         error = str(exc) if "invalid literal" not in str(exc) else "reload the page: the form lost its version"
+    return _with_fragments(seat.match, seat.number, "matches/partials/move_error.html", error)
+
+
+@_secret
+@require_POST
+def player_request(request: HttpRequest, token: str) -> HttpResponse:
+    """A seat resigns (the bout or the match), offers a draw or asks for a takeback
+    (matches/play/requests.py); the reply is its refusal (or none) and the seat's fragments."""
+    seat = _seat_from_token(token)
+    error = ""
+    kind = str(request.POST.get("request", ""))
+    try:
+        if kind == "resign":
+            seat_requests.resign(seat.match, seat.number, str(request.POST.get("scope", "")))
+        else:
+            seat_requests.ask(seat.match, seat.number, kind)
+    except services.ServiceError as exc:
+        error = str(exc)
     return _with_fragments(seat.match, seat.number, "matches/partials/move_error.html", error)
 
 

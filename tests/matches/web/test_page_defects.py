@@ -135,3 +135,83 @@ async def test_pause_and_resume_are_pushed_to_the_seat(make_match: Any, own_cach
     resumed = await update()
     assert "Your turn." in _text(_element(resumed, "status")) and 'data-paused="0"' in resumed
     await comm.disconnect()
+
+
+# -- 5. one sentence for every ending ----------------------------------------------------------
+
+NAMES = {1: "Ann", 2: "Bob", 3: "Cy", 4: "Di"}
+SENTENCE = re.compile(
+    r"^(?:(?:Ann|Bob|Cy|Di)(?: and (?:Ann|Bob|Cy|Di))* wins? (?:bout \d+|the match)"
+    r"|Bout \d+ is (?:a stalemate|drawn)|The match is over: no winner)(?: — [^—]+)?\.$")
+
+
+def _random_ending(slug: str, seed: int) -> Any:
+    """A real ending of `slug`, played at random through its rules (every seat to act, in turn)."""
+    import random
+
+    from games.registry import get_game
+
+    game, rng = get_game(slug), random.Random(seed)
+    state = game.new()
+    for _ in range(3000):
+        if game.result(state) is not None:
+            break
+        for seat in sorted(game.to_act(state)):
+            state = game.apply(state, seat, game.random_action(state, seat, rng))
+            if game.result(state) is not None:
+                break
+    result = game.result(state)
+    assert result is not None, slug
+    return result
+
+
+@pytest.mark.parametrize("slug", ["lance-assembly", "grid-master", "two-connect", "squava", "gomoku", "yinsh",
+                                  "bidding-ttt", "back-to-the-wall"])
+def test_every_game_ending_reads_as_one_sentence_with_names(slug: str) -> None:
+    from types import SimpleNamespace
+
+    from games.registry import get_game
+    from matches.core import outcome
+
+    names = {n: NAMES[n] for n in range(1, get_game(slug).seats + 1)}
+    for seed in range(3):
+        result = _random_ending(slug, seed)
+        data = result.to_json()
+        bout = SimpleNamespace(number=2, finished=True, result=data, reason=result.reason, counts=True)
+        for status, winners, reason in (("running", [], ""), ("finished", sorted(result.winners), result.reason)):
+            match = SimpleNamespace(status=status, game_slug=slug, format={"bouts": 1}, winners=winners,
+                                    result_reason=reason, options={})
+            for viewer in (0, 1):
+                banner = outcome.banner(match, bout, names, viewer, {})
+                assert banner is not None
+                words = outcome.sentence(banner)
+                if viewer == 1 and 1 in result.winners:
+                    words = words.replace("You", "Ann", 1)
+                assert SENTENCE.match(words), words
+                for text in (words, banner["detail"]):
+                    assert not re.search(r"\b[Ss]eat \d", text), text
+                for seat in result.winners:
+                    assert names[seat] in words or (seat == viewer and words.startswith("Ann")), words
+
+
+@pytest.mark.django_db
+def test_stalemate_and_draw_sentences_do_not_repeat_themselves(client: Client, make_match: Any) -> None:
+    match = make_match("lance-assembly", bouts=3)
+    services.declare_result(match, "stalemate", match.current_bout.version)
+    watch = client.get(f"/w/{match.watch_token}/").content.decode()
+    assert _text(_element(watch, "banner-head")) == "Bout 1 is a stalemate"
+    assert _text(_element(watch, "status")) == "Bout 1 is a stalemate."
+    services.start_next_bout(match)
+    services.declare_result(match, "draw", match.current_bout.version)
+    watch = client.get(f"/w/{match.watch_token}/").content.decode()
+    assert _text(_element(watch, "banner-head")) == "Bout 2 is drawn — declared by the host"
+
+
+@pytest.mark.django_db
+def test_a_rules_ending_names_the_winner_in_status_and_banner(client: Client, make_match: Any) -> None:
+    match = make_match("squava")
+    _squava_three(match)
+    watch = client.get(f"/w/{match.watch_token}/").content.decode()
+    assert _text(_element(watch, "status")) == "Bob wins the match — the opponent made three in a row."
+    bob = client.get(f"/p/{match.seat(2).token}/").content.decode()
+    assert _text(_element(bob, "status")) == "You win the match — the opponent made three in a row."
