@@ -147,6 +147,8 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         ctx["needs_next_bout"] = match.status == "running" and bout is not None and bout.finished is not None
     if not snap.get("replay") and viewer != SPECTATOR and bout is not None and bout.finished is None:
         ctx["requests"] = _requests(match, bout, names, viewer)
+    if ctx["banner"] and ctx["banner"]["kind"] == "match" and not snap.get("replay"):
+        ctx["rematch_url"] = _rematch_url(match, viewer)
     if viewer == HOST and ctx["banner"] and ctx["banner"]["kind"] == "match" and not snap.get("replay"):
         ctx["banner"] = {**ctx["banner"], **_host_match_end(match, bout)}
     if viewer == HOST and snap.get("presence", True):
@@ -494,6 +496,21 @@ def _requests(match: Any, bout: Any, names: dict[int, str], viewer: int) -> list
             out.append({"seat": seat, "kind": kind, "mine": seat == viewer,
                         "text": f"{text}: {'answer it under Moderation' if viewer == HOST else 'the host decides'}."})
     return out
+
+
+def _rematch_url(match: Any, viewer: int) -> str:
+    """Where `viewer` plays or watches the rematch ("" when there is none): a seat's own link (the
+    page it is on, which now leads there), the host's new host page, spectators' new watch page."""
+    found = (match.format or {}).get("rematch")
+    if not isinstance(found, dict):
+        return ""
+    if viewer >= 1:
+        return "./"
+    new = type(match).objects.filter(pk=found.get("match")).values("host_token", "watch_token").first()
+    if new is None:
+        return ""
+    return (reverse("host_page", args=[new["host_token"]]) if viewer == HOST
+            else reverse("watch_page", args=[new["watch_token"]]))
 
 
 def _host_match_end(match: Any, bout: Any) -> dict[str, Any]:

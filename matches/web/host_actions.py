@@ -21,6 +21,7 @@ from typing import Any
 from django.db import transaction
 
 from matches.models import Match
+from matches.play import rematch as rematches
 from matches.play import requests as seat_requests
 from matches.play import services
 from matches.play.engine import host_seq
@@ -160,6 +161,11 @@ def _answer(match: Any, data: Any) -> str:
     return seat_requests.answer(match, _seat(match, data), kind, verdict == "accept")
 
 
+def _rematch(match: Any, data: Any) -> str:
+    new = rematches.rematch(match, swap=str(data.get("swap", "")) == "1")
+    return f"rematch created (match {new.pk}): every seat's link now leads to it"
+
+
 def _replay_access(match: Any, data: Any) -> str:
     from matches.core.replay_access import MAX_BEHIND, describe_access
 
@@ -196,6 +202,7 @@ ACTIONS: dict[str, Callable[[Any, Any], str]] = {
     "reopen": _reopen,
     "replay_access": _replay_access,
     "answer": _answer,
+    "rematch": _rematch,
 }
 
 

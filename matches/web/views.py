@@ -24,6 +24,7 @@ from config.ratelimits import limit_posts, token_lookup
 from games.core import HOST, SPECTATOR, RuleError
 from matches.live import render as rendering
 from matches.models import Match, Seat
+from matches.play import rematch as rematches
 from matches.play import requests as seat_requests
 from matches.play import services
 from matches.web import forms, host_actions
@@ -113,6 +114,9 @@ def board_check(request: HttpRequest) -> JsonResponse:
 @require_GET
 def player_page(request: HttpRequest, token: str) -> HttpResponse:
     seat = _seat_from_token(token)
+    moved = rematches.seat_in_rematch(seat.match, seat.number)
+    if moved is not None:  # the host started a rematch: the seat's old link leads to its new seat
+        return redirect("player_page", token=moved.token)
     context = _page(request, seat.match, seat.number, token)
     context.update(
         move_url=reverse("player_move", args=[token]),
@@ -209,6 +213,9 @@ def host_act(request: HttpRequest, token: str) -> HttpResponse:
     except (services.ServiceError, RuleError, host_actions.BadRequest) as exc:
         message, error = "", str(exc)
     match.refresh_from_db()
+    new = rematches.rematch_of(match) if not error and request.POST.get("action") == "rematch" else None
+    if new is not None:  # the host goes on to the rematch's page
+        return HttpResponse(status=204, headers={"HX-Redirect": reverse("host_page", args=[new.host_token])})
     flash = (f'<div id="host-flash" class="flash{" error" if error else ""}" role="alert" hx-swap-oob="true">'
              f"{escape(error or message)}</div>")
     return HttpResponse(flash + rendering.fragments(match, HOST))

@@ -124,4 +124,23 @@ def test_pause_requests_and_resignations_by_clicks(server: Server, browser: Any)
     assert "bout 1, bout 2, bout 3" in links_text
     _shot(host, "match-resigned-host")
     _shot(bob, "match-resigned-phone")
+
+    # rematch, seats swapped: the host goes on to the new match; each old seat link leads there
+    old_host = host.url
+    host.check('form:has(#host-rematch) input[name="swap"]')
+    host.click("#host-rematch")
+    host.wait_for_url(lambda url: "/h/" in url and url != old_host, timeout=TIMEOUT)
+    host.wait_for_selector("#host-start", timeout=TIMEOUT)
+    for page in (ann, bob):
+        page.wait_for_selector("#rematch-link", timeout=TIMEOUT)
+    bob.click("#rematch-link")
+    old_bob = links[2].rstrip("/").rsplit("/", 1)[-1]
+    bob.wait_for_function("(old) => !location.pathname.includes(old)", arg=old_bob, timeout=TIMEOUT)
+    assert "Bob · seat 1" in bob.inner_text("header")
+    host.click("#host-start")
+    bob.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+    ann.goto(links[1])  # Ann's old link, as she kept it
+    ann.wait_for_selector("#board .cell", timeout=TIMEOUT)
+    assert "Ann · seat 2" in ann.inner_text("header")
+    _shot(bob, "rematch-phone")
     assert not errors, errors
