@@ -21,6 +21,15 @@
 
   window.dmRefetch = refetch;  // also used by the browser test
 
+  // the turn log shows its latest rows: after every new version, and whenever the log itself was
+  // drawn anew (the socket's first full update replaces it, which would open it at the top)
+  var shownLog = null;
+  function scrollLog(always) {
+    var log = document.querySelector("#log .log-list");
+    if (log && (always || log !== shownLog)) { log.scrollTop = log.scrollHeight; }
+    shownLog = log;
+  }
+
   function readMeta() {
     var meta = document.getElementById("live-meta");
     if (!meta) { return; }
@@ -41,8 +50,9 @@
       var changed = last !== null;
       last = now;
       if (changed) { document.dispatchEvent(new CustomEvent("dm:board-changed", { detail: now })); }
-      var log = document.querySelector("#log .log-list");
-      if (log) { log.scrollTop = log.scrollHeight; }
+      scrollLog(true);
+    } else {
+      scrollLog(false);
     }
   }
 
