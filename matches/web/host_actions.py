@@ -117,16 +117,18 @@ def _draw(match: Any, data: Any) -> str:
 
 
 def _award(match: Any, data: Any) -> str:
-    services.award_bout(match, _seat(match, data))
-    return "bout awarded"
+    seat = _seat(match, data)
+    services.award_bout(match, seat)
+    return f"bout awarded to {match.seats.get(number=seat).name}"
 
 
 def _forfeit(match: Any, data: Any) -> str:
     scope = str(data.get("scope", "")) or None
     if scope not in (None, "bout", "match"):
         raise BadRequest("a forfeit loses the bout or the match")
-    services.forfeit(match, _seat(match, data), scope)
-    return f"seat forfeited the {scope or match.format.get('forfeit', 'match')}"
+    seat = _seat(match, data)
+    services.forfeit(match, seat, scope)
+    return f"{match.seats.get(number=seat).name} forfeits the {scope or match.format.get('forfeit', 'match')}"
 
 
 def _reopen(match: Any, data: Any) -> str:

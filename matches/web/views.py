@@ -27,9 +27,13 @@ from matches.models import Match, Seat
 from matches.play import rematch as rematches
 from matches.play import requests as seat_requests
 from matches.play import services
+from matches.play.engine import host_seq
 from matches.web import forms, host_actions
 
 audit = logging.getLogger("deathmatch.audit")
+
+#: host actions that end a bout or the match: the host may take each back from a toast (reopen)
+UNDOABLE = frozenset({"forfeit", "award", "stalemate", "draw", "end"})
 
 EXAMPLES = {"lance-assembly": "place C3; slide B2-B3 down 1", "grid-master": "place B2; move A1 right 2",
             "two-connect": "squava C3; gomoku H7", "yinsh": "ring E5 or E5-E8"}
@@ -216,8 +220,14 @@ def host_act(request: HttpRequest, token: str) -> HttpResponse:
     new = rematches.rematch_of(match) if not error and request.POST.get("action") == "rematch" else None
     if new is not None:  # the host goes on to the rematch's page
         return HttpResponse(status=204, headers={"HX-Redirect": reverse("host_page", args=[new.host_token])})
+    undo = ""
+    if not error and request.POST.get("action") in UNDOABLE and not services.reopen_refusal(match):
+        # the ending stays undoable from the toast for 30 s (static/js/confirm.js hides it): the reopen path
+        undo = render_to_string("matches/partials/undo_toast.html", {
+            "host_act_url": reverse("host_act", args=[token]), "seq": host_seq(match),
+            "version": match.current_bout.version if match.current_bout else 0, "what": message})
     flash = (f'<div id="host-flash" class="flash{" error" if error else ""}" role="alert" hx-swap-oob="true">'
-             f"{escape(error or message)}</div>")
+             f"{escape(error or message)}{undo}</div>")
     return HttpResponse(flash + rendering.fragments(match, HOST))
 
 

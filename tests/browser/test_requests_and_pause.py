@@ -1,7 +1,9 @@
 """Issue 25 in a real browser, desktop (Ann and the host, 1280x800) and phone (Bob, 390x844): a
 pause reads "Paused by the host" where players look and disables Play, live; a takeback request
 and a draw offer go to the host, who accepts each with one click; a seat resigns the bout after a
-confirmation, another the match; the host's end banner offers what the host can do.  Every page
+confirmation, another the match; the host's end banner offers what the host can do; a rematch
+(seats swapped) reached from the old links; a forfeit confirmed by a sentence naming its
+consequence, undone from the toast.  Every page
 follows live, without reload.  Screenshots in test-artifacts/ (issue25-*.png)."""
 
 from __future__ import annotations
@@ -52,7 +54,8 @@ def test_pause_requests_and_resignations_by_clicks(server: Server, browser: Any)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.on("dialog", lambda dialog: dialog.accept())
         page.goto(url)
-    host.on("dialog", lambda dialog: dialog.accept())
+    asked: list[str] = []
+    host.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     wait_connected(host, ann, bob, spectator)
     pages = (host, ann, bob, spectator)
 
@@ -143,4 +146,18 @@ def test_pause_requests_and_resignations_by_clicks(server: Server, browser: Any)
     ann.wait_for_selector("#board .cell", timeout=TIMEOUT)
     assert "Ann · seat 2" in ann.inner_text("header")
     _shot(bob, "rematch-phone")
+
+    # a confirmed forfeit names its consequence, and the toast undoes it
+    host.select_option('form:has(#host-forfeit-match) select[name="seat"]', label="Bob")
+    host.click("#host-forfeit-match")
+    host.wait_for_selector("#undo-toast", timeout=TIMEOUT)
+    assert asked[-1] == "Bob forfeits the match: Ann wins it."
+    for page in (ann, bob):
+        page.wait_for_selector("#banner-head >> text=the match — forfeit", timeout=TIMEOUT)
+    host.locator("#undo-toast").scroll_into_view_if_needed()
+    _shot(host, "forfeit-undo-toast")
+    host.click("#host-undo-ending")
+    bob.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+    ann.wait_for_selector("#banner", state="hidden", timeout=TIMEOUT)
+    host.wait_for_selector("#log-list >> text=reopened bout 1", timeout=TIMEOUT)
     assert not errors, errors

@@ -215,3 +215,35 @@ def test_a_rules_ending_names_the_winner_in_status_and_banner(client: Client, ma
     assert _text(_element(watch, "status")) == "Bob wins the match — the opponent made three in a row."
     bob = client.get(f"/p/{match.seat(2).token}/").content.decode()
     assert _text(_element(bob, "status")) == "You win the match — the opponent made three in a row."
+
+
+# -- safer host controls ------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_endings_confirm_their_consequence_and_offer_an_undo_toast(client: Client, make_match: Any) -> None:
+    from tests.hostform import seq
+
+    match = make_match("lance-assembly", bouts=3)
+    panel = _element(client.get(f"/h/{match.host_token}/").content.decode(), "host-panel")
+    # each ending's confirmation names what it does ({seat}/{others}: the seats chosen, static/js/confirm.js)
+    for sentence in ("{seat} forfeits the match: {others} wins it.", "{seat} forfeits bout 1: {others} wins it.",
+                     "Bout 1 goes to {seat}.", "Bout 1 ends in a draw.", "Bout 1 ends as a stalemate",
+                     "The match ends now; {winners}."):
+        assert f'hx-confirm="{sentence}' in panel, sentence
+    reply = client.post(f"/h/{match.host_token}/act/", {"action": "forfeit", "seat": 2, "scope": "match",
+                                                        "host_seq": seq(match.host_token)}).content.decode()
+    toast = _element(reply, "undo-toast")
+    assert "Bob forfeits the match" in reply and 'value="reopen"' in toast
+    match.refresh_from_db()
+    assert match.status == "finished"
+    # the toast's form is the host's next action: it reopens the match
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', toast))
+    client.post(f"/h/{match.host_token}/act/", fields)
+    match.refresh_from_db()
+    assert match.status == "running" and match.current_bout.finished is None
+    # a bout the rules decided has no toast (there is nothing to reopen)
+    squava = make_match("squava")
+    _squava_three(squava)
+    reply = client.post(f"/h/{squava.host_token}/act/", {"action": "end", "host_seq": seq(squava.host_token)})
+    assert 'id="undo-toast"' not in reply.content.decode()
