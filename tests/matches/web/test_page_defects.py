@@ -247,3 +247,31 @@ def test_endings_confirm_their_consequence_and_offer_an_undo_toast(client: Clien
     _squava_three(squava)
     reply = client.post(f"/h/{squava.host_token}/act/", {"action": "end", "host_seq": seq(squava.host_token)})
     assert 'id="undo-toast"' not in reply.content.decode()
+
+
+# -- 10. small ones -------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_season_csvs_answer_head(client: Client) -> None:
+    from django.urls import reverse
+
+    from matches.seasons import ledger
+
+    season = ledger.create_season("Spring")
+    for name in ("season_ledger_csv", "season_standings_csv"):
+        url = reverse(name, args=[season.slug])
+        head = client.head(url)
+        assert head.status_code == 200 and head["Content-Type"].startswith("text/csv") and head.content == b""
+        assert client.post(url).status_code == 405
+
+
+@pytest.mark.django_db
+def test_two_seats_may_not_share_a_name(client: Client) -> None:
+    from matches.models import Match
+
+    response = client.post("/", {"game": "grid-master", "seat1": "Ann", "seat2": " ann "})
+    html = response.content.decode()
+    assert response.status_code == 400 and Match.objects.count() == 0
+    assert "seat 1 and seat 2 are both called &#x27;ann&#x27;: give each seat its own name" in html
+    assert client.post("/", {"game": "grid-master", "seat1": "Ann", "seat2": ""}).status_code == 302
