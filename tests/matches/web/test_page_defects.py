@@ -275,3 +275,29 @@ def test_two_seats_may_not_share_a_name(client: Client) -> None:
     assert response.status_code == 400 and Match.objects.count() == 0
     assert "seat 1 and seat 2 are both called &#x27;ann&#x27;: give each seat its own name" in html
     assert client.post("/", {"game": "grid-master", "seat1": "Ann", "seat2": ""}).status_code == 302
+
+
+# -- 8. a Back to the Wall replay step is not live ---------------------------------------------
+
+
+@pytest.mark.django_db
+def test_back_to_the_wall_replay_step_draws_nothing_live(client: Client, make_match: Any) -> None:
+    import random
+
+    from games.registry import get_game
+
+    game, rng = get_game("back-to-the-wall"), random.Random(5)
+    match = make_match("back-to-the-wall")
+    state = services.bout_state(match.current_bout)
+    version = match.current_bout.version
+    for seat in (1, 2, 3, 4):
+        services.submit(match, seat, game.format(game.random_action(state, seat, rng)), version)
+    services.set_replay_access(match, 0)
+    for url in (f"/w/{match.watch_token}/bouts/1/?step=1", f"/h/{match.host_token}/bouts/1/?step=1",
+                f"/p/{match.seat(1).token}/bouts/1/?step=1"):
+        step = client.get(url).content.decode()
+        assert "After round 1 of 3" in step, url
+        assert "waiting…" not in step and "orders in" not in step and "Round <b>" not in step, url
+        assert 'class="bttw building' not in step and 'class="bttw-build"' not in step, url
+    live = client.get(f"/h/{match.host_token}/").content.decode()
+    assert "Round <b>2</b> of 3" in live and "waiting…" in live
