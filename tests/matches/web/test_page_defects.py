@@ -301,3 +301,30 @@ def test_back_to_the_wall_replay_step_draws_nothing_live(client: Client, make_ma
         assert 'class="bttw building' not in step and 'class="bttw-build"' not in step, url
     live = client.get(f"/h/{match.host_token}/").content.decode()
     assert "Round <b>2</b> of 3" in live and "waiting…" in live
+
+
+# -- 9. seasons ---------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_winning_the_elimination_match_clears_the_candidacy_and_reopen_restores_it() -> None:
+    from matches.models import SeasonPlayer
+    from matches.play import season_matches
+    from matches.seasons import ledger
+
+    season = ledger.create_season("Autumn")
+    ann, bob = ledger.add_player(season, "Ann"), ledger.add_player(season, "Bob")
+    for player in (ann, bob):
+        ledger.set_status(season, player, SeasonPlayer.CANDIDATE)
+    match = season_matches.create_season_match(season, "squava", [ann, bob], elimination=True)
+    services.start_match(match)
+    services.forfeit(match, 2, scope="match")
+    ann.refresh_from_db()
+    bob.refresh_from_db()
+    assert (ann.status, bob.status) == (SeasonPlayer.ACTIVE, SeasonPlayer.ELIMINATED)
+    assert season.events.filter(text="Ann won the elimination match and is no longer an Elimination Candidate").exists()
+    match.refresh_from_db()
+    services.reopen_bout(match, match.current_bout.version)
+    ann.refresh_from_db()
+    bob.refresh_from_db()
+    assert (ann.status, bob.status) == (SeasonPlayer.CANDIDATE, SeasonPlayer.CANDIDATE)
