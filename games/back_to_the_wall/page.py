@@ -124,7 +124,9 @@ def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     }
     out: dict[str, Any] = {
         "bttw": bttw,
-        "seats": header(ctx.get("seats") or [], bttw["points"], final is not None),
+        # before the first round resolves nobody has earned anything: not the four-way tie of the start
+        "seats": header(ctx.get("seats") or [], bttw["points"] if final or int(public["round"]) > 1 else {},
+                        final is not None),
     }
     if final and isinstance(ctx.get("banner"), dict):
         out["banner"] = banner(ctx["banner"], bttw["standings"])
