@@ -1,6 +1,7 @@
 """Issue 25, defect 6, at 1280x800: a refused move's message is in view when it arrives, and a seat's
 turn log opens scrolled to its latest rows (not to the top of the whole match), also after the
-socket's first full update.  Screenshot: test-artifacts/issue25-refused-desktop.png."""
+socket's first full update.  Also (defect 10) the variant hint clear of its select, and the season
+form's game select wide enough for its names.  Screenshot: test-artifacts/issue25-refused-desktop.png."""
 
 from __future__ import annotations
 
@@ -43,3 +44,23 @@ def test_refused_move_in_view_and_log_at_latest(server: Server, browser: Any) ->
     ann.wait_for_selector("#move-error:not([hidden])", timeout=TIMEOUT)
     ann.wait_for_function(IN_VIEW_JS, arg="#move-error", timeout=TIMEOUT)
     ann.screenshot(path=str(ARTIFACTS / "issue25-refused-desktop.png"))
+
+
+def test_variant_hint_clear_of_its_select_and_season_game_names_whole(server: Server, browser: Any) -> None:
+    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page.goto(server.url + "/")
+    page.select_option("#game-select", "lance-assembly")
+    select = page.locator('select[name="opt-lance-assembly-variant"]').bounding_box()
+    hint = page.locator("#opt-lance-assembly-variant-description").bounding_box()
+    assert select and hint and hint["y"] - (select["y"] + select["height"]) >= 4
+    page.goto(server.url + "/seasons/")
+    page.fill("#season-name", "Winter")
+    page.click("#create-season")
+    page.wait_for_url("**/s/**")
+    page.select_option("#match-game", "lance-assembly")
+    # the chosen game's whole name fits: the select is wider than its text
+    assert page.evaluate("""() => { const s = document.querySelector('#match-game');
+        const probe = document.createElement('span'); probe.style.font = getComputedStyle(s).font;
+        probe.textContent = s.options[s.selectedIndex].text; document.body.appendChild(probe);
+        const fits = probe.getBoundingClientRect().width + 30 <= s.getBoundingClientRect().width;
+        probe.remove(); return fits; }""")
