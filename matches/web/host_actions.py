@@ -128,7 +128,7 @@ def _forfeit(match: Any, data: Any) -> str:
         raise BadRequest("a forfeit loses the bout or the match")
     seat = _seat(match, data)
     services.forfeit(match, seat, scope)
-    return f"{match.seats.get(number=seat).name} forfeits the {scope or match.format.get('forfeit', 'match')}"
+    return f"{match.seats.get(number=seat).name} forfeited the {scope or match.format.get('forfeit', 'match')}"
 
 
 def _reopen(match: Any, data: Any) -> str:

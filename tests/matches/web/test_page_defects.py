@@ -234,7 +234,7 @@ def test_endings_confirm_their_consequence_and_offer_an_undo_toast(client: Clien
     reply = client.post(f"/h/{match.host_token}/act/", {"action": "forfeit", "seat": 2, "scope": "match",
                                                         "host_seq": seq(match.host_token)}).content.decode()
     toast = _element(reply, "undo-toast")
-    assert "Bob forfeits the match" in reply and 'value="reopen"' in toast
+    assert "Bob forfeited the match" in reply and 'value="reopen"' in toast
     match.refresh_from_db()
     assert match.status == "finished"
     # the toast's form is the host's next action: it reopens the match
