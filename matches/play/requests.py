@@ -104,7 +104,10 @@ def answer(match: Match, seat: int, kind: str, accept: bool) -> str:
             services.declare_result(match, "draw", bout.version)
             return "draw accepted: the bout is drawn"
         moves = list(bout.active_moves())
-        last = max(i for i, t in enumerate(moves) if t.actor == seat)  # `ask` made sure there is one
+        mine = [i for i, t in enumerate(moves) if t.actor == seat]
+        if not mine:  # the host undid it meanwhile: nothing left to take back (the refusal rolls back)
+            raise NotAllowed(f"{who} has no move left in bout {bout.number} to take back")
+        last = mine[-1]
         services.undo(match, bout.version, len(moves) - last)
         return f"takeback accepted: {len(moves) - last} turn(s) taken back"
 

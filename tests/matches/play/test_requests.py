@@ -126,3 +126,14 @@ def test_requests_are_refused_with_a_reason(client: Client, make_match: Any) -> 
     assert "answer a draw offer or a takeback request with accept or decline" in html.content.decode()
     # spectators and outsiders have nothing to post to
     assert client.post(f"/w/{match.watch_token}/request/", {"request": "draw"}).status_code == 404
+
+
+def test_a_takeback_of_a_move_the_host_undid_meanwhile_is_refused(client: Client, make_match: Any,
+                                                                   play: Any) -> None:
+    match = make_match("lance-assembly")
+    play(match, 1, "place C3")
+    assert _ask(client, match.seat(1), request="takeback") == ""
+    match.refresh_from_db()
+    services.undo(match, match.current_bout.version, 1)
+    assert _answer(client, match, 1, "takeback", "accept") == "seat 1 (Ann) has no move left in bout 1 to take back"
+    assert "takeback" in str(match.__class__.objects.get(pk=match.pk).format)  # refused: nothing changed
