@@ -383,8 +383,9 @@ class TurnLog(models.Model):
     """Append-only log.  `kind` move = a game action (replayed); host/clock = a
     match event shown in the log (never replayed)."""
 
-    MOVE, HOST_NOTE, CLOCK = "move", "host", "clock"
-    KINDS = [(MOVE, "move"), (HOST_NOTE, "host"), (CLOCK, "clock")]
+    #: SEAT_NOTE: a seat's own request or resignation (matches/play/requests.py), not a host action
+    MOVE, HOST_NOTE, CLOCK, SEAT_NOTE = "move", "host", "clock", "seat"
+    KINDS = [(MOVE, "move"), (HOST_NOTE, "host"), (CLOCK, "clock"), (SEAT_NOTE, "seat")]
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="turns")
     bout = models.ForeignKey(Bout, null=True, blank=True, on_delete=models.CASCADE, related_name="turns")

@@ -60,7 +60,9 @@ def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         names.setdefault(seat, f"Seat {seat}")
     match = ctx.get("match")
     running = getattr(match, "status", "running") == "running" and not public["finished"]
-    running = running and not view.get("result")
+    # a replay step (matches' replay pages) is a position, never live: no builder, no "waiting…"
+    replay_step = bool(ctx.get("replay"))
+    running = running and not view.get("result") and not replay_step
     is_host = viewer == HOST
     builder_seats: list[int] = []
     if running and is_host:
@@ -92,6 +94,9 @@ def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     bttw: dict[str, Any] = {
         "round": public["round"],
         "rounds": public["rounds"],
+        "replay_step": replay_step,
+        "step_label": (f"Before round 1 of {public['rounds']}" if int(public["round"]) <= 1
+                       else f"After round {int(public['round']) - 1} of {public['rounds']}"),
         "finished": public["finished"],
         "boards": out_boards,
         "submitted": [
@@ -119,7 +124,9 @@ def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     }
     out: dict[str, Any] = {
         "bttw": bttw,
-        "seats": header(ctx.get("seats") or [], bttw["points"], final is not None),
+        # before the first round resolves nobody has earned anything: not the four-way tie of the start
+        "seats": header(ctx.get("seats") or [], bttw["points"] if final or int(public["round"]) > 1 else {},
+                        final is not None),
     }
     if final and isinstance(ctx.get("banner"), dict):
         out["banner"] = banner(ctx["banner"], bttw["standings"])

@@ -51,7 +51,7 @@ def options(match: Any) -> Options:
 
 
 def options_of(match: Any, row: Any) -> Options:
-    default_table = match.game.seats == 2
+    default_table = match.seat_count == 2
     if row is None:
         return Options(default_table, ON)
     table = default_table if row.table is None else bool(row.table)
@@ -60,7 +60,7 @@ def options_of(match: Any, row: Any) -> Options:
 
 def readable(match: Any, viewer: int, opts: Options) -> list[str]:
     """The rooms `viewer` reads, in the order the chat panel shows them."""
-    seats = range(1, match.game.seats + 1)
+    seats = range(1, match.seat_count + 1)
     if viewer == HOST:
         rooms = [ANNOUNCE, *(private_room(s) for s in seats)]
         rooms += [TABLE] if opts.table else []
@@ -75,7 +75,7 @@ def readable(match: Any, viewer: int, opts: Options) -> list[str]:
 
 def audiences_of(match: Any, room: str, opts: Options) -> list[int]:
     """Every viewer (HOST, SPECTATOR, seat numbers) that reads `room`."""
-    viewers = [HOST, SPECTATOR, *range(1, match.game.seats + 1)]
+    viewers = [HOST, SPECTATOR, *range(1, match.seat_count + 1)]
     return [v for v in viewers if room in readable(match, v, opts)]
 
 

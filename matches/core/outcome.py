@@ -8,6 +8,7 @@ calls `banner()` and `bout_label()`.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from games.core import HOST
@@ -31,7 +32,8 @@ _WHY: dict[tuple[str, str], str] = {
     ("", "timeout"): "ran out of time",
     ("", "award"): "host awarded",
     ("", "forfeit"): "forfeit",
-    ("", "draw"): "declared a draw",
+    ("", "resign"): "the opponent resigned",
+    ("", "draw"): "declared by the host",
     ("", "ended"): "ended by the host",
     ("", "ended by the host"): "ended by the host",
     ("", "points"): "most points",
@@ -65,6 +67,29 @@ def why(slug: str, reason: str, detail: str = "") -> str:
     if reason.startswith("ended"):
         return "ended by the host"
     return reason.replace("-", " ") or (detail.rstrip(".") if detail else "")
+
+
+_SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
+
+
+def named(text: str, names: Mapping[int, str]) -> str:
+    """`text` with each "seat N" of the rules' wording as the seat's name ("Seat 1 won two boards.")."""
+    return _SEAT_WORD.sub(lambda m: names.get(int(m.group(1)), m.group(0)), text or "")
+
+
+def sentence(banner: Mapping[str, Any]) -> str:
+    """The one sentence of an ending: who did what, then why ("Ann wins bout 2 — five in a row.")."""
+    why = str(banner.get("why") or "")
+    return f"{banner['headline']}{' — ' + why if why else ''}."
+
+
+def _finish(banner: dict[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
+    """Every ending in one pattern: names, never seat numbers; no reason that repeats the headline
+    ("Bout 3 is a stalemate — stalemate")."""
+    out = {**banner, **{k: named(str(banner.get(k) or ""), names) for k in ("headline", "why", "detail")}}
+    if out["why"] and out["why"].lower() in out["headline"].lower():
+        out["why"] = ""
+    return out
 
 
 def bout_label(match: Any, bout: Any, previous: Any) -> str:
@@ -115,9 +140,9 @@ def banner(match: Any, bout: Any, names: dict[int, str], viewer: int, score: dic
             headline = f"{who(winners)} {verb} the match"
         else:
             headline = "The match is over: no winner"
-        return {"kind": "match", "headline": headline, "why": words, "score": score_text,
-                "detail": detail,
-                "next": "The match is over." if viewer != HOST else "The match is over. You may reopen the last bout if it ended wrongly."}
+        return _finish({"kind": "match", "headline": headline, "why": words, "score": score_text,
+                        # what the host can do about it is live's to say (it reads the log and endings)
+                        "detail": detail, "next": "The match is over."}, names)
     if bout.finished is None or not bout.result:
         return None
     winners = [int(s) for s in bout.result.get("winners") or []]
@@ -136,5 +161,5 @@ def banner(match: Any, bout: Any, names: dict[int, str], viewer: int, score: dic
         after = f"bout {bout.number + 1} comes next"
     nxt = (f"Start the next bout when everyone is ready: {after}." if viewer == HOST
            else f"Waiting for the host: {after}.")
-    return {"kind": "bout", "headline": headline, "why": words, "score": score_text,
-            "detail": bout.result.get("detail", ""), "next": nxt}
+    return _finish({"kind": "bout", "headline": headline, "why": words, "score": score_text,
+                    "detail": bout.result.get("detail", ""), "next": nxt}, names)

@@ -133,7 +133,7 @@ def prepare(chatted: Chatted) -> list[tuple[str, dict[str, Any]]]:
     if chatted.message_id is None:  # the rooms changed: every page fetches its panel again
         stamp = int(timezone.now().timestamp() * 1000)
         html = f'<div id="chat-stale" hx-swap-oob="true" data-stamp="{stamp}" hidden></div>'
-        viewers = [HOST, SPECTATOR, *range(1, match.game.seats + 1)]
+        viewers = [HOST, SPECTATOR, *range(1, match.seat_count + 1)]
         return [(group_name(match.pk, v), {"type": fanout.UPDATE_TYPE, "html": html}) for v in viewers]
     message = ChatMessage.objects.filter(pk=chatted.message_id, match_id=match.pk).first()
     if message is None:

@@ -21,12 +21,14 @@ from django.template.loader import get_template, select_template
 from django.urls import reverse
 from django.utils import timezone
 
-from games.core import HOST
+from games.core import HOST, SPECTATOR
 from games.registry import get_page
 from matches.core import outcome
 from matches.core.audiences import AUDIENCE_HOST, AUDIENCE_WATCH, audiences, group_name, viewer_label
 from matches.live import presence
 from matches.play import endings
+from matches.play.requests import ASKS
+from matches.play.requests import pending as open_requests
 
 __all__ = ["AUDIENCE_HOST", "AUDIENCE_WATCH", "audiences", "context", "fragments", "group_name", "shared",
            "step_context", "viewer_label"]
@@ -101,6 +103,7 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         }
         for s in seats
     ]
+    banner = outcome.banner(match, bout, names, viewer, score)
     ctx: dict[str, Any] = {
         "match": match,
         "game": game,
@@ -115,10 +118,13 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "seats": seat_rows,
         "names": names,
         "log": log,
-        "status": _status(match, bout, view, names, viewer),
+        "status": _status(match, bout, view, names, viewer, banner),
         # a replay step is never the viewer's turn (set before the game's page hook runs)
         "replay": bool(snap.get("replay")),
-        "my_turn": viewer >= 1 and viewer in to_act and match.status == "running" and not snap.get("replay"),
+        # a pause stops every seat: nobody's turn until the host resumes (the Play button is disabled)
+        "my_turn": (viewer >= 1 and viewer in to_act and match.status == "running" and not match.paused
+                    and not snap.get("replay")),
+        "paused": match.paused and match.status == "running" and not snap.get("replay"),
         "server_now": timezone.now().isoformat(timespec="milliseconds"),
         # squares to outline; the game's page hook fills them from its view
         "last_cells": [],
@@ -131,7 +137,7 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "head_template": head_template(match.game_slug),
         "title": outcome.title(match),
         "bout_label": snap.get("bout_label") or outcome.bout_label(match, bout, None),
-        "banner": outcome.banner(match, bout, names, viewer, score),
+        "banner": banner,
         # Two Connect's bank is shown to the minute to players (RULINGS 3), exactly to the host
         "clock_minutes": match.game_slug in MINUTE_CLOCKS and viewer != HOST,
         "viewer_cls": f"p{viewer}" if viewer >= 1 else "",
@@ -139,6 +145,12 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
     if viewer == HOST:
         # the host panel's "Start bout N" (read here: the panel must not ask the database)
         ctx["needs_next_bout"] = match.status == "running" and bout is not None and bout.finished is not None
+    if not snap.get("replay") and viewer != SPECTATOR and bout is not None and bout.finished is None:
+        ctx["requests"] = _requests(match, bout, names, viewer)
+    if ctx["banner"] and ctx["banner"]["kind"] == "match" and not snap.get("replay"):
+        ctx["rematch_url"] = _rematch_url(match, viewer)
+    if viewer == HOST and ctx["banner"] and ctx["banner"]["kind"] == "match" and not snap.get("replay"):
+        ctx["banner"] = {**ctx["banner"], **_host_match_end(match, bout)}
     if viewer == HOST and snap.get("presence", True):
         ctx["presence"] = presence.presence(match, seats)
         # the Reopen button: only when the host or a clock (not the rules) ended the bout or match
@@ -413,6 +425,8 @@ def log_entries(match: Any, rows: list[Any], viewer: int, names: dict[int, str])
             text = _public_note(text)
         if row.kind == "move" and row.actor >= 1:
             who = names.get(row.actor, f"seat {row.actor}") + (" (by host)" if row.by_host else "")
+        elif row.kind == "seat" and row.actor >= 1:  # a seat's own note: "seat 1 (Ann) offers a draw"
+            who, text = names.get(row.actor, f"seat {row.actor}"), re.sub(r"^seat \d+(?: \([^)]*\))? ", "", text)
         else:
             who = row.who
         out.append(
@@ -439,27 +453,25 @@ def _public_note(text: str) -> str:
     return found.group(1) if found else text
 
 
-def _status(match: Any, bout: Any, view: dict[str, Any] | None, names: dict[int, str], viewer: int) -> str:
+def _status(match: Any, bout: Any, view: dict[str, Any] | None, names: dict[int, str], viewer: int,
+            banner: dict[str, Any] | None = None) -> str:
     def who(seat: int) -> str:
         return "you" if seat == viewer else names.get(seat, f"seat {seat}")
 
     if match.status == "setup" or bout is None:
         return "Waiting for the host to start the match."
+    if banner:  # an ending: the banner's one sentence (outcome.sentence)
+        return outcome.sentence(banner)
     if match.status == "finished":
-        winners = list(match.winners or [])
-        if not winners:
-            return f"Match over: no winner ({match.result_reason or 'draw'})."
-        return f"Match over: {', '.join(who(s) for s in winners)} won ({match.result_reason})."
+        return "The match is over."
     result = view.get("result") if view else None
     if result is None and bout.result:
         result = bout.result
     if result:
-        winners = result.get("winners") or []
-        reason = result.get("reason") or bout.reason or ""
-        if winners:
-            return f"Bout {bout.number} over: {', '.join(who(s) for s in winners)} won ({reason})."
-        return f"Bout {bout.number} over: {reason or 'draw'}."
+        return f"Bout {bout.number} is over."
     assert view is not None
+    if match.paused:
+        return "Paused by the host."
     if match.game.sealed:
         waiting = [who(s) for s in view["pending"]]
         return "Waiting for sealed orders from " + ", ".join(waiting) + "." if waiting else "All orders are in."
@@ -467,6 +479,55 @@ def _status(match: Any, bout: Any, view: dict[str, Any] | None, names: dict[int,
     if acting == ["you"]:
         return "Your turn."
     return f"{' and '.join(acting)} to move." if acting else "Waiting."
+
+
+#: a seat's own open request, as that seat reads it
+_MINE = {"draw": "You offered a draw", "takeback": "You asked to take back your last move"}
+
+
+def _requests(match: Any, bout: Any, names: dict[int, str], viewer: int) -> list[dict[str, Any]]:
+    """The open requests `viewer` sees: the host all of them, a seat its own and others' draw offers
+    (a takeback request is between its seat and the host)."""
+    out = []
+    for r in open_requests(match, bout):
+        seat, kind = int(r["seat"]), str(r["kind"])
+        if viewer == HOST or seat == viewer or kind == "draw":
+            text = _MINE[kind] if seat == viewer else f"{names.get(seat, f'Seat {seat}')} {ASKS[kind]}"
+            out.append({"seat": seat, "kind": kind, "mine": seat == viewer,
+                        "text": f"{text}: {'answer it under Moderation' if viewer == HOST else 'the host decides'}."})
+    return out
+
+
+def _rematch_url(match: Any, viewer: int) -> str:
+    """Where `viewer` plays or watches the rematch ("" when there is none): a seat's own link (the
+    page it is on, which now leads there), the host's new host page, spectators' new watch page."""
+    found = (match.format or {}).get("rematch")
+    if not isinstance(found, dict):
+        return ""
+    if viewer >= 1:
+        return "./"
+    new = type(match).objects.filter(pk=found.get("match")).values("host_token", "watch_token").first()
+    if new is None:
+        return ""
+    return (reverse("host_page", args=[new["host_token"]]) if viewer == HOST
+            else reverse("watch_page", args=[new["watch_token"]]))
+
+
+def _host_match_end(match: Any, bout: Any) -> dict[str, Any]:
+    """What the host can do about a finished match, in the end banner: Reopen takes back only an
+    ending by the host or a clock; a bout the rules decided is fixed by correcting a turn (linked)."""
+    refusal = endings.reopen_refusal(match, bout)
+    if not refusal:
+        return {"next": f"The match is over. If it ended wrongly, Reopen bout {bout.number} (under Moderation) "
+                        "takes that ending back and play goes on."}
+    if bout.finished is not None and not endings.last_ending(bout):
+        last = bout.active_moves().last()
+        if last is not None:
+            return {"next": f"The match is over. Bout {bout.number} was decided on the board: if a move was wrong, "
+                            "correct its turn in the log and the bout is replayed from there.",
+                    "correct_turn": {"bout": bout.number, "sequence": last.sequence, "who": last.who,
+                                     "text": last.text}}
+    return {"next": f"The match is over. It cannot be reopened: {refusal}."}
 
 
 def _items(data: Any) -> list[tuple[str, str]]:

@@ -257,7 +257,7 @@ def mute(match: Match | int, writer: str, duration: str, reason: Any) -> ChatMut
         _settings(match_id)
         found = Match.objects.get(pk=match_id)
         seat = chatrooms.seat_of(writer)
-        if seat is not None and 1 <= seat <= found.game.seats:
+        if seat is not None and 1 <= seat <= found.seat_count:
             name = found.seats.filter(number=seat).values_list("name", flat=True).first() or f"seat {seat}"
         else:
             last = ChatMessage.objects.filter(match_id=match_id, writer=writer).order_by("-id").first()

@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from matches.models import Bout, Match, TurnLog
 
 #: The log notes of the events that end a bout or a match without the rules
-#: (award, forfeit, time-out, declared draw/stalemate, end_match).
+#: (award, forfeit, time-out, declared draw/stalemate, end_match, a seat's resignation).
 ENDING_NOTES = re.compile(
     r"^(?:awarded bout \d+ to "
     r"|declared bout \d+ a (?:draw|stalemate)"
     r"|ended the match: "
-    r"|seat \d+(?: \(.*\))? (?:ran out of time and )?forfeits the (?:bout|match)$)",
+    r"|seat \d+(?: \(.*\))? (?:(?:ran out of time and )?forfeits|resigns) the (?:bout|match)$)",
     re.DOTALL,
 )
 
@@ -27,7 +27,8 @@ def last_ending(bout: Bout) -> list[TurnLog]:
     """The active log notes of the last event that ended `bout` (or its match)
     without the rules: one entry, or several for a time-out of several seats
     at once.  Empty when there is none."""
-    notes = bout.turns.filter(kind__in=[TurnLog.HOST_NOTE, TurnLog.CLOCK], undone=False, corrected=False)
+    notes = bout.turns.filter(kind__in=[TurnLog.HOST_NOTE, TurnLog.CLOCK, TurnLog.SEAT_NOTE], undone=False,
+                              corrected=False)
     for entry in notes.order_by("-sequence", "-id"):
         if ENDING_NOTES.match(entry.text):
             if entry.text.startswith("ended the match: "):

@@ -219,6 +219,10 @@ def match_finished(match: Match, bout: Bout | None, now: datetime) -> None:
                  f"{{}} finished last in {_title(match, names)} and is an Elimination Candidate")
     if match.elimination:
         if winners:
+            for number in winners:  # the winner survived the elimination match: no longer a candidate
+                if _player(match, seats[number]).status == SeasonPlayer.CANDIDATE:
+                    _set(season, match, _player(match, seats[number]), SeasonPlayer.ACTIVE, event, previous, now,
+                         "{} won the elimination match and is no longer an Elimination Candidate")
             for number in sorted(set(seats) - set(winners)):
                 _set(season, match, _player(match, seats[number]), SeasonPlayer.ELIMINATED, event, previous, now,
                      "{} lost the elimination match and is eliminated")

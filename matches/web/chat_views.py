@@ -156,7 +156,7 @@ def chat_export(request: HttpRequest, token: str) -> HttpResponse:
     match, _ = _audience("h", token)
     names = dict(match.seats.values_list("number", "name"))
     out = [f"Private threads of match {match.pk}", ""]
-    for seat in range(1, match.game.seats + 1):
+    for seat in range(1, match.seat_count + 1):
         room = chatrooms.private_room(seat)
         out.append(f"== seat {seat} ({names.get(seat, '')}) and the host ==")
         for row in ChatMessage.objects.filter(match_id=match.pk, room=room).order_by("id"):

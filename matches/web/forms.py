@@ -180,10 +180,14 @@ def parse_create(data: Any) -> dict[str, Any]:
         count = game.seat_count(options)
     except RuleError as exc:
         raise CreateError(str(exc), field=f"opt-{slug}-seats") from None
-    names = []
+    names: list[str] = []
     for n in range(1, count + 1):
-        name = str(data.get(f"seat{n}", "")).strip()[:80]
-        names.append(name or f"Player {n}")
+        name = str(data.get(f"seat{n}", "")).strip()[:80] or f"Player {n}"
+        same = next((i for i, other in enumerate(names, start=1) if other.casefold() == name.casefold()), None)
+        if same is not None:  # the pages, the log and the results tell seats apart by name
+            raise CreateError(f"seat {same} and seat {n} are both called {name!r}: give each seat its own name",
+                              f"seat{n}")
+        names.append(name)
     kwargs: dict[str, Any] = {"seat_names": names, "options": options}
     kwargs["bouts"] = _int(data.get("bouts"), "number of bouts", minimum=1, maximum=99, field="bouts")
     starting = _int(data.get("starting_seat"), "starting seat", minimum=1, maximum=count, field="starting_seat")

@@ -22,6 +22,8 @@ from django.db import transaction
 
 from matches.models import Match
 from matches.play import bots, services
+from matches.play import rematch as rematches
+from matches.play import requests as seat_requests
 from matches.play.engine import host_seq
 
 
@@ -124,16 +126,18 @@ def _draw(match: Any, data: Any) -> str:
 
 
 def _award(match: Any, data: Any) -> str:
-    services.award_bout(match, _seat(match, data))
-    return "bout awarded"
+    seat = _seat(match, data)
+    services.award_bout(match, seat)
+    return f"bout awarded to {match.seats.get(number=seat).name}"
 
 
 def _forfeit(match: Any, data: Any) -> str:
     scope = str(data.get("scope", "")) or None
     if scope not in (None, "bout", "match"):
         raise BadRequest("a forfeit loses the bout or the match")
-    services.forfeit(match, _seat(match, data), scope)
-    return f"seat forfeited the {scope or match.format.get('forfeit', 'match')}"
+    seat = _seat(match, data)
+    services.forfeit(match, seat, scope)
+    return f"{match.seats.get(number=seat).name} forfeited the {scope or match.format.get('forfeit', 'match')}"
 
 
 def _reopen(match: Any, data: Any) -> str:
@@ -158,6 +162,19 @@ def _end(match: Any, data: Any) -> str:
         raise BadRequest("there is no such seat")
     services.end_match(match, winners or None)
     return "match ended"
+
+
+def _answer(match: Any, data: Any) -> str:
+    """Accept or decline a seat's draw offer or takeback request (matches/play/requests.py)."""
+    kind, verdict = str(data.get("kind", "")), str(data.get("answer", ""))
+    if kind not in seat_requests.ASKS or verdict not in ("accept", "decline"):
+        raise BadRequest("answer a draw offer or a takeback request with accept or decline")
+    return seat_requests.answer(match, _seat(match, data), kind, verdict == "accept")
+
+
+def _rematch(match: Any, data: Any) -> str:
+    new = rematches.rematch(match, swap=str(data.get("swap", "")) == "1")
+    return f"rematch created (match {new.pk}): every seat's link now leads to it"
 
 
 def _replay_access(match: Any, data: Any) -> str:
@@ -204,6 +221,8 @@ ACTIONS: dict[str, Callable[[Any, Any], str]] = {
     "end": _end,
     "reopen": _reopen,
     "replay_access": _replay_access,
+    "answer": _answer,
+    "rematch": _rematch,
 }
 
 

@@ -25,15 +25,21 @@ class PracticeError(ValueError):
     pass
 
 
+def practice_slugs() -> list[str]:
+    """The games one can practise alone: every registered one but those the host plays too (the
+    host's game, `custom`: its rounds are opened and judged by a person)."""
+    return [slug for slug in slugs() if not get_game(slug).host_moves]
+
+
 def practice_games() -> list[dict[str, Any]]:
-    """The games a bot plays (every registered one), with their seat counts."""
-    return [g for g in forms.games() if g["slug"] in slugs()]
+    """The games a bot plays, with their seat counts."""
+    return [g for g in forms.games() if g["slug"] in practice_slugs()]
 
 
 def _parse(data: Any) -> tuple[str, str, int]:
     get = data.get
     slug = str(get("game", "")).strip()
-    if slug not in slugs():
+    if slug not in practice_slugs():
         raise PracticeError("choose a game to practise")
     strength = str(get("strength", "")).strip()
     if strength not in bots.STRENGTHS:

@@ -19,7 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import cache_control, never_cache
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from config import ratelimits
 from games.registry import get_game, slugs
@@ -80,7 +80,7 @@ def season_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "matches/season.html", _context(season))
 
 
-@require_GET
+@require_safe  # GET and HEAD (a download manager or a link checker asks HEAD first)
 def ledger_csv(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, slug=slug)
     response = _csv_response(f"{season.slug}-ledger.csv")
@@ -93,7 +93,7 @@ def ledger_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, slug=slug)
     response = _csv_response(f"{season.slug}-standings.csv")

@@ -13,6 +13,7 @@ urlpatterns = [
     path("new/board/", views.board_check, name="board_check"),
     path("p/<token:token>/", views.player_page, name="player_page"),
     path("p/<token:token>/move/", views.player_move, name="player_move"),
+    path("p/<token:token>/request/", views.player_request, name="player_request"),
     path("w/<token:token>/", views.watch_page, name="watch_page"),
     path("h/<token:token>/", views.host_page, name="host_page"),
     path("h/<token:token>/act/", views.host_act, name="host_act"),

@@ -24,10 +24,16 @@ from config.ratelimits import limit_posts, token_lookup
 from games.core import HOST, SPECTATOR, RuleError
 from matches.live import render as rendering
 from matches.models import Match, Seat
+from matches.play import rematch as rematches
+from matches.play import requests as seat_requests
 from matches.play import services
+from matches.play.engine import host_seq
 from matches.web import forms, host_actions, practice
 
 audit = logging.getLogger("deathmatch.audit")
+
+#: host actions that end a bout or the match: the host may take each back from a toast (reopen)
+UNDOABLE = frozenset({"forfeit", "award", "stalemate", "draw", "end"})
 
 EXAMPLES = {"lance-assembly": "place C3; slide B2-B3 down 1", "grid-master": "place B2; move A1 right 2",
             "two-connect": "squava C3; gomoku H7", "yinsh": "ring E5 or E5-E8", "custom": "answer 7"}
@@ -113,9 +119,13 @@ def board_check(request: HttpRequest) -> JsonResponse:
 @require_GET
 def player_page(request: HttpRequest, token: str) -> HttpResponse:
     seat = _seat_from_token(token)
+    moved = rematches.seat_in_rematch(seat.match, seat.number)
+    if moved is not None:  # the host started a rematch: the seat's old link leads to its new seat
+        return redirect("player_page", token=moved.token)
     context = _page(request, seat.match, seat.number, token)
     context.update(
         move_url=reverse("player_move", args=[token]),
+        request_url=reverse("player_request", args=[token]),
         role_label=f"{seat.label} · seat {seat.number}",
         page_title=seat.name,
         controls_template=rendering.controls_template(seat.match.game_slug),
@@ -183,6 +193,24 @@ def player_move(request: HttpRequest, token: str) -> HttpResponse:
 
 @_secret
 @require_POST
+def player_request(request: HttpRequest, token: str) -> HttpResponse:
+    """A seat resigns (the bout or the match), offers a draw or asks for a takeback
+    (matches/play/requests.py); the reply is its refusal (or none) and the seat's fragments."""
+    seat = _seat_from_token(token)
+    error = ""
+    kind = str(request.POST.get("request", ""))
+    try:
+        if kind == "resign":
+            seat_requests.resign(seat.match, seat.number, str(request.POST.get("scope", "")))
+        else:
+            seat_requests.ask(seat.match, seat.number, kind)
+    except services.ServiceError as exc:
+        error = str(exc)
+    return _with_fragments(seat.match, seat.number, "matches/partials/move_error.html", error)
+
+
+@_secret
+@require_POST
 def host_act(request: HttpRequest, token: str) -> HttpResponse:
     match = _host_from_token(token)
     try:
@@ -191,8 +219,17 @@ def host_act(request: HttpRequest, token: str) -> HttpResponse:
     except (services.ServiceError, RuleError, host_actions.BadRequest) as exc:
         message, error = "", str(exc)
     match.refresh_from_db()
+    new = rematches.rematch_of(match) if not error and request.POST.get("action") == "rematch" else None
+    if new is not None:  # the host goes on to the rematch's page
+        return HttpResponse(status=204, headers={"HX-Redirect": reverse("host_page", args=[new.host_token])})
+    undo = ""
+    if not error and request.POST.get("action") in UNDOABLE and not services.reopen_refusal(match):
+        # the ending stays undoable from the toast for 30 s (static/js/confirm.js hides it): the reopen path
+        undo = render_to_string("matches/partials/undo_toast.html", {
+            "host_act_url": reverse("host_act", args=[token]), "seq": host_seq(match),
+            "version": match.current_bout.version if match.current_bout else 0, "what": message})
     flash = (f'<div id="host-flash" class="flash{" error" if error else ""}" role="alert" hx-swap-oob="true">'
-             f"{escape(error or message)}</div>")
+             f"{escape(error or message)}{undo}</div>")
     return HttpResponse(flash + rendering.fragments(match, HOST))
 
 

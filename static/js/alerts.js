@@ -78,9 +78,10 @@
     state.myTurn = myTurn; state.last = last; state.banner = bannerText;
   }
 
+  // (a flash holding the undo toast of an ending stays its 30 seconds: confirm.js)
   function clearStale() {
     var flash = document.getElementById("host-flash");
-    if (flash) { flash.hidden = true; }
+    if (flash && !flash.querySelector("#undo-toast")) { flash.hidden = true; }
   }
 
   // a host notice ("match started") is news for a moment, not for the rest of the match
@@ -89,7 +90,7 @@
     var flash = document.getElementById("host-flash");
     if (flash && !flash.hidden && flash.textContent.trim()) {
       clearTimeout(flashTimer);
-      flashTimer = setTimeout(function () { flash.hidden = true; }, 6000);
+      flashTimer = setTimeout(function () { if (!flash.querySelector("#undo-toast")) { flash.hidden = true; } }, 6000);
     }
   });
 

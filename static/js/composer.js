@@ -137,6 +137,14 @@
   document.addEventListener("htmx:wsAfterMessage", refresh);
   // (a game whose points are live parts, swapped one by one, asks to be drawn after each: eachSwap)
   document.addEventListener("htmx:oobAfterSwap", function () { var s = spec(); if (s && s.eachSwap) { show(start(s)); } });
+  // a refused move: its message is brought into view (below the board it could sit under the fold)
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (!e.detail.elt || e.detail.elt.id !== "move-form") { return; }
+    setTimeout(function () {
+      var err = byId("move-error");
+      if (err && !err.hidden && err.textContent.trim()) { err.scrollIntoView({ block: "nearest" }); }
+    }, 0);
+  });
   // (a deferred script: every game's script has registered by then)
   document.addEventListener("DOMContentLoaded", refresh);
 

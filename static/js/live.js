@@ -21,12 +21,28 @@
 
   window.dmRefetch = refetch;  // also used by the browser test
 
+  // the turn log shows its latest rows: after every new version, and whenever the log itself was
+  // drawn anew (the socket's first full update replaces it, which would open it at the top)
+  var shownLog = null;
+  function scrollLog(always) {
+    var log = document.querySelector("#log .log-list");
+    if (log && (always || log !== shownLog)) { log.scrollTop = log.scrollHeight; }
+    shownLog = log;
+  }
+
   function readMeta() {
     var meta = document.getElementById("live-meta");
     if (!meta) { return; }
     var now = { bout: +meta.dataset.bout, version: +meta.dataset.version };
     var base = document.title.replace(/^● /, "");
     document.title = meta.dataset.myTurn === "1" ? "● " + base : base;
+    // a pause stops every move: Play is disabled until the host resumes (the server refuses anyway)
+    var play = document.getElementById("move-submit");
+    if (play) {
+      var paused = meta.dataset.paused === "1";
+      play.disabled = paused;
+      if (paused) { play.title = "Paused by the host"; } else { play.removeAttribute("title"); }
+    }
     // every form acts on the version the page shows (a delta leaves older forms' inputs behind)
     var inputs = document.querySelectorAll('#live input[name="version"]');
     for (var i = 0; i < inputs.length; i++) { inputs[i].value = now.version; }
@@ -34,8 +50,9 @@
       var changed = last !== null;
       last = now;
       if (changed) { document.dispatchEvent(new CustomEvent("dm:board-changed", { detail: now })); }
-      var log = document.querySelector("#log .log-list");
-      if (log) { log.scrollTop = log.scrollHeight; }
+      scrollLog(true);
+    } else {
+      scrollLog(false);
     }
   }
 

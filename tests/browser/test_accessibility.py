@@ -77,6 +77,7 @@ def test_every_page_passes_axe(server: Server, browser: Any) -> None:
         if slug == "grid-master":
             host = page.url
             page.select_option('form:has(input[value="award"]) select[name="seat"]', "1")
+            page.once("dialog", lambda dialog: dialog.accept())  # it names its consequence (issue 25)
             page.click('form:has(input[value="award"]) button[type=submit]')
             page.wait_for_selector("#banner.banner-match", timeout=TIMEOUT)
             _axe(page, f"{slug} host after the match", found, reported)

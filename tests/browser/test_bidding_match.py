@@ -166,6 +166,8 @@ def test_a_bidding_match_played_by_clicks_keeps_each_sides_bids_secret(server: S
     assert "third board" in bob.inner_text("#bt-note")
     assert bob.input_value("#move-text") == "C2 1; I1 1"
     host.screenshot(path=str(ARTIFACTS / "bidding-host-round2.png"), full_page=True)
+    # the confirmation names the consequence (issue 25)
+    host.once("dialog", lambda dialog: dialog.accept())
     host.click("#host-panel button:has-text('Resolve round now')")
     for page in everyone:
         page.wait_for_selector(owned("A3", 1), timeout=TIMEOUT)

@@ -166,6 +166,7 @@ def test_split_clock_preview_title_and_banner(server: Server, browser: Any) -> N
 
     # the host awards the bout (best of 1): the match-over banner on every page
     host.select_option('form:has(input[value="award"]) select[name="seat"]', "2")
+    host.once("dialog", lambda dialog: dialog.accept())  # "Bout 1 goes to Bob." (issue 25)
     host.click('form:has(input[value="award"]) button[type=submit]')
     for page, text in ((bob, "You win the match — host awarded"), (ann, "Bob wins the match — host awarded")):
         page.wait_for_selector("#banner.banner-match", timeout=TIMEOUT)
@@ -174,7 +175,8 @@ def test_split_clock_preview_title_and_banner(server: Server, browser: Any) -> N
     assert _in_view(bob, "#banner .banner-head")  # scrolled into view on the phone
     ann.wait_for_function("document.getElementById('announce').textContent.includes('wins the match')", timeout=TIMEOUT)
     host.wait_for_selector("#banner.banner-match", timeout=TIMEOUT)
-    host.wait_for_selector("#host-flash", state="hidden", timeout=TIMEOUT)  # no stale "awarded" notice
+    # the award's notice stays only as the toast that can undo it for 30 s (issue 25)
+    host.wait_for_selector("#host-flash #undo-toast", timeout=TIMEOUT)
     ann.screenshot(path=str(ARTIFACTS / "banner-match-desktop.png"))
     bob.screenshot(path=str(ARTIFACTS / "banner-match-phone.png"))
     assert not [e for e in errors if "favicon" not in e], errors

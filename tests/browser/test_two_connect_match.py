@@ -360,7 +360,7 @@ def test_two_connect_match_played_by_clicks_on_desktop_and_phone(server: Server,
     play_turn(uli, 1, TURNS[26], [vic, spectator, host])
     for page in (uli, vic, spectator, host):
         # the end banner takes the status line's place; the log says which board decided it
-        page.wait_for_function("document.querySelector('#status').textContent.includes('Match over')",
+        page.wait_for_function("document.querySelector('#status').textContent.includes('the match —')",
                                timeout=TIMEOUT)
         assert "Squava won by Uli" in page.text_content("#status")
         page.wait_for_selector("#log .note >> text=Squava won by Uli", timeout=TIMEOUT)

@@ -89,8 +89,10 @@ def test_the_legend_names_who_sits_where_with_live_counts_per_board():
 def test_the_header_shows_points_provisional_then_final():
     state = game.new()
     rows = shaped(state, SPECTATOR)["seats"]
-    # everyone holds one square on every board: a four-way tie shares (6+4+2+1)/4 on each
-    assert [r["score"] for r in rows] == ["9.75 pts*"] * 4
+    # nothing played yet: no points (not the 9.75 of the four-way tie of the start squares: issue 25)
+    assert [r["score"] for r in rows] == ["0 pts*"] * 4
+    rows = shaped(play_round(state), SPECTATOR)["seats"]
+    assert any(r["score"] != "0 pts*" for r in rows) and all(r["score"].endswith(" pts*") for r in rows)
     for _ in range(3):
         state = play_round(state)
     result = game.result(state)

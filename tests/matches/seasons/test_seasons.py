@@ -399,7 +399,8 @@ def test_an_award_in_the_elimination_match_is_reopened_and_the_elimination_undon
     di = player(season, "Di")
     assert di.status == "candidate" and di.status_event.text == "Di is an elimination candidate"
     services.award_bout(match, 2)
-    assert player(season, "Ann").status == "eliminated" and player(season, "Di").status == "candidate"
+    # Di won the elimination match: no longer a candidate (issue 25)
+    assert player(season, "Ann").status == "eliminated" and player(season, "Di").status == "active"
 
 
 def test_an_elimination_match_without_a_winner_eliminates_nobody(season: Any) -> None:

@@ -1,6 +1,6 @@
 // Lance Assembly's clicks: an empty square places a tile (or the neutral tile,
-// with its toggle), a placed ghost is taken back, two ends of a run (or one
-// tile twice) and a direction button make a slide.  The composer (composer.js)
+// with its toggle, also on a square a pending slide empties), two ends of a run
+// (or one tile twice; the tile just placed too) and a direction button make a slide.  The composer (composer.js)
 // owns the move box; the pending turn is drawn by squares.js.
 (function () {
   "use strict";
@@ -21,23 +21,34 @@
     return first === second ? first : first + "-" + second;
   }
 
+  // Every legal turn can be clicked: the tile just placed (or the neutral one) can be slid, alone or
+  // in a run, so clicking a pending tile selects it like any tile; clicking it once more after
+  // choosing it as a one-tile run takes it back.  With "neutral tile" ticked, a click puts the
+  // neutral tile there, also on a square a pending slide empties (the server says when it may not).
   function click(coord, cell, pending) {
     var parts = pending.slice();
-    if (!cell.dataset.value && !composed(parts, coord)) {
-      var neutral = document.getElementById("neutral-toggle");
-      if (neutral && neutral.checked) { B.setPart(parts, "neutral", "neutral " + coord); neutral.checked = false; }
-      else { B.setPart(parts, "place", "place " + coord); }
+    var ghost = composed(parts, coord);
+    var neutral = document.getElementById("neutral-toggle");
+    if (neutral && neutral.checked) {
+      B.setPart(parts, "neutral", "neutral " + coord); neutral.checked = false;
       selected = runEnd = null; say("");
-    } else if (composed(parts, coord) && (!selected || runEnd)) {
-      // clicking a ghost takes the pending placement back
+    } else if (!cell.dataset.value && !ghost) {
+      B.setPart(parts, "place", "place " + coord);
+      selected = runEnd = null; say("");
+    } else if (ghost && selected === coord && runEnd === coord) {
       parts = parts.filter(function (p) { return p !== "place " + coord && p !== "neutral " + coord; });
-      selected = runEnd = null; say("removed the pending tile on " + coord);
+      selected = runEnd = null; say("took back the pending tile on " + coord);
     } else if (!selected || runEnd) {
-      selected = coord; runEnd = null; say("run from " + coord + ": click its other end (or " + coord + " again), then a direction");
+      selected = coord; runEnd = null;
+      say("run from " + coord + ": click its other end (or " + coord + " again), then a direction");
     } else {
       var a = B.split(selected), b = B.split(coord);
       if (a.col !== b.col && a.row !== b.row) { selected = coord; say("run from " + coord + ": click its other end"); }
-      else { runEnd = coord; say("run " + runLabel() + ": pick a direction"); }
+      else {
+        runEnd = coord;
+        say("run " + runLabel() + ": pick a direction" +
+            (ghost && selected === coord ? " (or click " + coord + " again to take the tile back)" : ""));
+      }
     }
     return parts;
   }
@@ -52,6 +63,11 @@
 
   window.Composer.register("lance-assembly", {
     empty: function () { selected = runEnd = null; say(""); return []; },
+    clear: function () {
+      var neutral = document.getElementById("neutral-toggle");
+      if (neutral) { neutral.checked = false; }
+      selected = runEnd = null; say(""); return [];
+    },
     text: B.text,
     parse: B.parse,
     click: click,
