@@ -51,6 +51,8 @@ class Game(ABC, Generic[S, A]):
     default_options: ClassVar[Mapping[str, Any]] = {}
     #: True for games played in sealed rounds (several seats act at once).
     sealed: ClassVar[bool] = False
+    #: what another seat and spectators read in the log for a sealed submission they may not see
+    sealed_note: ClassVar[str] = "submitted sealed orders"
     #: True when the host plays the game in notation too (the host's game: rounds, reveals,
     #: points): the host's page gets a move box, its actions go through `apply(state, HOST, ...)`.
     host_moves: ClassVar[bool] = False

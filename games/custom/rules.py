@@ -145,6 +145,7 @@ class CustomGame(Game[CustomState, CustomAction]):
     name = "Host's game"
     seats = MAX_SEATS
     sealed = True
+    sealed_note = "answered"
     host_moves = True
     default_options = {"seats": 4}
 

@@ -84,7 +84,7 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
     if last_move is not None:
         actor, last_text = last_move
         if game.sealed and viewer != HOST and actor >= 1 and actor != viewer:
-            last_text = "submitted sealed orders"  # as the log shows it to this viewer
+            last_text = game.sealed_note  # as the log shows it to this viewer
     else:
         last_text = next((e["text"] for e in reversed(log) if e["kind"] == "move" and not e["undone"]
                           and not e["corrected"] and bout is not None and e["bout"] == bout.number), "")
@@ -420,7 +420,7 @@ def log_entries(match: Any, rows: list[Any], viewer: int, names: dict[int, str])
         if sealed and viewer != HOST and row.kind == "move" and row.actor >= 1 and row.actor != viewer:
             # sealed orders are never shown to another seat or to spectators,
             # not even after the round resolved (RULINGS 4 and 5)
-            text, corrected_from = "submitted sealed orders", ""
+            text, corrected_from = match.game.sealed_note, ""
         elif sealed and viewer != HOST and row.kind != "move":
             text = _public_note(text)
         if row.kind == "move" and row.actor >= 1:

@@ -241,5 +241,8 @@ async def test_a_six_seat_match_shows_no_answer_before_its_reveal_and_author_ans
     spectator = [h for v, h in received(wires[SPECTATOR]) if v is not None and v >= reveal_1]
     assert any(all(_has_number(h, n) for n in NUMBERS.values()) for h in spectator)
     assert any("Bob: <b>Damask</b>" in h for _, h in wires[5].pages)
+    # the log tells others that a seat answered, in the game's own words (not "sealed orders")
+    spectator_text = "".join(h for _, h in received(wires[SPECTATOR]))
+    assert "answered" in spectator_text and "submitted sealed orders" not in spectator_text
     state = await database_sync_to_async(lambda: services.bout_state(match.bouts.get()))()
     assert [r.closed for r in state.rounds] == [True, True, True] and state.ending is not None
