@@ -172,7 +172,7 @@ def test_a_six_seat_hosts_game_played_by_clicks(server: Server, browser: Any) ->
     expected = "Ranking: 1. Bob; 2. Cy; 3. Ann = Di = Ed = Flo."
     for page in everyone:
         page.wait_for_selector(f"#hg-ending >> text={expected}", timeout=TIMEOUT)
-    assert seats[2].text_content("#status") == "Match over: you won (ranking)."
+    assert seats[2].text_content("#status") == "You win the match — ranking."
     assert "Score: Ann 0, Bob 2, Cy 1, Di 0, Ed 0, Flo 0 (points)" in spectator.inner_text("#banner")
     assert "The host ranked the seats: Bob, then Cy, then Ann and Di and Ed and Flo." in spectator.inner_text("#banner")
     same_as_fresh(browser, seats[2], links[2], clocks=6)

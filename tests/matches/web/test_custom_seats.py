@@ -89,7 +89,7 @@ def test_a_16_seat_match_runs_on_every_page_and_every_seat_answers(client: Clien
     state = services.bout_state(match.current_bout)
     assert state.rounds[0].closed and dict(state.rounds[0].answers) == {n: n for n in range(1, 17)}
     # the host's seat pickers reach seat 16 and stop there
-    for number, flash in ((17, "there is no such seat"), (16, "bout awarded")):
+    for number, flash in ((17, "there is no such seat"), (16, "bout awarded to Pia")):
         done = client.post(f"/h/{match.host_token}/act/", {"action": "award", "seat": number,
                                                           "host_seq": seq(match.host_token)})
         assert _flash(done) == flash

@@ -179,7 +179,7 @@ def test_every_game_ending_reads_as_one_sentence_with_names(slug: str) -> None:
         data = result.to_json()
         bout = SimpleNamespace(number=2, finished=True, result=data, reason=result.reason, counts=True)
         for status, winners, reason in (("running", [], ""), ("finished", sorted(result.winners), result.reason)):
-            match = SimpleNamespace(status=status, game_slug=slug, format={"bouts": 1}, winners=winners,
+            match = SimpleNamespace(status=status, game_slug=slug, game=get_game(slug), format={"bouts": 1}, winners=winners,
                                     result_reason=reason, options={})
             for viewer in (0, 1):
                 banner = outcome.banner(match, bout, names, viewer, {})
