@@ -16,7 +16,7 @@ from games.core import HOST, Game, IllegalAction, Result, RuleError
 from matches.core import events
 from matches.core.errors import NotAllowed, StaleVersion
 from matches.models import Bout, Match, TurnLog
-from matches.play import clocks, endings
+from matches.play import clocks, endings, lag
 
 log = logging.getLogger(__name__)
 
@@ -287,9 +287,11 @@ def sealed_round_changed(game: Game[Any, Any], before: Any, after: Any, seat: in
 
 
 def play(
-    match: Match, bout: Bout, actor: int, text: str, now: datetime, *, by_host: bool = False, bumped: bool = False
+    match: Match, bout: Bout, actor: int, text: str, now: datetime, *, by_host: bool = False, bumped: bool = False,
+    charge: lag.Charge | None = None,
 ) -> TurnLog:
-    """parse -> apply -> log -> clocks -> result (the bout is locked)."""
+    """parse -> apply -> log -> clocks -> result (the bout is locked).  `charge`: a seat's own
+    move, accounted for its lag (clocks.account); otherwise the clock is charged what the server measured."""
     game = match.game
     before = game.load(bout.state)
     action = game.parse(before, actor, text)
@@ -299,13 +301,20 @@ def play(
 
         season_results.check_spends(match, bout, actor, action, by_host=by_host)
     canonical = game.format(action)
-    used = None
+    timing: dict[str, Any] = {"time_used": None}
     clock = clocks.of(bout, actor)
     if clock is not None and (clock.running or clock.used):
-        used = clocks.stop(clock, now, save=False)  # written with the next seat's clock (clocks.flush)
+        # written with the next seat's clock (clocks.flush)
+        if charge is not None and not by_host:
+            clocks.stop_move(clock, charge, save=False)
+            timing = {"time_used": charge.charged, "elapsed": charge.elapsed, "client_time": charge.reported,
+                      "lag_comp": charge.comp}
+        else:
+            used = clocks.stop(clock, now, save=False)
+            timing = {"time_used": used, "elapsed": used}
     if not bumped:
         bump(bout)
-    entry = write(match, bout, TurnLog.MOVE, actor, canonical, now, by_host=by_host, time_used=used)
+    entry = write(match, bout, TurnLog.MOVE, actor, canonical, now, by_host=by_host, **timing)
     # the host's own game action ("resolve") always closes the round
     new_round = not game.sealed or actor == HOST or sealed_round_changed(game, before, after, actor)
     after_state_change(match, bout, after, now, new_round=new_round)
@@ -319,8 +328,9 @@ def expired(match: Match, bout: Bout, now: datetime) -> bool:
     return clocks.round_expired(bout, now) or bool(clocks.expired_seats(bout, now))
 
 
-def expire(match: Match, bout: Bout, now: datetime, *, bumped: bool = False) -> bool:
-    """Apply the time-out rule of every expired deadline of `bout` (locked)."""
+def expire(match: Match, bout: Bout, now: datetime, *, bumped: bool = False, late: Iterable[int] = ()) -> bool:
+    """Apply the time-out rule of every expired deadline of `bout` (locked); `late`: seats whose
+    move arrived within the lag grace with more lag than it gives back (clocks.late)."""
     if bout.finished is not None or match.status != Match.RUNNING or match.paused:
         return False
     game = match.game
@@ -337,7 +347,7 @@ def expire(match: Match, bout: Bout, now: datetime, *, bumped: bool = False) -> 
             bout.save()
         notify(match.pk)
         return True
-    out = clocks.expired_seats(bout, now)
+    out = sorted(set(clocks.expired_seats(bout, now)) | set(late))
     if not out:
         return False
     if not bumped:

@@ -26,6 +26,7 @@ from matches.live import render as rendering
 from matches.models import Match, Seat
 from matches.play import services
 from matches.web import forms, host_actions
+from matches.web.consumers import parse_think
 
 audit = logging.getLogger("deathmatch.audit")
 
@@ -171,7 +172,8 @@ def player_move(request: HttpRequest, token: str) -> HttpResponse:
         text = str(request.POST.get("text", "")).strip()
         if not text:
             raise ValueError("type a move or click the board first")
-        services.submit(seat.match, seat.number, text[:500], version)
+        think = parse_think(request.POST.get("think"))
+        services.submit(seat.match, seat.number, text[:500], version, think=think if think is not False else None)
     except (services.ServiceError, RuleError) as exc:
         error = str(exc)
     except ValueError as exc:
