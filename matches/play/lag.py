@@ -13,9 +13,9 @@ player's think time and the move's trip back.  The page reports the think time i
   measured on the seat's socket plus `NETWORK_MARGIN` (a liar claiming 0 s of thought on every
   move gains at most its real round trip, and never more than the quota);
 - the quota starts at 3 gains, grows by one gain a move (less what was granted), and is capped at
-  7 gains; the gain is min(1 s, estimate x 2/5 + 0.15 s) with lichess's units, the estimate in
-  seconds giving centiseconds: 0.4 ms of gain per second of estimated game, so a 5-minute game
-  gains 0.27 s a move and anything of 212 s or more the full second;
+  7 gains; the gain is min(1 s, estimate x 2/5 + 0.15 s) in lichess's units (the estimate in
+  seconds gives centiseconds: 4 ms of gain per second of estimated game), so a 1-minute game
+  gains 0.39 s a move and any game estimated at 212.5 s or more the full second;
 - the flag waits `grace(quota)` = min(quota, 2 s) beyond the visible deadline, the lag a move
   arriving then could still be compensated for.
 """

@@ -1,0 +1,121 @@
+"""Clock sync on the match socket through the real ASGI application: ping -> pong with the
+server's time, ack -> the seat's network lag measured by the server; a move's think time by
+socket and by form post reaches the clock (issue 26)."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from django.urls import reverse
+
+from config.asgi import application
+from matches.core import netlag
+from matches.models import TurnLog
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ORIGIN = [(b"origin", b"http://testserver")]
+
+
+@pytest.fixture(autouse=True)
+def own_cache(settings: Any) -> None:
+    caches = {name: dict(conf) for name, conf in settings.CACHES.items()}
+    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = caches
+
+
+async def _open(token: str) -> WebsocketCommunicator:
+    comm = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=ORIGIN)
+    connected, _ = await comm.connect()
+    assert connected
+    assert 'id="live-meta"' in await comm.receive_from(timeout=5)
+    return comm
+
+
+async def _json(comm: WebsocketCommunicator) -> dict[str, Any]:
+    """The next JSON message (skipping HTML updates such as the host's presence box)."""
+    for _ in range(10):
+        text = await comm.receive_from(timeout=5)
+        if text.startswith("{"):
+            return dict(json.loads(text))
+    raise AssertionError("no JSON message arrived")
+
+
+async def test_a_ping_is_answered_with_the_server_time_and_the_ack_measures_the_seat_lag(roles: Any) -> None:
+    match = roles.match
+    seat = await _open(roles.player1.token)
+    watcher = await _open(roles.spectator)
+    before = time.time() * 1000
+    await seat.send_json_to({"type": "ping", "n": 7})
+    pong = await _json(seat)
+    assert pong["type"] == "pong" and pong["n"] == 7 and before <= pong["now"] <= time.time() * 1000
+    assert await database_sync_to_async(netlag.measured)(match.pk, 1) is None  # not before the ack
+    await seat.send_json_to({"type": "ack", "n": 7})
+    await seat.send_json_to({"type": "ping", "n": 8})  # answered after the ack was handled
+    await _json(seat)
+    measured = await database_sync_to_async(netlag.measured)(match.pk, 1)
+    assert measured is not None and 0 <= measured < 5
+    # an ack of a ping never sent measures nothing; a spectator pings for its clock only
+    await seat.send_json_to({"type": "ack", "n": 99})
+    await watcher.send_json_to({"type": "ping", "n": 1})
+    assert (await _json(watcher))["n"] == 1
+    await watcher.send_json_to({"type": "ack", "n": 1})
+    assert await database_sync_to_async(netlag.measured)(match.pk, 2) is None
+    await seat.disconnect()
+    await watcher.disconnect()
+
+
+@pytest.mark.parametrize("message", [
+    {"type": "ping"},
+    {"type": "ping", "n": "7"},
+    {"type": "ping", "n": -1},
+    {"type": "ack", "n": True},
+    {"type": "move", "text": "place C3", "version": 1, "think": "soon"},
+    {"type": "move", "text": "place C3", "version": 1, "think": -1},
+    {"type": "move", "text": "place C3", "version": 1, "think": float("inf")},
+])
+async def test_a_malformed_clock_message_closes_the_socket(roles: Any, message: dict[str, Any]) -> None:
+    seat = await _open(roles.player1.token)
+    await seat.send_to(text_data=json.dumps(message))
+    out = await seat.receive_output(timeout=5)
+    while out["type"] != "websocket.close":
+        out = await seat.receive_output(timeout=5)
+    assert out["code"] == 4400
+    assert await database_sync_to_async(TurnLog.objects.filter(kind=TurnLog.MOVE).count)() == 0
+
+
+async def test_a_move_by_socket_carries_its_think_time_to_the_clock(roles: Any) -> None:
+    match = roles.match
+    seat = await _open(roles.player1.token)
+    version = await database_sync_to_async(lambda: match.current_bout.version)()
+    await seat.send_json_to({"type": "move", "text": "place C3", "version": version, "think": "0.001"})
+    for _ in range(10):
+        if 'id="move-error"' in await seat.receive_from(timeout=5):
+            break
+    entry = await database_sync_to_async(TurnLog.objects.get)(match=match, kind=TurnLog.MOVE)
+    assert entry.client_time == pytest.approx(min(0.001, entry.elapsed), abs=1e-9)
+    assert entry.elapsed is not None and entry.lag_comp is not None
+    assert entry.time_used == pytest.approx(entry.elapsed - entry.lag_comp)
+    await seat.disconnect()
+
+
+def test_a_move_by_form_post_carries_its_think_time(roles: Any) -> None:
+    match = roles.match
+    url = reverse("player_move", args=[roles.player1.token])
+    reply = Client().post(url, {"text": "place C3", "version": match.current_bout.version, "think": "0.0005"})
+    assert reply.status_code == 200
+    entry = TurnLog.objects.get(match=match, kind=TurnLog.MOVE)
+    assert entry.client_time is not None and entry.client_time <= entry.elapsed
+    assert entry.time_used == pytest.approx(entry.elapsed - entry.lag_comp)
+    # a think time that is not a number is no report at all: the seat is charged what the server saw
+    reply = Client().post(reverse("player_move", args=[roles.player2.token]),
+                          {"text": "place D4", "version": match.current_bout.version, "think": "later"})
+    entry = TurnLog.objects.filter(match=match, kind=TurnLog.MOVE).order_by("-sequence").first()
+    assert (entry.text, entry.client_time, entry.lag_comp, entry.time_used) == ("place D4", None, 0, entry.elapsed)
