@@ -11,7 +11,7 @@ import pytest
 
 from matches.core import netlag
 from matches.models import Match, TurnLog
-from matches.play import clocks, services
+from matches.play import services
 
 T0 = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
 
