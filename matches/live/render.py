@@ -424,6 +424,7 @@ def log_entries(match: Any, rows: list[Any], viewer: int, names: dict[int, str])
                 "who": who,
                 "text": text,
                 "time_used": row.time_used,
+                "lag_comp": row.lag_comp,
                 "undone": row.undone,
                 "corrected": row.corrected,
                 "corrected_from": corrected_from,

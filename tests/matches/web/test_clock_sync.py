@@ -5,8 +5,10 @@ socket and by form post reaches the clock (issue 26)."""
 from __future__ import annotations
 
 import json
+import re
 import time
 import uuid
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -119,3 +121,30 @@ def test_a_move_by_form_post_carries_its_think_time(roles: Any) -> None:
                           {"text": "place D4", "version": match.current_bout.version, "think": "later"})
     entry = TurnLog.objects.filter(match=match, kind=TurnLog.MOVE).order_by("-sequence").first()
     assert (entry.text, entry.client_time, entry.lag_comp, entry.time_used) == ("place D4", None, 0, entry.elapsed)
+
+
+async def _presence(host: WebsocketCommunicator, pattern: str) -> str:
+    for _ in range(8):
+        text = await host.receive_from(timeout=5)
+        if 'id="presence"' in text and re.search(pattern, text):
+            return text
+    raise AssertionError(f"the host's presence box never showed {pattern!r}")
+
+
+async def test_the_host_sees_since_when_a_seat_is_away_and_its_lag(roles: Any) -> None:
+    match = roles.match
+    host = await _open(roles.host)
+    seat = await _open(roles.player1.token)
+    await _presence(host, r'<li class="on"><span class="dot"></span>Ann \(seat 1\)')
+    version = await database_sync_to_async(lambda: match.current_bout.version)()
+    await seat.send_json_to({"type": "move", "text": "place C3", "version": version, "think": 0})
+    await seat.disconnect()
+    box = await _presence(host, r"Ann \(seat 1\) <span class=\"away\"")
+    since = re.search(r'Ann \(seat 1\) <span class="away" data-since="([^"]+)">disconnected for', box)
+    assert since is not None and abs(datetime.fromisoformat(since.group(1)).timestamp() - time.time()) < 30
+    entry = await database_sync_to_async(TurnLog.objects.get)(match=match, kind=TurnLog.MOVE)
+    lag_ms = round(1000 * (entry.elapsed - entry.client_time))
+    assert f"lag {lag_ms} ms a move on average · {entry.lag_comp:.1f} s given back" in box
+    # a seat that never connected is "off" with no time away
+    assert '<li class="off"><span class="dot"></span>Bob (seat 2)' in box and 'Bob (seat 2) <span class="away"' not in box
+    await host.disconnect()
