@@ -298,13 +298,13 @@ async def arrive(match_id: int, audience: str, conn: str) -> None:
     _ensure_heartbeat()
     with contextlib.suppress(_Unavailable):  # if Redis is away, the heartbeat adds it when it is back
         await sync_to_async(store.add, thread_sensitive=False)([(name, conn)])
-    _schedule_push(match_id)
+    schedule_push(match_id)
 
 
 async def leave(match_id: int, audience: str, conn: str) -> None:
     name = _open.pop(conn, key(match_id, audience))
     await _remove((name, conn))
-    _schedule_push(match_id)
+    schedule_push(match_id)
 
 
 class _Removal:
@@ -382,7 +382,7 @@ async def refresh() -> None:
 # -- pushing the host's presence box ------------------------------------------------------
 
 
-def _schedule_push(match_id: int) -> None:
+def schedule_push(match_id: int) -> None:
     """Redraw the host's presence box once for a burst of arrivals/departures."""
     loop = asyncio.get_running_loop()
     pending = _pending.setdefault(loop, set())
@@ -410,7 +410,8 @@ async def push(match_id: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    html = await sync_to_async(_html)(match_id)
+    # not thread_sensitive: the task may outlive the consumer whose context (and executor) it copied
+    html = await sync_to_async(_html, thread_sensitive=False)(match_id)
     if html:
         await layer.group_send(group_name(match_id, HOST), {"type": "presence.update", "html": html})
 

@@ -195,6 +195,8 @@ def parse_create(data: Any) -> dict[str, Any]:
             "round_seconds": round_seconds,
             "refill": "refill" in data,
         }
+    if "no_lag_comp" in data and kwargs.get("clock") is not False:  # issue 26: compensation is on by default
+        kwargs["clock"] = {**(kwargs.get("clock") or {}), "lag_compensation": False}
     return {"game_slug": slug, **kwargs}
 
 

@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from config.asgi import application
 from matches.core import netlag
-from matches.models import TurnLog
+from matches.models import Match, TurnLog
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -144,7 +144,18 @@ async def test_the_host_sees_since_when_a_seat_is_away_and_its_lag(roles: Any) -
     assert since is not None and abs(datetime.fromisoformat(since.group(1)).timestamp() - time.time()) < 30
     entry = await database_sync_to_async(TurnLog.objects.get)(match=match, kind=TurnLog.MOVE)
     lag_ms = round(1000 * (entry.elapsed - entry.client_time))
-    assert f"lag {lag_ms} ms a move on average · {entry.lag_comp:.1f} s given back" in box
+    assert f"lag {lag_ms} ms a move on average · {entry.lag_comp:.2f} s given back" in box
     # a seat that never connected is "off" with no time away
     assert '<li class="off"><span class="dot"></span>Bob (seat 2)' in box and 'Bob (seat 2) <span class="away"' not in box
     await host.disconnect()
+
+
+def test_the_host_form_turns_lag_compensation_off(db: Any) -> None:
+    base = {"game": "lance-assembly", "seat1": "Ann", "seat2": "Bob"}
+    for extra, expected in [({}, True), ({"no_lag_comp": "on"}, False),
+                            ({"per_move": "30", "reserve": "100", "no_lag_comp": "on"}, False)]:
+        reply = Client().post(reverse("home"), {**base, **extra})
+        assert reply.status_code == 302, reply.content[:300]
+        match = Match.objects.get(host_token=reply["Location"].rstrip("/").rsplit("/", 1)[1])
+        assert match.format["clock"].get("lag_compensation", True) is expected, extra
+        assert match.format["clock"]["per_move"] == float(extra.get("per_move", 60))
