@@ -13,5 +13,9 @@ class MatchesConfig(AppConfig):
         from matches.seasons import webhooks
 
         events.subscribe(live.notify)  # the live path draws and sends every committed change
+        from matches.core import away
+        from matches.live import presence
+
+        away.provide(presence.seat_presence)  # the sweeper's auto-pause asks presence
         sweeper.maybe_start()
         webhooks.maybe_start()

@@ -237,6 +237,8 @@ class Match(models.Model):
     watch_token = models.CharField(max_length=64, unique=True, default=new_token)
     #: clocks of the current bout are stopped by the host
     paused = models.BooleanField(default=False)
+    #: the seat whose lost connection paused the clocks (play/sweeper.sweep_away); resumed when it returns
+    away_paused = models.PositiveSmallIntegerField(null=True, blank=True)
     created = models.DateTimeField(default=timezone.now)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)

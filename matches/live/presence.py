@@ -277,6 +277,17 @@ def _lag_stats(match: Any) -> dict[int, dict[str, Any]]:
 presence = rows  # the name render.py knows
 
 
+def seat_presence(match_id: int, seat: int) -> tuple[int | None, float | None]:
+    """A seat's open sockets and when its last one closed (core/away.py); (None, None) unknown."""
+    name = key(match_id, f"seat-{int(seat)}")
+    try:
+        counts = store.known(match_id, [name])
+        left = store.left([name])[0]
+    except _Unavailable:
+        return None, None
+    return (None if counts is None else counts[0]), left
+
+
 def open_audiences(match_id: int, labels: list[str]) -> set[str] | None:
     """The audiences (of `labels`) with a socket open; None when unknown (Redis away
     or restarted empty): then live renders every audience (one too many is harmless)."""

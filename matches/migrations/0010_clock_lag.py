@@ -11,6 +11,11 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.AddField(
+            model_name='match',
+            name='away_paused',
+            field=models.PositiveSmallIntegerField(blank=True, null=True),
+        ),
+        migrations.AddField(
             model_name='clock',
             name='lag_gain',
             field=models.FloatField(default=0),

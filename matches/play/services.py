@@ -196,6 +196,8 @@ def submit(match: Match | int, seat: int, text: str, expected_version: int, *, t
         match, bout = engine.lock(match, with_clocks=True)
         bout = engine.require_running_bout(match, bout)
         seat = engine.require_seat(match, seat)
+        if match.paused and match.away_paused:
+            raise NotAllowed("the clocks are paused while a player has no page open; they restart when it is back")
         if match.paused:
             raise NotAllowed("the host has paused the match; wait for the clocks to restart")
         if match.game.sealed:
@@ -476,8 +478,8 @@ def resume_clocks(match: Match) -> None:
         match, bout = engine.lock(match)
         if not match.paused:
             raise NotAllowed("the clocks are not paused")
-        match.paused = False
-        match.save(update_fields=["paused"])
+        match.paused, match.away_paused = False, None  # the host's restart ends an away pause too
+        match.save(update_fields=["paused", "away_paused"])
         if bout is not None:
             to_act = match.game.to_act(engine.bout_state(bout)) if bout.finished is None else ()
             clocks.resume(bout, to_act, now)

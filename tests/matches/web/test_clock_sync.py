@@ -159,3 +159,48 @@ def test_the_host_form_turns_lag_compensation_off(db: Any) -> None:
         match = Match.objects.get(host_token=reply["Location"].rstrip("/").rsplit("/", 1)[1])
         assert match.format["clock"].get("lag_compensation", True) is expected, extra
         assert match.format["clock"]["per_move"] == float(extra.get("per_move", 60))
+
+
+async def test_clocks_pause_while_the_seat_to_act_is_away_and_restart_when_it_is_back(make_match: Any) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from matches.play import sweeper
+
+    match = await database_sync_to_async(make_match)(
+        "lance-assembly", clock={"per_move": 60, "reserve": 300, "away_pause": 5})
+    token = await database_sync_to_async(lambda: match.seats.get(number=1).token)()
+    sweep = database_sync_to_async(sweeper.sweep_away)
+
+    def state() -> tuple[bool, int | None, bool]:
+        match.refresh_from_db()
+        return match.paused, match.away_paused, match.current_bout.clocks.get(seat=1).running
+
+    assert await sweep(timezone.now() + timedelta(seconds=600)) == 0  # never connected: no time away to count
+    seat = await _open(token)
+    await seat.disconnect()  # the seat's page is gone
+    assert await sweep(timezone.now() + timedelta(seconds=4)) == 0
+    assert await database_sync_to_async(state)() == (False, None, True)
+    assert await sweep(timezone.now() + timedelta(seconds=6)) == 1
+    assert await sweep(timezone.now() + timedelta(seconds=7)) == 0  # paused once
+    assert await database_sync_to_async(state)() == (True, 1, False)
+    seat = await _open(token)  # back
+    assert await sweep() == 1
+    assert await database_sync_to_async(state)() == (False, None, True)
+    notes = await database_sync_to_async(
+        lambda: list(TurnLog.objects.filter(match=match, kind=TurnLog.CLOCK).values_list("text", flat=True)))()
+    assert notes == ["paused the clocks: seat 1 (Ann) has had no page open for 6 s",
+                     "restarted the clocks: seat 1 (Ann) is back"]
+    await seat.disconnect()
+
+
+def test_the_host_form_sets_the_pause_for_a_seat_away(db: Any) -> None:
+    base = {"game": "lance-assembly", "seat1": "Ann", "seat2": "Bob"}
+    reply = Client().post(reverse("home"), {**base, "away_pause": "30"})
+    match = Match.objects.get(host_token=reply["Location"].rstrip("/").rsplit("/", 1)[1])
+    assert match.format["clock"]["away_pause"] == 30.0 and match.format["clock"]["per_move"] == 60
+    count = Match.objects.count()
+    reply = Client().post(reverse("home"), {**base, "away_pause": "-3"})
+    assert reply.status_code == 400 and b"time away before the clocks pause cannot be negative" in reply.content
+    assert Match.objects.count() == count
