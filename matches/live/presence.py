@@ -154,26 +154,40 @@ class _Redis:
         return [float(v) if v is not None else None for v in values]
 
     def counts(self, names: list[str]) -> list[int]:
-        now = time.time()
-
-        def fill(pipe: Any) -> None:
-            for name in names:
-                pipe.zremrangebyscore(self._k(name), "-inf", now)
-                pipe.zcard(self._k(name))
-
-        return [int(n) for n in self._run(fill)[1::2]]
+        return self._prune(names)[1]
 
     def known(self, match_id: int, names: list[str]) -> list[int] | None:
+        known, counts = self._prune(names, known_key(match_id))
+        return counts if known else None
+
+    def _prune(self, names: list[str], known: str | None = None) -> tuple[bool, list[int]]:
+        """Drop expired members and count the rest.  A member that expired belonged to a process
+        that died without closing it: it left when it was last renewed (its expiry - TTL), which
+        is kept like a closed connection's time (`left`), unless a later one is known."""
         now = time.time()
 
         def fill(pipe: Any) -> None:
-            pipe.exists(self._k(known_key(match_id)))
+            if known:
+                pipe.exists(self._k(known))
+            else:
+                pipe.ping()
             for name in names:
+                pipe.zrangebyscore(self._k(name), "-inf", now, withscores=True)
+                pipe.get(self._k(left_key(name)))
                 pipe.zremrangebyscore(self._k(name), "-inf", now)
                 pipe.zcard(self._k(name))
 
         result = self._run(fill)
-        return [int(n) for n in result[2::2]] if result[0] else None
+        late: dict[str, float] = {}
+        for i, name in enumerate(names):
+            expired, before = result[1 + 4 * i], result[2 + 4 * i]
+            if expired:
+                gone = max(score for _, score in expired) - TTL
+                if before is None or float(before) < gone:
+                    late[name] = gone
+        if late:
+            self._run(lambda pipe: [pipe.set(self._k(left_key(n)), t, ex=LEFT_TTL) for n, t in late.items()])
+        return bool(result[0]), [int(n) for n in result[4::4]]
 
 
 class _Local:
@@ -209,7 +223,8 @@ class _Local:
             for name in names:
                 members = self.sets.get(name, {})
                 for conn in [c for c, t in members.items() if t <= now]:
-                    del members[conn]
+                    # a process that died without closing it: it left when last renewed
+                    self.gone[name] = max(self.gone.get(name, 0.0), members.pop(conn) - TTL)
                 result.append(len(members))
             return result
 

@@ -204,3 +204,30 @@ def test_the_host_form_sets_the_pause_for_a_seat_away(db: Any) -> None:
     reply = Client().post(reverse("home"), {**base, "away_pause": "-3"})
     assert reply.status_code == 400 and b"time away before the clocks pause cannot be negative" in reply.content
     assert Match.objects.count() == count
+
+
+def test_a_seat_whose_web_process_was_killed_is_away_from_its_last_renewal(
+    make_match: Any, monkeypatch: pytest.MonkeyPatch, time_machine: Any
+) -> None:
+    """No socket closed (the process died), yet its connection expires: the seat has been away since
+    the connection was last renewed, and the sweeper pauses the clocks from that."""
+    from datetime import UTC, timedelta
+
+    from django.utils import timezone
+
+    from matches.live import presence
+    from matches.play import sweeper
+
+    match = make_match("lance-assembly", clock={"per_move": 60, "reserve": 300, "away_pause": 5})
+    monkeypatch.setattr(presence, "TTL", 2.0)
+    start = datetime.now(UTC)
+    time_machine.move_to(start, tick=False)
+    presence.store.add([(presence.key(match.pk, "seat-1"), "conn-of-a-process-about-to-die")])
+    assert presence.seat_presence(match.pk, 1)[0] == 1
+    time_machine.move_to(start + timedelta(seconds=3), tick=False)  # past the TTL: never renewed
+    count, left = presence.seat_presence(match.pk, 1)
+    assert count == 0 and left == pytest.approx(start.timestamp(), abs=0.01)
+    assert sweeper.sweep_away(timezone.now()) == 0  # away for 3 s
+    assert sweeper.sweep_away(timezone.now() + timedelta(seconds=2.5)) == 1
+    match.refresh_from_db()
+    assert match.paused and match.away_paused == 1
