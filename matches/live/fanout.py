@@ -127,8 +127,6 @@ async def _drain() -> None:
         try:
             messages = await sync_to_async(_prepare_and_close, thread_sensitive=False)(match_id, moved)
             await _send(messages)
-            if moved is not None and any(group == group_name(match_id, HOST) for group, _ in messages):
-                presence.schedule_push(match_id)  # the seats' lag and compensation changed (issue 26)
         except Exception:  # a broken broadcast must never stop the others
             log.exception("live update of match %s failed", match_id)
 

@@ -324,13 +324,13 @@ async def arrive(match_id: int, audience: str, conn: str) -> None:
     _ensure_heartbeat()
     with contextlib.suppress(_Unavailable):  # if Redis is away, the heartbeat adds it when it is back
         await sync_to_async(store.add, thread_sensitive=False)([(name, conn)])
-    schedule_push(match_id)
+    _schedule_push(match_id)
 
 
 async def leave(match_id: int, audience: str, conn: str) -> None:
     name = _open.pop(conn, key(match_id, audience))
     await _remove((name, conn))
-    schedule_push(match_id)
+    _schedule_push(match_id)
 
 
 class _Removal:
@@ -408,7 +408,7 @@ async def refresh() -> None:
 # -- pushing the host's presence box ------------------------------------------------------
 
 
-def schedule_push(match_id: int) -> None:
+def _schedule_push(match_id: int) -> None:
     """Redraw the host's presence box once for a burst of arrivals/departures."""
     loop = asyncio.get_running_loop()
     pending = _pending.setdefault(loop, set())
@@ -436,8 +436,7 @@ async def push(match_id: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    # not thread_sensitive: the task may outlive the consumer whose context (and executor) it copied
-    html = await sync_to_async(_html, thread_sensitive=False)(match_id)
+    html = await sync_to_async(_html)(match_id)
     if html:
         await layer.group_send(group_name(match_id, HOST), {"type": "presence.update", "html": html})
 
