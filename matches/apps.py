@@ -15,6 +15,10 @@ class MatchesConfig(AppConfig):
 
         events.subscribe(live.notify)  # the live path draws and sends every committed change
         events.subscribe_chat(live_chat.notify)  # and every chat line, only to who reads its room
+        from matches.core import away
+        from matches.live import presence
+
+        away.provide(presence.seat_presence)  # the sweeper's auto-pause asks presence
         sweeper.maybe_start()
         bots.maybe_start()  # computer players in seats, beside the clocks
         webhooks.maybe_start()

@@ -237,6 +237,8 @@ class Match(models.Model):
     watch_token = models.CharField(max_length=64, unique=True, default=new_token)
     #: clocks of the current bout are stopped by the host
     paused = models.BooleanField(default=False)
+    #: the seat whose lost connection paused the clocks (play/sweeper.sweep_away); resumed when it returns
+    away_paused = models.PositiveSmallIntegerField(null=True, blank=True)
     created = models.DateTimeField(default=timezone.now)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -398,6 +400,11 @@ class TurnLog(models.Model):
     by_host = models.BooleanField(default=False)
     text = models.TextField()
     time_used = models.FloatField(null=True, blank=True)
+    #: a seat's move (issue 26, play/lag.py): the server's measure of the turn, the think time the
+    #: page reported (clamped), and the lag given back; time_used = elapsed - lag_comp
+    elapsed = models.FloatField(null=True, blank=True)
+    client_time = models.FloatField(null=True, blank=True)
+    lag_comp = models.FloatField(null=True, blank=True)
     #: bout version after this entry
     version = models.PositiveIntegerField(null=True, blank=True)
     created = models.DateTimeField(default=timezone.now)
@@ -458,6 +465,9 @@ class Clock(models.Model):
     running_since = models.DateTimeField(null=True, blank=True)
     used = models.FloatField(default=0)
     paused = models.BooleanField(default=False)
+    #: lag compensation (play/lag.py): the quota left and its gain per move; None: off
+    lag_quota = models.FloatField(null=True, blank=True)
+    lag_gain = models.FloatField(default=0)
 
     class Meta:
         ordering = ["bout", "seat"]

@@ -15,7 +15,9 @@ Clock keys: `per_move` seconds per turn (None: no allowance); `reserve`
 seconds (None with no per_move: no clock); time over per_move comes out of
 the reserve; `refill` resets the reserve at every bout (else it carries
 over); `on_timeout` "bout" | "match" is what running out loses; `bank`
-is shorthand for {per_move: None, reserve: bank, refill: False}.  Sealed
+is shorthand for {per_move: None, reserve: bank, refill: False}; `lag_compensation`
+False charges every seat the server's own measure of its moves (on when absent: play/lag.py);
+`away_pause` N pauses the clocks when the seat to act has had no page open for N seconds.  Sealed
 games use `round_seconds` instead: a deadline for the whole round, after
 which the round is resolved as if the host applied "resolve".
 """
@@ -27,7 +29,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-CLOCK_KEYS = {"per_move", "reserve", "refill", "on_timeout", "round_seconds", "bank"}
+CLOCK_KEYS = {"per_move", "reserve", "refill", "on_timeout", "round_seconds", "bank", "lag_compensation",
+              "away_pause"}
 FORMAT_KEYS = {"bouts", "alternate", "stalemate_replays", "forfeit", "clock", "auto_next_bout"}
 
 _SINGLE: dict[str, Any] = {
@@ -120,7 +123,9 @@ def normalise_clock(clock: Mapping[str, Any], base: Mapping[str, Any] | None = N
     out.update({k: v for k, v in clock.items() if k != "bank"})
     if clock.get("bank") is not None:
         out.update(per_move=None, reserve=clock["bank"], refill=False)
-    for key in ("per_move", "reserve", "round_seconds"):
+    if out.get("away_pause") in ("", None):
+        out.pop("away_pause", None)
+    for key in ("per_move", "reserve", "round_seconds", *(["away_pause"] if "away_pause" in out else [])):
         value = out[key]
         if value in ("", None):
             out[key] = None
@@ -136,6 +141,8 @@ def normalise_clock(clock: Mapping[str, Any], base: Mapping[str, Any] | None = N
     if out["on_timeout"] not in ("bout", "match"):
         raise FormatError("running out of time loses either the bout or the match")
     out["refill"] = bool(out["refill"])
+    if "lag_compensation" in out:
+        out["lag_compensation"] = bool(out["lag_compensation"])
     if out["per_move"] is None and out["reserve"] is None and out["round_seconds"] is None:
         return None
     return out
@@ -146,6 +153,17 @@ def has_seat_clock(fmt: Mapping[str, Any]) -> bool:
     if not clock:
         return False
     return clock.get("per_move") is not None or clock.get("reserve") is not None
+
+
+def lag_compensation(fmt: Mapping[str, Any]) -> bool:
+    """Whether seats' clocks give back network lag (play/lag.py); on unless the host turned it off."""
+    return bool((fmt.get("clock") or {}).get("lag_compensation", True))
+
+
+def away_pause(fmt: Mapping[str, Any]) -> float | None:
+    """Seconds the seat to act may have no page open before the clocks pause (None: never)."""
+    value = (fmt.get("clock") or {}).get("away_pause")
+    return None if value is None else float(value)
 
 
 def round_seconds(fmt: Mapping[str, Any]) -> float | None:

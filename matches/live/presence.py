@@ -28,6 +28,7 @@ import threading
 import time
 import weakref
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -54,6 +55,15 @@ def known_key(match_id: int) -> str:
     """Refreshed with the members: while it exists an empty set really means "nobody";
     when it is missing (Redis restarted empty) presence is unknown until the heartbeat."""
     return f"deathmatch:presence:{int(match_id)}:known"
+
+
+def left_key(name: str) -> str:
+    """When a connection of the audience `name` last closed: how long a seat has been away."""
+    return f"{name}:left"
+
+
+#: how long the time a connection closed is kept (a seat away longer shows as just "offline")
+LEFT_TTL = 24 * 3600
 
 
 def _match_of(name: str) -> int:
@@ -129,35 +139,55 @@ class _Redis:
 
     def remove(self, members: Iterable[tuple[str, str]]) -> None:
         gone = list(members)
+        now = time.time()
 
         def fill(pipe: Any) -> None:
             for name, conn in gone:
                 pipe.zrem(self._k(name), conn)
+                pipe.set(self._k(left_key(name)), now, ex=LEFT_TTL)
 
         if gone:
             self._run(fill)
 
+    def left(self, names: list[str]) -> list[float | None]:
+        values = self._run(lambda pipe: pipe.mget([self._k(left_key(name)) for name in names]))[0]
+        return [float(v) if v is not None else None for v in values]
+
     def counts(self, names: list[str]) -> list[int]:
-        now = time.time()
-
-        def fill(pipe: Any) -> None:
-            for name in names:
-                pipe.zremrangebyscore(self._k(name), "-inf", now)
-                pipe.zcard(self._k(name))
-
-        return [int(n) for n in self._run(fill)[1::2]]
+        return self._prune(names)[1]
 
     def known(self, match_id: int, names: list[str]) -> list[int] | None:
+        known, counts = self._prune(names, known_key(match_id))
+        return counts if known else None
+
+    def _prune(self, names: list[str], known: str | None = None) -> tuple[bool, list[int]]:
+        """Drop expired members and count the rest.  A member that expired belonged to a process
+        that died without closing it: it left when it was last renewed (its expiry - TTL), which
+        is kept like a closed connection's time (`left`), unless a later one is known."""
         now = time.time()
 
         def fill(pipe: Any) -> None:
-            pipe.exists(self._k(known_key(match_id)))
+            if known:
+                pipe.exists(self._k(known))
+            else:
+                pipe.ping()
             for name in names:
+                pipe.zrangebyscore(self._k(name), "-inf", now, withscores=True)
+                pipe.get(self._k(left_key(name)))
                 pipe.zremrangebyscore(self._k(name), "-inf", now)
                 pipe.zcard(self._k(name))
 
         result = self._run(fill)
-        return [int(n) for n in result[2::2]] if result[0] else None
+        late: dict[str, float] = {}
+        for i, name in enumerate(names):
+            expired, before = result[1 + 4 * i], result[2 + 4 * i]
+            if expired:
+                gone = max(score for _, score in expired) - TTL
+                if before is None or float(before) < gone:
+                    late[name] = gone
+        if late:
+            self._run(lambda pipe: [pipe.set(self._k(left_key(n)), t, ex=LEFT_TTL) for n, t in late.items()])
+        return bool(result[0]), [int(n) for n in result[4::4]]
 
 
 class _Local:
@@ -165,6 +195,8 @@ class _Local:
 
     def __init__(self) -> None:
         self.sets: dict[str, dict[str, float]] = {}
+        #: presence key -> when a connection of it last closed
+        self.gone: dict[str, float] = {}
         self.lock = threading.Lock()
 
     def add(self, members: Iterable[tuple[str, str]]) -> None:
@@ -174,9 +206,15 @@ class _Local:
                 self.sets.setdefault(name, {})[conn] = expires
 
     def remove(self, members: Iterable[tuple[str, str]]) -> None:
+        now = time.time()
         with self.lock:
             for name, conn in members:
                 self.sets.get(name, {}).pop(conn, None)
+                self.gone[name] = now
+
+    def left(self, names: list[str]) -> list[float | None]:
+        with self.lock:
+            return [self.gone.get(name) for name in names]
 
     def counts(self, names: list[str]) -> list[int]:
         now = time.time()
@@ -185,7 +223,8 @@ class _Local:
             for name in names:
                 members = self.sets.get(name, {})
                 for conn in [c for c, t in members.items() if t <= now]:
-                    del members[conn]
+                    # a process that died without closing it: it left when last renewed
+                    self.gone[name] = max(self.gone.get(name, 0.0), members.pop(conn) - TTL)
                 result.append(len(members))
             return result
 
@@ -218,14 +257,50 @@ def rows(match: Any, seats: list[Any] | None = None) -> list[dict[str, Any]]:
     names = {s.number: s.name for s in (seats if seats is not None else match.seats.all())}
     audiences = [("host", "Host"), ("watch", "Spectators")]
     audiences += [(f"seat-{n}", f"{names[n]} (seat {n})") for n in sorted(names)]
+    names_ = [key(match.id, a) for a, _ in audiences]
     try:
-        counts: list[int | None] = list(store.counts([key(match.id, a) for a, _ in audiences]))
+        counts: list[int | None] = list(store.counts(names_))
+        left: list[float | None] = store.left(names_)
     except _Unavailable:
-        counts = [None] * len(audiences)
-    return [{"audience": a, "label": label, "count": c} for (a, label), c in zip(audiences, counts, strict=True)]
+        counts, left = [None] * len(audiences), [None] * len(audiences)
+    lags = _lag_stats(match)
+    out = []
+    for (a, label), c, gone in zip(audiences, counts, left, strict=True):
+        row: dict[str, Any] = {"audience": a, "label": label, "count": c, "away_since": None}
+        if c == 0 and gone is not None:
+            row["away_since"] = datetime.fromtimestamp(gone, tz=UTC)
+        if a.startswith("seat-"):
+            row["lag"] = lags.get(int(a[5:]))
+        out.append(row)
+    return out
+
+
+def _lag_stats(match: Any) -> dict[int, dict[str, Any]]:
+    """Per seat, over the match's moves: the average lag its moves claimed (server elapsed -
+    reported think time) and the total compensation given back (play/lag.py)."""
+    from django.db.models import Avg, Count, F, Sum
+
+    from matches.models import TurnLog
+
+    rows = (TurnLog.objects.filter(match_id=match.id, kind=TurnLog.MOVE, actor__gte=1, client_time__isnull=False,
+                                   undone=False, corrected=False)
+            .values("actor").annotate(avg=Avg(F("elapsed") - F("client_time")), comp=Sum("lag_comp"), moves=Count("id")))
+    return {int(r["actor"]): {"avg_ms": round(1000 * float(r["avg"] or 0.0)), "comp": float(r["comp"] or 0.0),
+                              "moves": int(r["moves"])} for r in rows}
 
 
 presence = rows  # the name render.py knows
+
+
+def seat_presence(match_id: int, seat: int) -> tuple[int | None, float | None]:
+    """A seat's open sockets and when its last one closed (core/away.py); (None, None) unknown."""
+    name = key(match_id, f"seat-{int(seat)}")
+    try:
+        counts = store.known(match_id, [name])
+        left = store.left([name])[0]
+    except _Unavailable:
+        return None, None
+    return (None if counts is None else counts[0]), left
 
 
 def open_audiences(match_id: int, labels: list[str]) -> set[str] | None:

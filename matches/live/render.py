@@ -438,6 +438,7 @@ def log_entries(match: Any, rows: list[Any], viewer: int, names: dict[int, str])
                 "who": who,
                 "text": text,
                 "time_used": row.time_used,
+                "lag_comp": row.lag_comp,
                 "undone": row.undone,
                 "corrected": row.corrected,
                 "corrected_from": corrected_from,
@@ -471,7 +472,8 @@ def _status(match: Any, bout: Any, view: dict[str, Any] | None, names: dict[int,
         return f"Bout {bout.number} is over."
     assert view is not None
     if match.paused:
-        return "Paused by the host."
+        # the sweeper pauses by itself while the seat to act has no page open (match option away_pause)
+        return "Paused: a player has no page open." if match.away_paused else "Paused by the host."
     if match.game.sealed:
         waiting = [who(s) for s in view["pending"]]
         return "Waiting for sealed orders from " + ", ".join(waiting) + "." if waiting else "All orders are in."

@@ -28,6 +28,7 @@ from django.db.models import Prefetch, prefetch_related_objects
 
 from matches.core import formats
 from matches.models import Bout, Clock, Match
+from matches.play import lag
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,8 @@ def create_clocks(match: Match, bout: Bout, seats: int) -> None:
         prev_bout = match.bouts.filter(number__lt=bout.number).order_by("-number").first()
         if prev_bout is not None:
             previous = {c.seat: c.reserve for c in prev_bout.clocks.all()}
+    gain = lag.gain(clock.get("per_move"), clock.get("reserve"))
+    quota = lag.start_quota(gain) if formats.lag_compensation(fmt) else None
     for seat in range(1, seats + 1):
         Clock.objects.create(
             bout=bout,
@@ -62,6 +65,8 @@ def create_clocks(match: Match, bout: Bout, seats: int) -> None:
             per_move=clock.get("per_move"),
             reserve=previous.get(seat, clock.get("reserve") or 0.0),
             paused=match.paused,
+            lag_quota=quota,
+            lag_gain=gain,
         )
 
 
@@ -70,8 +75,17 @@ def _deadline(clock: Clock, now: datetime) -> datetime:
     return now + timedelta(seconds=max(0.0, left))
 
 
+def flag_at(clock: Clock) -> datetime | None:
+    """When the seat's flag falls: its visible deadline plus the lag grace (lag.grace), the time
+    a move arriving late could still be given back.  The sweeper sees this (through
+    `Bout.deadline`), so grace is the same time-out path, only later."""
+    if clock.deadline is None:
+        return None
+    return clock.deadline + timedelta(seconds=lag.grace(clock.lag_quota))
+
+
 #: what a clock row stores beyond its bout and seat (`flush` writes these)
-_FIELDS = ["per_move", "reserve", "deadline", "running_since", "used", "paused"]
+_FIELDS = ["per_move", "reserve", "deadline", "running_since", "used", "paused", "lag_quota"]
 
 
 def _save(clock: Clock, save: bool) -> None:
@@ -98,9 +112,7 @@ def start(clock: Clock, now: datetime, *, save: bool = True) -> None:
 def stop(clock: Clock, now: datetime, *, save: bool = True) -> float:
     """End the seat's turn: charge the overflow to the reserve; time used this turn
     (what it had used before a pause included)."""
-    used = clock.used
-    if clock.running_since is not None:
-        used += max(0.0, (now - clock.running_since).total_seconds())
+    used = elapsed(clock, now)
     overflow = max(0.0, used - (clock.per_move or 0.0))
     clock.reserve = max(0.0, clock.reserve - overflow)
     clock.used = 0.0
@@ -108,6 +120,36 @@ def stop(clock: Clock, now: datetime, *, save: bool = True) -> float:
     clock.deadline = None
     _save(clock, save)
     return used
+
+
+def elapsed(clock: Clock, now: datetime) -> float:
+    """The server's measure of the seat's current turn (time before a pause included)."""
+    used = clock.used
+    if clock.running_since is not None:
+        used += max(0.0, (now - clock.running_since).total_seconds())
+    return used
+
+
+def account(clock: Clock, now: datetime, think: float | None, network_lag: float | None) -> lag.Charge:
+    """What a move of the seat arriving now would be charged (changes nothing)."""
+    return lag.charge(elapsed(clock, now), think, quota=clock.lag_quota, gain_=clock.lag_gain, network_lag=network_lag)
+
+
+def late(clock: Clock, charge: lag.Charge) -> bool:
+    """The move arrived within the grace but its compensation does not cover the overrun: the
+    seat ran out of time (lichess flags such a move too)."""
+    return clock.deadline is not None and charge.charged > (clock.per_move or 0.0) + clock.reserve + 1e-6
+
+
+def stop_move(clock: Clock, charge: lag.Charge, *, save: bool = True) -> None:
+    """End the seat's turn by its own move, charged as `account` said."""
+    overflow = max(0.0, charge.charged - (clock.per_move or 0.0))
+    clock.reserve = max(0.0, clock.reserve - overflow)
+    clock.lag_quota = charge.quota
+    clock.used = 0.0
+    clock.running_since = None
+    clock.deadline = None
+    _save(clock, save)
 
 
 def sync(bout: Bout, to_act: Iterable[int], *, paused: bool, now: datetime, save: bool = True) -> None:
@@ -158,8 +200,8 @@ def open_round(match: Match, bout: Bout, now: datetime, seconds: float | None = 
 
 
 def refresh(bout: Bout) -> None:
-    """Recompute the indexed `Bout.deadline` from the clocks and the round."""
-    deadlines = [c.deadline for c in rows(bout) if c.deadline is not None]
+    """Recompute the indexed `Bout.deadline` (when the sweeper looks) from the clocks' flags and the round."""
+    deadlines = [at for at in (flag_at(c) for c in rows(bout)) if at is not None]
     if bout.round_deadline is not None:
         deadlines.append(bout.round_deadline)
     bout.deadline = None if bout.finished or not deadlines else min(deadlines)
@@ -211,7 +253,7 @@ def adjust(bout: Bout, seat: int, seconds: float, now: datetime) -> str:
 
 
 def expired_seats(bout: Bout, now: datetime) -> list[int]:
-    return [c.seat for c in rows(bout) if c.deadline is not None and c.deadline <= now]
+    return [c.seat for c in rows(bout) if (at := flag_at(c)) is not None and at <= now]
 
 
 def round_expired(bout: Bout, now: datetime) -> bool:

@@ -16,7 +16,7 @@ from games.core import HOST, Game, IllegalAction, Result, RuleError
 from matches.core import events, formats
 from matches.core.errors import NotAllowed, StaleVersion
 from matches.models import Bout, Match, TurnLog
-from matches.play import clocks, endings
+from matches.play import clocks, endings, lag
 
 log = logging.getLogger(__name__)
 
@@ -292,9 +292,11 @@ def round_opened_or_closed(game: Game[Any, Any], before: Any, after: Any) -> boo
 
 
 def play(
-    match: Match, bout: Bout, actor: int, text: str, now: datetime, *, by_host: bool = False, bumped: bool = False
+    match: Match, bout: Bout, actor: int, text: str, now: datetime, *, by_host: bool = False, bumped: bool = False,
+    charge: lag.Charge | None = None,
 ) -> TurnLog:
-    """parse -> apply -> log -> clocks -> result (the bout is locked)."""
+    """parse -> apply -> log -> clocks -> result (the bout is locked).  `charge`: a seat's own
+    move, accounted for its lag (clocks.account); otherwise the clock is charged what the server measured."""
     game = match.game
     before = game.load(bout.state)
     action = game.parse(before, actor, text)
@@ -308,13 +310,20 @@ def play(
 
         season_results.game_news(match, bout, game.news(before, after, actor, action), now)
     canonical = game.format(action)
-    used = None
+    timing: dict[str, Any] = {"time_used": None}
     clock = clocks.of(bout, actor)
     if clock is not None and (clock.running or clock.used):
-        used = clocks.stop(clock, now, save=False)  # written with the next seat's clock (clocks.flush)
+        # written with the next seat's clock (clocks.flush)
+        if charge is not None and not by_host:
+            clocks.stop_move(clock, charge, save=False)
+            timing = {"time_used": charge.charged, "elapsed": charge.elapsed, "client_time": charge.reported,
+                      "lag_comp": charge.comp}
+        else:
+            used = clocks.stop(clock, now, save=False)
+            timing = {"time_used": used, "elapsed": used}
     if not bumped:
         bump(bout)
-    entry = write(match, bout, TurnLog.MOVE, actor, canonical, now, by_host=by_host, time_used=used)
+    entry = write(match, bout, TurnLog.MOVE, actor, canonical, now, by_host=by_host, **timing)
     # the host's own game action ("resolve") always closes the round
     new_round = not game.sealed or actor == HOST or sealed_round_changed(game, before, after, actor)
     if game.host_moves:  # the host's game: a round's clock starts when it opens and stops when it closes
@@ -330,8 +339,9 @@ def expired(match: Match, bout: Bout, now: datetime) -> bool:
     return clocks.round_expired(bout, now) or bool(clocks.expired_seats(bout, now))
 
 
-def expire(match: Match, bout: Bout, now: datetime, *, bumped: bool = False) -> bool:
-    """Apply the time-out rule of every expired deadline of `bout` (locked)."""
+def expire(match: Match, bout: Bout, now: datetime, *, bumped: bool = False, late: Iterable[int] = ()) -> bool:
+    """Apply the time-out rule of every expired deadline of `bout` (locked); `late`: seats whose
+    move arrived within the lag grace with more lag than it gives back (clocks.late)."""
     if bout.finished is not None or match.status != Match.RUNNING or match.paused:
         return False
     if clocks.round_expired(bout, now):
@@ -352,7 +362,7 @@ def expire(match: Match, bout: Bout, now: datetime, *, bumped: bool = False) -> 
             bout.save()
         notify(match.pk)
         return True
-    out = clocks.expired_seats(bout, now)
+    out = sorted(set(clocks.expired_seats(bout, now)) | set(late))
     if not out:
         return False
     if not bumped:

@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from games.core import HOST, RuleError
 from games.registry import get_game
-from matches.core import formats
+from matches.core import formats, netlag
 from matches.core.errors import NotAllowed, ServiceError, StaleVersion
 from matches.models import Bout, GarnetEntry, Match, MatchGarnet, Season, SeasonPlayer, Seat, TurnLog
 from matches.play import clocks, engine, sweeper
@@ -184,24 +184,34 @@ def start_next_bout(match: Match) -> Bout:
 # -- moves ----------------------------------------------------------------------------
 
 
-def submit(match: Match | int, seat: int, text: str, expected_version: int) -> TurnLog:
-    """A seat's move (or sealed submission) on the current bout (`match`: the match or its id)."""
+def submit(match: Match | int, seat: int, text: str, expected_version: int, *, think: float | None = None) -> TurnLog:
+    """A seat's move (or sealed submission) on the current bout (`match`: the match or its id).
+
+    `think`: the seconds the page says its player took (position shown -> Play pressed); the
+    seat's clock gives back the lag beyond it, within its quota (play/lag.py)."""
     now = _now()
     timed_out = False
+    match_id = match if isinstance(match, int) else match.pk
+    network_lag = netlag.measured(match_id, int(seat)) if isinstance(seat, int) else None
     with transaction.atomic():
         match, bout = engine.lock(match, with_clocks=True)
         bout = engine.require_running_bout(match, bout)
         seat = engine.require_seat(match, seat)
+        if match.paused and match.away_paused:
+            raise NotAllowed("the clocks are paused while a player has no page open; they restart when it is back")
         if match.paused:
             raise NotAllowed("the host has paused the match; wait for the clocks to restart")
         if match.game.sealed:
             engine.check_sealed_version(bout, seat, expected_version)
         else:
             engine.check_version(bout, expected_version)
-        if engine.expire(match, bout, now):
+        clock = clocks.of(bout, seat)
+        charge = clocks.account(clock, now, think, network_lag) if clock is not None and clock.running else None
+        late = [seat] if clock is not None and charge is not None and clocks.late(clock, charge) else []
+        if engine.expire(match, bout, now, late=late):
             timed_out = True  # commit the time-out, then refuse the move
         else:
-            entry = engine.play(match, bout, seat, _clean(text), now)
+            entry = engine.play(match, bout, seat, _clean(text), now, charge=charge)
             engine.notify_move(match, bout, entry)
             return entry
     if timed_out:
@@ -469,8 +479,8 @@ def resume_clocks(match: Match) -> None:
         match, bout = engine.lock(match)
         if not match.paused:
             raise NotAllowed("the clocks are not paused")
-        match.paused = False
-        match.save(update_fields=["paused"])
+        match.paused, match.away_paused = False, None  # the host's restart ends an away pause too
+        match.save(update_fields=["paused", "away_paused"])
         if bout is not None:
             to_act = match.game.to_act(engine.bout_state(bout)) if bout.finished is None else ()
             clocks.resume(bout, to_act, now)

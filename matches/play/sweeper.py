@@ -26,12 +26,13 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
-from django.db.models import Min, QuerySet
+from django.db.models import Min, Q, QuerySet
 from django.db.utils import DatabaseError
 from django.utils import timezone
 
+from matches.core import away, formats
 from matches.core.runtime import is_web_server
-from matches.models import Bout, Match
+from matches.models import Bout, Clock, Match, TurnLog
 from matches.play import clocks, engine
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,73 @@ def claim_and_expire(match_id: int, bout_id: int, version: int, now: datetime) -
         return engine.expire(match, bout, now, bumped=True)
 
 
+# -- a seat away: pause, and restart when it is back (issue 26) -------------------------------
+
+
+def sweep_away(now: datetime | None = None) -> int:
+    """Pause the clocks of every match whose seat to act has had no page open for the match's
+    `away_pause` seconds, and restart them when that seat has a page open again; the number of
+    matches changed.  Presence is shared by every web process and expires with a killed one, so
+    this sweeper, not the socket's process, decides; each change is made under the match's lock
+    after checking again, so any number of sweepers make it once."""
+    now = now or timezone.now()
+    candidates = Match.objects.filter(status=Match.RUNNING).filter(
+        Q(paused=False, format__clock__away_pause__isnull=False) | Q(paused=True, away_paused__isnull=False))
+    changed = 0
+    for match_id, paused, seat, fmt in candidates.values_list("id", "paused", "away_paused", "format"):
+        try:
+            if paused:
+                if seat is not None and (away.presence(match_id, seat)[0] or 0) > 0:
+                    changed += _restart_when_back(match_id, now)
+                continue
+            limit = formats.away_pause(fmt)
+            running = Clock.objects.filter(bout__match_id=match_id, bout__finished__isnull=True,
+                                           running_since__isnull=False).values_list("seat", flat=True)
+            for seat in running:
+                count, left = away.presence(match_id, seat)
+                if limit is not None and count == 0 and left is not None and now.timestamp() - left >= limit:
+                    changed += _pause_while_away(match_id, seat, now, now.timestamp() - left)
+                    break
+        except Exception:  # one broken match must not stop the others' clocks
+            log.exception("away check failed for match %s", match_id)
+    return changed
+
+
+def _pause_while_away(match_id: int, seat: int, now: datetime, seconds: float) -> bool:
+    with transaction.atomic():
+        match, bout = engine.lock(match_id)
+        if match.paused or match.status != Match.RUNNING or bout is None or bout.finished is not None:
+            return False
+        match.paused, match.away_paused = True, seat
+        match.save(update_fields=["paused", "away_paused"])
+        clocks.pause(bout, now)
+        engine.bump(bout)
+        bout.save()
+        engine.note(match, bout, f"paused the clocks: {engine.seat_label(match, seat)} has had no page open for "
+                                 f"{int(seconds)} s", now, kind=TurnLog.CLOCK)
+        engine.notify(match.pk)
+    return True
+
+
+def _restart_when_back(match_id: int, now: datetime) -> bool:
+    with transaction.atomic():
+        match, bout = engine.lock(match_id)
+        seat = match.away_paused
+        if not match.paused or seat is None:
+            return False  # the host restarted them, or another sweeper did
+        match.paused, match.away_paused = False, None
+        match.save(update_fields=["paused", "away_paused"])
+        if bout is not None:
+            to_act = match.game.to_act(engine.bout_state(bout)) if bout.finished is None else ()
+            clocks.resume(bout, to_act, now)
+            engine.bump(bout)
+            bout.save()
+        engine.note(match, bout, f"restarted the clocks: {engine.seat_label(match, seat)} is back", now,
+                    kind=TurnLog.CLOCK)
+        engine.notify(match.pk)
+    return True
+
+
 def next_deadline() -> datetime | None:
     """The earliest deadline of a running, unpaused bout (one indexed query)."""
     found: datetime | None = Bout.objects.filter(
@@ -100,7 +168,7 @@ def run(max_idle: float = 1.0, stop: threading.Event | None = None, on_applied: 
         try:
             close_old_connections()
             clocks.deadlines_changed.clear()
-            applied = sweep_clocks()
+            applied = sweep_clocks() + sweep_away()
             if applied and callable(on_applied):
                 on_applied(applied)
             upcoming = next_deadline()

@@ -57,7 +57,7 @@ from games.registry import get_game
 from matches.core.replay_access import REPLAY_KEY
 from matches.live import render as rendering
 from matches.models import Bout, Match, Seat, TurnLog
-from matches.play import engine
+from matches.play import clocks, engine
 from matches.replays import steps as replays
 
 MAGIC = "# Deathmatch record 1"
@@ -480,11 +480,12 @@ def _play(match: Match, event: Event, sweeper: Any, services: Any) -> None:
     elif event.kind == "end":
         services.end_match(match, event.seats)
     elif event.kind == "timeout":
-        # the sweeper's own path, at the moment the seat's deadline passes
+        # the sweeper's own path, at the moment the seat's flag falls (its deadline and lag grace)
         clock = bout.clocks.filter(seat=event.seats[0]).first() if bout is not None else None
         if bout is None or clock is None or clock.deadline is None:
             raise RecordError(f"seat {event.seats[0]} has no running clock whose time could run out")
-        if not sweeper.claim_and_expire(match.pk, bout.pk, bout.version, clock.deadline):
+        flag = clocks.flag_at(clock)
+        if flag is None or not sweeper.claim_and_expire(match.pk, bout.pk, bout.version, flag):
             raise RecordError(f"seat {event.seats[0]}'s time-out could not be reproduced")
 
 

@@ -6,6 +6,11 @@ form with `ws-send`, or any client): {"type": "move", "text": "...",
 the socket with a 4xxx code.  Outgoing messages are HTML fragments swapped
 out of band by the htmx ws extension; each carries the bout version in
 `#live-meta`.
+
+Clocks (issue 26): {"type": "ping", "n": 3} is answered at once with the JSON
+{"type": "pong", "n": 3, "now": <server time, ms>} (the page's clock offset); the page answers
+that with {"type": "ack", "n": 3} and the server times pong -> ack, the seat's network lag
+(core/netlag.py).  A move may carry "think": the seconds its player took (play/lag.py).
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import math
+import time
 import uuid
 from typing import Any
 
@@ -23,6 +30,7 @@ from django.utils.html import escape
 
 from config import logredact, ratelimits
 from games.core import HOST, SPECTATOR, RuleError
+from matches.core import netlag
 from matches.live import fanout as live
 from matches.live import presence, relay, render
 from matches.web import chat_socket
@@ -38,7 +46,10 @@ CLOSE_FORBIDDEN = 4403
 MAX_MESSAGE = 4096
 MAX_TEXT = 500
 MAX_VERSION = 2**31  # Bout.version is a 32-bit column
-ALLOWED_KEYS = {"type", "text", "version", "HEADERS"}
+ALLOWED_KEYS = {"type", "text", "version", "HEADERS", "think", "n"}
+#: pings a socket may have waiting for their ack (older ones are forgotten)
+MAX_PINGS = 4
+MAX_THINK = 7 * 24 * 3600.0
 
 
 class MatchConsumer(AsyncWebsocketConsumer):
@@ -54,6 +65,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
     match_id: int | None = None
     viewer: int = SPECTATOR
     group: str = ""
+    #: ping number -> when its pong was sent (time.monotonic), until the page acknowledges it
+    _pings: dict[int, float] | None = None
 
     async def connect(self) -> None:
         token = str(self.scope["url_route"]["kwargs"].get("token", ""))
@@ -106,14 +119,32 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if data["type"] == "refresh":
             await self.send(text_data=await self._fragments())
             return
+        if data["type"] in ("ping", "ack"):
+            await self._clock_sync(data)
+            return
         if self.viewer < 1:
             await self.close(code=CLOSE_FORBIDDEN)  # spectators and the host page do not move here
             return
-        error = await self._submit(data["text"], data["version"])
+        error = await self._submit(data["text"], data["version"], data.get("think"))
         if not error and not getattr(get_channel_layer(), "healthy", True):
             # the broadcast was skipped (Redis away): at least the mover sees the move
             await self.send(text_data=await self._fragments())
         await self.send(text_data=_error_fragment(error))
+
+    # -- clock sync: the page's clock offset, the seat's network lag -----------------
+    async def _clock_sync(self, data: dict[str, Any]) -> None:
+        if self._pings is None:
+            self._pings = {}
+        pings, n = self._pings, data["n"]
+        if data["type"] == "ping":
+            pings[n] = time.monotonic()
+            while len(pings) > MAX_PINGS:
+                del pings[next(iter(pings))]
+            await self.send(text_data=json.dumps({"type": "pong", "n": n, "now": time.time() * 1000}))
+            return
+        sent = pings.pop(n, None)
+        if sent is not None and self.match_id is not None and self.viewer >= 1:
+            await _read_only(netlag.record)(self.match_id, self.viewer, time.monotonic() - sent)
 
     # -- called by the relay ------------------------------------------------------------
     async def layer_recovered(self) -> None:
@@ -148,12 +179,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return render.fragments(Match.objects.get(pk=self.match_id), self.viewer)
 
     @database_sync_to_async
-    def _submit(self, text: str, version: int) -> str:
+    def _submit(self, text: str, version: int, think: float | None = None) -> str:
         from matches.play import services
 
         assert self.match_id is not None
         try:  # by id: the service reads (and locks) the match itself
-            services.submit(self.match_id, self.viewer, text, version)
+            services.submit(self.match_id, self.viewer, text, version, think=think)
         except (services.ServiceError, RuleError) as exc:
             return str(exc)
         return ""
@@ -172,6 +203,11 @@ def _validate(text_data: str | None) -> dict[str, Any] | None:
     kind = data.get("type")
     if kind == "refresh":
         return {"type": "refresh"}
+    if kind in ("ping", "ack"):
+        n = data.get("n")
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < MAX_VERSION:
+            return None
+        return {"type": kind, "n": n}
     if kind != "move":
         return None
     text, version = data.get("text"), data.get("version")
@@ -181,7 +217,26 @@ def _validate(text_data: str | None) -> dict[str, Any] | None:
         version = int(version)
     if not isinstance(version, int) or isinstance(version, bool) or not 0 <= version < MAX_VERSION:
         return None
-    return {"type": "move", "text": text.strip(), "version": version}
+    think = parse_think(data.get("think"))
+    if think is False:
+        return None
+    return {"type": "move", "text": text.strip(), "version": version, "think": think}
+
+
+def parse_think(value: Any) -> float | bool | None:
+    """A move's reported think time in seconds; None when absent or empty, False when malformed."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            return False
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if not math.isfinite(value) or not 0 <= value <= MAX_THINK:
+        return False
+    return float(value)
 
 
 def _error_fragment(error: str) -> str:

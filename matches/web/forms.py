@@ -207,6 +207,11 @@ def parse_create(data: Any) -> dict[str, Any]:
             "round_seconds": round_seconds,
             "refill": "refill" in data,
         }
+    if "no_lag_comp" in data and kwargs.get("clock") is not False:  # issue 26: compensation is on by default
+        kwargs["clock"] = {**(kwargs.get("clock") or {}), "lag_compensation": False}
+    away = _number(data.get("away_pause"), "time away before the clocks pause", "away_pause")
+    if away is not None and kwargs.get("clock") is not False:
+        kwargs["clock"] = {**(kwargs.get("clock") or {}), "away_pause": away}
     return {"game_slug": slug, **kwargs}
 
 

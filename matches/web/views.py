@@ -29,6 +29,7 @@ from matches.play import requests as seat_requests
 from matches.play import services
 from matches.play.engine import host_seq
 from matches.web import forms, host_actions, practice
+from matches.web.consumers import parse_think
 
 audit = logging.getLogger("deathmatch.audit")
 
@@ -183,7 +184,8 @@ def player_move(request: HttpRequest, token: str) -> HttpResponse:
         text = str(request.POST.get("text", "")).strip()
         if not text:
             raise ValueError("type a move or click the board first")
-        services.submit(seat.match, seat.number, text[:500], version)
+        think = parse_think(request.POST.get("think"))
+        services.submit(seat.match, seat.number, text[:500], version, think=think if think is not False else None)
     except (services.ServiceError, RuleError) as exc:
         error = str(exc)
     except ValueError as exc:

@@ -6,14 +6,21 @@
 // left on the move and when the reserve starts: see alerts.js.
 (function () {
   "use strict";
-  var offset = 0;      // server clock minus browser clock, in ms
+  var offset = 0;      // server clock minus browser clock, in ms, from the page's server time
   var fired = {};      // alert key -> true (each alert once per turn)
 
+  // The server time written into the page, until the socket's round trips measure the offset
+  // better (netclock.js: without the page's load latency, and kept up over the whole match).
   function readOffset() {
     var meta = document.getElementById("live-meta");
     var serverNow = meta ? Date.parse(meta.dataset.serverNow) : NaN;
     if (!isNaN(serverNow)) { offset = serverNow - Date.now(); }
   }
+  function serverNow() {
+    var measured = window.dmServerOffset;
+    return Date.now() + (typeof measured === "number" ? measured : offset);
+  }
+  window.dmServerNow = serverNow;
 
   function fmtWhole(s) {
     var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
@@ -71,8 +78,13 @@
   }
 
   function tick() {
-    var now = Date.now() + offset;
+    var now = serverNow();
     document.querySelectorAll(".clock[data-deadline]").forEach(function (el) { tickClock(el, now); });
+    // the host's presence box: how long a seat has been disconnected ("disconnected for 0:42")
+    document.querySelectorAll(".away[data-since]").forEach(function (el) {
+      var since = Date.parse(el.dataset.since), out = el.querySelector(".away-time");
+      if (!isNaN(since) && out) { out.textContent = fmtWhole(Math.max(0, Math.floor((now - since) / 1000))); }
+    });
     document.querySelectorAll(".round-time[data-deadline]").forEach(function (el) {
       var deadline = Date.parse(el.dataset.deadline);
       if (!isNaN(deadline)) { el.textContent = fmt((deadline - now) / 1000); el.classList.toggle("low", deadline - now < 15000); }
@@ -83,5 +95,6 @@
   document.addEventListener("htmx:wsAfterMessage", refresh);
   document.addEventListener("htmx:afterSettle", refresh);
   document.addEventListener("DOMContentLoaded", refresh);
+  document.addEventListener("dm:clock-sync", tick);
   setInterval(tick, 250);
 })();

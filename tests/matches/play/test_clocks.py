@@ -39,7 +39,8 @@ def test_the_seat_to_act_runs_with_allowance_plus_reserve(frozen, roles):
     one, two = clock(roles.match, 1), clock(roles.match, 2)
     assert (one.per_move, one.reserve, one.deadline) == (60, 300, T0 + dt.timedelta(seconds=360))
     assert two.deadline is None and not two.running and two.remaining() == 300
-    assert current(roles.match).deadline == one.deadline
+    # the sweeper looks when the flag falls: the lag grace (min(quota, 2 s), play/lag.py) later
+    assert current(roles.match).deadline == one.deadline + dt.timedelta(seconds=2)
 
 
 def test_time_over_the_allowance_comes_out_of_the_reserve(frozen, roles, play):
@@ -55,9 +56,9 @@ def test_time_over_the_allowance_comes_out_of_the_reserve(frozen, roles, play):
 
 
 def test_running_out_forfeits_the_bout_once(frozen, roles):
-    frozen.shift(359)
+    frozen.shift(361)  # past the visible deadline, inside the lag grace
     assert services.sweep_clocks() == 0
-    frozen.shift(2)
+    frozen.shift(1.5)
     assert services.sweep_clocks() == 1
     assert services.sweep_clocks() == 0
     match = Match.objects.get(pk=roles.match.pk)
@@ -88,7 +89,7 @@ def test_two_connect_bank_runs_out_and_forfeits_the_match(frozen, make_match, pl
 
     play(match, 1, game.format(game.random_action(state, 1, random.Random(1))))
     assert clock(match, 1).reserve == pytest.approx(1100)
-    frozen.shift(1200)
+    frozen.shift(1200 + 2)  # the bank, then the lag grace
     assert services.sweep_clocks() == 1
     match.refresh_from_db()
     assert match.status == Match.FINISHED and match.winners == [1] and match.result_reason == "time"

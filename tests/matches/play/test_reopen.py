@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 
 from matches.models import Match, TurnLog
-from matches.play import services
+from matches.play import clocks, services
 from tests.hostform import seq
 
 T0 = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
@@ -96,7 +96,7 @@ def test_each_ending_is_reopened(roles: Any, play: Any, frozen: Any, kind: str) 
     two = bout.clocks.get(seat=2)
     now = T0 + dt.timedelta(seconds=10_005 if kind == "time-out" else 5)
     assert two.running and two.deadline == now + dt.timedelta(seconds=60 + two.reserve)
-    assert not bout.clocks.get(seat=1).running and bout.deadline == two.deadline
+    assert not bout.clocks.get(seat=1).running and bout.deadline == clocks.flag_at(two)
     # play goes on, and undo works on the moves again
     play(match, 2, "place F6")
     services.undo(match, current(match).version, 2)
@@ -249,7 +249,7 @@ def test_paused_clocks_stay_paused_when_reopened(roles: Any, play: Any, frozen: 
 @pytest.mark.django_db
 def test_a_time_out_with_no_time_left_is_reopened_with_the_clocks_paused(make_match: Any, frozen: Any) -> None:
     match = make_match("lance-assembly", clock={"per_move": None, "reserve": 100})
-    frozen.shift(101)
+    frozen.shift(102)  # the reserve, then the lag grace (1.65 s for a 100 s game)
     assert services.sweep_clocks() == 1
     services.reopen_bout(match, current(match).version)
     match.refresh_from_db()
@@ -260,7 +260,7 @@ def test_a_time_out_with_no_time_left_is_reopened_with_the_clocks_paused(make_ma
     assert services.sweep_clocks() == 0  # no instant second time-out
     services.adjust_clock(match, 1, 60)
     services.resume_clocks(match)
-    assert current(match).clocks.get(seat=1).deadline == T0 + dt.timedelta(seconds=101 + 60)
+    assert current(match).clocks.get(seat=1).deadline == T0 + dt.timedelta(seconds=102 + 60)
 
 
 @pytest.mark.django_db

@@ -160,9 +160,9 @@ def test_import_reproduces_a_time_out(make_match: Any) -> None:
     services.submit(match, 1, "place C3", _bout(match).version)
     bout = _bout(match)
     clock = bout.clocks.get(seat=2)
-    from matches.play import sweeper
+    from matches.play import clocks, sweeper
 
-    assert sweeper.claim_and_expire(match.pk, bout.pk, bout.version, clock.deadline)
+    assert sweeper.claim_and_expire(match.pk, bout.pk, bout.version, clocks.flag_at(clock))
     match.refresh_from_db()
     assert _bout(match).reason == "time"
     copy = record.import_record(record.export(match, HOST))

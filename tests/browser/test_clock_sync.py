@@ -1,0 +1,122 @@
+"""Countdowns right on any device clock (issue 26), in headless Chromium against a real daphne.
+
+Ann (desktop) opens her seat with her computer's clock 90 s slow, then the clock jumps 3 minutes
+forward mid-match (set by hand, or a laptop waking up): the page's server time written at load
+is now 3 minutes off, and only the socket's round trips put it right.  Bob (phone) runs 90 s
+fast.  Both pages count Bob's bank down to within 1 s of the server's deadline, the flag falls
+when the server says, and Ann's move carried her think time (the host sees her lag).
+Playwright's clock API sets the pages' clocks; the test's own clock is the server's (same machine).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from datetime import datetime
+from typing import Any
+
+import pytest
+
+from .conftest import ARTIFACTS, TIMEOUT, Server, cell, wait_connected
+
+pytestmark = pytest.mark.browser
+
+BANK = 12  # seconds: Bob's bank runs out during the test
+SKEW = 90
+
+
+def _shown(page: Any, seat: int) -> int:
+    text = page.inner_text(f".clock.seat-{seat} .clock-reserve").strip()
+    minutes, seconds = text.split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+def _deadline(page: Any, seat: int) -> float:
+    iso = page.get_attribute(f".clock.seat-{seat}", "data-deadline")
+    assert iso, "the seat's clock is not running"
+    return datetime.fromisoformat(iso).timestamp()
+
+
+def _server_time_error(page: Any) -> float:
+    """How far the page's idea of the server's time is from the server's (ms)."""
+    before = time.time() * 1000
+    guess = page.evaluate("window.dmServerNow()")
+    after = time.time() * 1000
+    return float(guess - (before + after) / 2)
+
+
+def _synced(page: Any) -> None:
+    page.wait_for_function("typeof window.dmServerOffset === 'number'", timeout=TIMEOUT)
+
+
+def test_countdowns_hold_on_skewed_device_clocks_and_the_flag_falls_when_the_server_says(
+    server: Server, browser: Any
+) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    errors: list[str] = []
+    host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    host.goto(server.url + "/")
+    host.select_option("#game-select", "lance-assembly")
+    host.fill("#per_move", "")
+    host.fill("#reserve", str(BANK))
+    host.fill('input[name="seat1"]', "Ann")
+    host.fill('input[name="seat2"]', "Bob")
+    host.click("button[type=submit]")
+    host.wait_for_url("**/h/**")
+    links = {n: host.input_value(f"#seat-link-{n}") for n in (1, 2)}
+
+    ann_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    ann_ctx.clock.install(time=datetime.fromtimestamp(time.time() - SKEW))
+    bob_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    bob_ctx.clock.install(time=datetime.fromtimestamp(time.time() + SKEW))
+    ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
+    for page, url in ((ann, links[1]), (bob, links[2])):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(url)
+    wait_connected(host, ann, bob)
+    assert abs(ann.evaluate("Date.now()") / 1000 - time.time() + SKEW) < 5  # the device clock is wrong
+    host.click("#host-start")
+    for page in (ann, bob):
+        page.wait_for_selector(cell("A1"), timeout=TIMEOUT)
+        _synced(page)
+    ann.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+
+    # Ann's clock jumps three minutes forward: the page notices, pings again and keeps the server's time
+    ann.clock.set_system_time(datetime.fromtimestamp(time.time() + SKEW))
+    ann.wait_for_function(f"() => Math.abs(window.dmServerNow() - Date.now() + {SKEW * 1000}) < 1000",
+                          timeout=TIMEOUT)
+    for page in (ann, bob):
+        assert abs(_server_time_error(page)) < 1000
+
+    # Ann plays by clicking; her page sends her think time with the move
+    ann.click('#board .cell[data-coord="C3"]')
+    ann.click("#move-submit")
+    for page in (ann, bob):
+        page.wait_for_selector(cell("C3", "R"), timeout=TIMEOUT)
+    bob.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+    host.reload()  # the presence box is redrawn when a socket comes or goes, and on a fresh load
+    host.wait_for_selector("#presence .lag >> text=ms a move on average", timeout=TIMEOUT)
+
+    # Bob does not move: both pages count his bank down with the server, to within 1 s
+    deadline = _deadline(ann, 2)
+    assert _deadline(bob, 2) == deadline
+    checked = 0
+    while time.time() < deadline - 1.5:
+        for page in (ann, bob):
+            left = deadline - time.time()
+            assert abs(_shown(page, 2) - math.ceil(left)) <= 1, (page.viewport_size, _shown(page, 2), left)
+            checked += 1
+        if checked == 4:
+            ann.screenshot(path=str(ARTIFACTS / "clock-sync-desktop.png"), full_page=True)
+            bob.screenshot(path=str(ARTIFACTS / "clock-sync-phone.png"), full_page=True)
+        ann.wait_for_timeout(700)
+    assert checked >= 6
+
+    # the flag falls when the server says: after the deadline (and its lag grace), on every page
+    for page in (ann, bob, host):
+        page.wait_for_selector("#log-list >> text=ran out of time", timeout=TIMEOUT)
+    assert time.time() >= deadline
+    for page in (ann, bob):
+        assert _shown(page, 2) == 0
+    host.screenshot(path=str(ARTIFACTS / "clock-sync-host.png"), full_page=True)
+    assert not errors
