@@ -56,7 +56,8 @@ CACHE_MATCHES = 1000
 _lock = threading.Lock()
 #: match ids waiting for a broadcast (in order), with what the move wrote when only one change waits
 _pending: dict[int, Moved | None] = {}
-_scheduled = False
+#: the event loop whose broadcaster is running (or about to), else None
+_scheduled: asyncio.AbstractEventLoop | None = None
 _loop: asyncio.AbstractEventLoop | None = None
 
 
@@ -102,14 +103,16 @@ def _schedule(loop: asyncio.AbstractEventLoop, match_id: int) -> bool:
     closed meanwhile."""
     global _scheduled
     with _lock:
-        if _scheduled:
+        # a broadcaster of another loop, or of one that closed (its task cancelled at shutdown:
+        # a test's loop), drains nothing more here
+        if _scheduled is loop and not loop.is_closed():
             return True
-        _scheduled = True
+        _scheduled = loop
     try:
         loop.call_soon_threadsafe(lambda: loop.create_task(_drain()))
     except RuntimeError:  # the loop closed meanwhile
         with _lock:
-            _scheduled = False
+            _scheduled = None
             _pending.pop(match_id, None)
         return False
     return True
@@ -117,10 +120,24 @@ def _schedule(loop: asyncio.AbstractEventLoop, match_id: int) -> bool:
 
 async def _drain() -> None:
     global _scheduled
+    loop = asyncio.get_running_loop()
+    try:
+        await _drain_pending(loop)
+    except BaseException:  # cancelled with its loop (a test's): the next change starts another
+        with _lock:
+            if _scheduled is loop:
+                _scheduled = None
+        raise
+
+
+async def _drain_pending(loop: asyncio.AbstractEventLoop) -> None:
+    global _scheduled
     while True:
         with _lock:
+            if _scheduled is not loop:  # another loop's broadcaster took over
+                return
             if not _pending:
-                _scheduled = False
+                _scheduled = None  # in the lock that notify takes: a change now starts another
                 return
             match_id = next(iter(_pending))
             moved = _pending.pop(match_id)

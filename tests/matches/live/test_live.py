@@ -415,6 +415,29 @@ async def test_notify_returns_before_rendering_when_a_server_loop_runs(make_matc
         live._loop = None  # the next tests run without a server loop
 
 
+async def test_a_broadcaster_lost_with_its_loop_does_not_stop_the_next_loops(monkeypatch: Any) -> None:
+    """A change queued on a loop that closed before its broadcaster ran (a test's loop ending, a
+    server shutting down) must not leave every later change of the process queued forever."""
+    drawn = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def prepare(match_id: int, moved: Any = None, emit: Any = None) -> list[Any]:
+        loop.call_soon_threadsafe(drawn.set)
+        return []
+
+    monkeypatch.setattr(live, "prepare", prepare)
+    gone = asyncio.new_event_loop()
+    assert live._schedule(gone, 1)  # queued on a loop that never runs its broadcaster...
+    gone.close()  # ...and closes
+    live.attach(loop)
+    try:
+        await asyncio.to_thread(live.notify, 2)
+        await asyncio.wait_for(drawn.wait(), 5)
+    finally:
+        live._loop = None
+        live._pending.clear()
+
+
 def test_a_failed_broadcast_is_logged_and_never_undoes_the_move(roles: Any, monkeypatch: Any, caplog: Any,
                                                                 django_capture_on_commit_callbacks: Any) -> None:
     class Broken:
