@@ -145,6 +145,12 @@
       if (err && !err.hidden && err.textContent.trim()) { err.scrollIntoView({ block: "nearest" }); }
     }, 0);
   });
+  // the move carries the player's think time (netclock.js measures it; the server's lag quota)
+  document.addEventListener("htmx:configRequest", function (e) {
+    if (!e.detail.elt || e.detail.elt.id !== "move-form" || !window.dmThinkTime) { return; }
+    var think = window.dmThinkTime();
+    if (think !== null) { e.detail.parameters.think = think.toFixed(3); }
+  });
   // (a deferred script: every game's script has registered by then)
   document.addEventListener("DOMContentLoaded", refresh);
 

@@ -12,7 +12,7 @@
 //
 // Think time: from the moment the position this seat must move in was shown to the moment its
 // move is sent, measured on performance.now() (which no clock change moves), and sent with the
-// move as "think" (seconds) on the form post.
+// move as "think" (seconds) on the form post (composer.js adds it, from window.dmThinkTime).
 (function () {
   "use strict";
   var KEEP = 5;             // samples kept; the best of them is used
@@ -92,10 +92,6 @@
     var nav = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
     shownAt = nav && nav.responseStart ? nav.responseStart : performance.now();
   });
-  document.addEventListener("htmx:configRequest", function (e) {
-    var form = e.detail.elt;
-    if (!form || form.id !== "move-form" || shownAt === null) { return; }
-    e.detail.parameters.think = ((performance.now() - shownAt) / 1000).toFixed(3);
-  });
+  // composer.js (the move box's owner) sends it with the move
   window.dmThinkTime = function () { return shownAt === null ? null : (performance.now() - shownAt) / 1000; };
 })();
