@@ -36,7 +36,10 @@ def test_two_thousand_sockets_connect_and_leave_on_one_process(chaos_db: str, re
         figures = asyncio.run(_storm(server, redis_server, match))
         print("\n" + "\n".join(figures))
         log = server.log_text()
-        for bad in ("MaxConnectionsError", "Traceback", "Too many connections", "No connection available"):
+        # ("took too long to shut down": daphne killed a disconnect still running 10 s after its socket
+        # closed, as it did to hundreds when each socket held a layer channel)
+        for bad in ("MaxConnectionsError", "Traceback", "Too many connections", "No connection available",
+                    "took too long to shut down"):
             assert bad not in log, log[-3000:]
     finally:
         server.stop()
