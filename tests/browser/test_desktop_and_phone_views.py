@@ -95,7 +95,10 @@ def test_phone_tap_targets_move_box_and_status_in_view(server: Server, browser: 
         .map(p => { const r = p.getBoundingClientRect(); return Math.min(r.width, r.height); })""")
     assert len(sizes) == 14 * 14 and min(sizes) >= 32, min(sizes)
     # a point off screen to the right is reached by panning the board, then tapped
-    gomoku.locator('#board [data-board="gomoku"][data-coord="N14"]').scroll_into_view_if_needed()
+    # (scrolled in the page in one step: a live swap of the board may replace the element meanwhile,
+    # which a locator's scroll action reports as "not attached")
+    gomoku.evaluate("""() => document.querySelector('#board [data-board="gomoku"][data-coord="N14"]')
+        .scrollIntoView({block: "center", inline: "center"})""")
     gomoku.tap('#board [data-board="gomoku"][data-coord="N14"]')
     assert gomoku.input_value("#move-text").endswith("N14")
     gomoku.screenshot(path=str(ARTIFACTS / "issue25-phone-gomoku.png"))
@@ -103,7 +106,7 @@ def test_phone_tap_targets_move_box_and_status_in_view(server: Server, browser: 
     wall = _seat_page(server, browser, "back-to-the-wall")
     assert wall.evaluate("document.querySelector('#move-text').getBoundingClientRect().width") >= 150
     # using the controls under the board: the status line stays on screen
-    wall.locator("#seat-requests").scroll_into_view_if_needed()
+    wall.evaluate("""() => document.querySelector("#seat-requests").scrollIntoView({block: "center"})""")
     assert not wall.evaluate(IN_VIEW_JS, "#clocks")  # (scrolled well past the top of the page)
     wall.wait_for_function(IN_VIEW_JS, arg="#status", timeout=TIMEOUT)
     wall.screenshot(path=str(ARTIFACTS / "issue25-phone-wall.png"))
