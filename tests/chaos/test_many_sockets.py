@@ -49,7 +49,7 @@ def _group_size(redis: RedisServer, match_id: int, *, relay: bool = False) -> in
     """Members of the spectators' own group (none: sockets hold no layer channel), or of its relay
     group (one per web process: matches/live/relay.py)."""
     keys = [k for k in redis.command("--scan", "--pattern", f"*match-{match_id}-watch*").split()
-            if k and (":relay-" in k) == relay]
+            if k and (":relay-" in k) == relay and redis.command("type", k).strip() == "zset"]
     return sum(int(redis.command("zcard", k).strip() or 0) for k in keys)
 
 
