@@ -189,7 +189,7 @@ if REDIS_URL:
                 "socket_timeout": REDIS_CACHE_TIMEOUT,
                 "socket_connect_timeout": REDIS_CACHE_TIMEOUT,
                 "max_connections": 100,
-                "pool_class": "redis.BlockingConnectionPool",
+                "pool_class": "config.redispool.SharedPool",  # one pool a process: config/redispool.py
                 "timeout": 2,  # seconds to wait for a free pooled connection
             },
         }

@@ -28,7 +28,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.utils.html import escape
 
-from config import logredact, ratelimits
+from config import gcsweep, logredact, ratelimits
 from games.core import HOST, SPECTATOR, RuleError
 from matches.core import netlag
 from matches.live import fanout as live
@@ -99,6 +99,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return chat_socket.identity(self.scope, self.viewer)
 
     async def disconnect(self, code: int) -> None:
+        gcsweep.socket_closed()  # its cycles in daphne wait for a full collection: config/gcsweep.py
         if self.match_id is not None and self.group:
             await relay.for_loop(get_channel_layer()).leave(self.group, self)
             await presence.leave(self.match_id, render.viewer_label(self.viewer), self.presence_id)
