@@ -37,6 +37,10 @@ PG_URL = os.environ.get("DATABASE_URL", "")
 POSTGRES = PG_URL.startswith(("postgres://", "postgresql://"))
 #: daphne's listen backlog, as in the Dockerfile's CMD and .ci/serve (tests/chaos/test_backlog.py)
 BACKLOG = 2048
+#: a daphne's environment with production settings: DEBUG off (a secret key is then required; no
+#: HTTPS here).  With DEBUG, Django keeps each database connection's last 9,000 queries: memory
+#: and time the product never spends.
+PRODUCTION = {"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "chaos-" + "k" * 44, "DJANGO_SECURE_COOKIES": "0"}
 
 pytestmark = pytest.mark.chaos
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import Daphne, Http, RedisServer, Socket, make_match
+from .conftest import PRODUCTION, Daphne, Http, RedisServer, Socket, make_match
 
 pytestmark = [pytest.mark.chaos, pytest.mark.redis]
 
@@ -30,7 +30,7 @@ BATCH = 200
 
 def test_two_thousand_sockets_connect_and_leave_on_one_process(chaos_db: str, redis_server: RedisServer,
                                                               workdir: Path) -> None:
-    server = Daphne(workdir, chaos_db, redis_server.url)
+    server = Daphne(workdir, chaos_db, redis_server.url, **PRODUCTION)
     try:
         match = make_match(server)
         figures = asyncio.run(_storm(server, redis_server, match))

@@ -41,7 +41,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import Daphne, RedisServer, Socket, make_match
+from .conftest import PRODUCTION, Daphne, RedisServer, Socket, make_match
 
 pytestmark = [pytest.mark.chaos, pytest.mark.redis]
 
@@ -52,8 +52,6 @@ SOCKETS = int(os.environ.get("DEATHMATCH_CHAOS_MEMORY_SOCKETS", "500"))
 ROUNDS = 5
 BATCH = 200
 SWEPT = "full garbage collection after"
-#: production settings (a secret key is required without DEBUG; no HTTPS here)
-PRODUCTION = {"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "chaos-" + "k" * 44, "DJANGO_SECURE_COOKIES": "0"}
 
 
 def rss_mb(pid: int) -> float:
