@@ -1,8 +1,9 @@
 """Live updates: the play side announces a committed change; this draws it and fans it out.
 
     services --on commit: events.publish--> live.notify --> draw, in a worker thread, once per
-        audience with an open socket --> this process's sockets first (relay.local), then one
-        message per other web process through the channel layer (relay.py)
+        audience with an open socket, spectators first --> each audience's update leaves as soon
+        as it is drawn (the loop's outbox, in order): this process's sockets first (relay.local),
+        then one message per other web process through the channel layer (relay.py)
 
 `notify(match_id, moved)` (subscribed to `events` in `MatchesConfig.ready`) returns at once when
 the process runs an event loop (daphne, or `start_background_loop` in `run_clocks`): the match
@@ -32,7 +33,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +53,8 @@ from matches.live import presence, relay, render
 log = logging.getLogger(__name__)
 
 UPDATE_TYPE = "match.update"
+#: called with an audience's (group, message) as soon as it is drawn
+Emit = Callable[[str, dict[str, Any]], None]
 #: matches whose last sent parts are kept in memory (per process) for deltas
 CACHE_MATCHES = 1000
 
@@ -132,6 +137,11 @@ async def _drain() -> None:
 
 async def _drain_pending(loop: asyncio.AbstractEventLoop) -> None:
     global _scheduled
+    outbox = _outbox(loop)
+
+    def emit(group: str, message: dict[str, Any]) -> None:  # called from the drawing thread
+        loop.call_soon_threadsafe(outbox.put_nowait, [(group, message)])
+
     while True:
         with _lock:
             if _scheduled is not loop:  # another loop's broadcaster took over
@@ -142,17 +152,46 @@ async def _drain_pending(loop: asyncio.AbstractEventLoop) -> None:
             match_id = next(iter(_pending))
             moved = _pending.pop(match_id)
         try:
-            messages = await sync_to_async(_prepare_and_close, thread_sensitive=False)(match_id, moved)
-            await _send(messages)
+            # each audience's update leaves as soon as it is drawn (spectators first: _in_order),
+            # while the worker thread draws the next audience's
+            await sync_to_async(_prepare_and_close, thread_sensitive=False)(match_id, moved, emit)
         except Exception:  # a broken broadcast must never stop the others
             log.exception("live update of match %s failed", match_id)
 
 
-def _prepare_and_close(match_id: int, moved: Moved | None) -> list[tuple[str, dict[str, Any]]]:
+def _prepare_and_close(match_id: int, moved: Moved | None, emit: Emit) -> None:
     try:
-        return prepare(match_id, moved)
+        prepare(match_id, moved, emit)
     finally:
         close_old_connections()
+
+
+#: the server loop's queue of updates to send, in the order they were drawn, and its sender
+_outboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Queue[list[tuple[str, dict[str, Any]]]]] = (
+    weakref.WeakKeyDictionary())
+_senders: set[asyncio.Task[None]] = set()
+
+
+def _outbox(loop: asyncio.AbstractEventLoop) -> asyncio.Queue[list[tuple[str, dict[str, Any]]]]:
+    """The loop's outbox (made on the loop, with the task that empties it).  One sender sends in
+    the order things were drawn: a page never gets a version before the one it follows."""
+    outbox = _outboxes.get(loop)
+    if outbox is None:
+        outbox = _outboxes[loop] = asyncio.Queue()
+        _senders.add(task := loop.create_task(_send_in_order(outbox)))
+        task.add_done_callback(_senders.discard)
+    return outbox
+
+
+async def _send_in_order(outbox: asyncio.Queue[list[tuple[str, dict[str, Any]]]]) -> None:
+    while True:
+        messages = await outbox.get()
+        while not outbox.empty():  # what was drawn meanwhile goes together (its group_sends side by side)
+            messages += outbox.get_nowait()
+        try:
+            await _send(messages)
+        except Exception:  # a broken send must never stop the next
+            log.exception("live update not sent")
 
 
 def _send_now(match_id: int, moved: Moved | None = None) -> None:
@@ -231,8 +270,9 @@ def message(bout: Any, html: str) -> dict[str, Any]:
     }
 
 
-def prepare(match_id: int, moved: Moved | None = None) -> list[tuple[str, dict[str, Any]]]:
-    """Render the update of every audience with an open socket: [(group, message)].
+def prepare(match_id: int, moved: Moved | None = None, emit: Emit | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """Render the update of every audience with an open socket: [(group, message)].  `emit` (when
+    given) is called with each audience's (group, message) as soon as it is drawn.
 
     `moved` (what a move's transaction wrote): when it follows exactly the version this process
     sent last, the update is drawn from it and the match, bout, clocks and rows are not read."""
@@ -241,14 +281,14 @@ def prepare(match_id: int, moved: Moved | None = None) -> list[tuple[str, dict[s
     with _sent_lock:
         last = _sent.get(int(match_id))
     if moved is not None and last is not None and _follows(last, moved):
-        return _draw(moved.match, moved.bout, last, moved)
+        return _draw(moved.match, moved.bout, last, moved, emit)
     # the match and its current bout in one query (a match in setup has none)
     current = Bout.objects.select_related("match").filter(match_id=match_id).order_by("-number").first()
     match = current.match if current is not None else Match.objects.filter(pk=match_id).first()
     if match is None:
         forget(match_id)
         return []
-    return _draw(match, current, last, None)
+    return _draw(match, current, last, None, emit)
 
 
 def _follows(last: _Sent, moved: Moved) -> bool:
@@ -263,7 +303,8 @@ def _follows(last: _Sent, moved: Moved) -> bool:
             and all(r.bout_id == bout.id and not r.undone and not r.corrected for r in rows))
 
 
-def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None) -> list[tuple[str, dict[str, Any]]]:
+def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None,
+          emit: Emit | None = None) -> list[tuple[str, dict[str, Any]]]:
     """Each open audience's (group, message); what was sent is kept as the base of the next delta.
     `moved` is given only when it follows `last` (`_follows`)."""
     from matches.models import TurnLog
@@ -350,6 +391,8 @@ def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None) -> 
                 pieces.append(f'<ol hx-swap-oob="beforeend:#log-list">{render.log_rows(match, ctx, rows)}</ol>')
             html = "".join(pieces)
         out.append((group_name(match.id, viewer), message(bout, html)))
+        if emit is not None:
+            emit(*out[-1])
     with _sent_lock:
         _sent[match.id] = now
         _sent.move_to_end(match.id)
@@ -423,4 +466,4 @@ def send_soon(messages: list[tuple[str, dict[str, Any]]]) -> None:
         except Exception:
             log.exception("a chat update failed")
         return
-    asyncio.run_coroutine_threadsafe(_send(messages), loop)
+    loop.call_soon_threadsafe(lambda: _outbox(loop).put_nowait(list(messages)))  # after what was drawn before it

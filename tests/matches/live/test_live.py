@@ -397,7 +397,7 @@ async def test_notify_returns_before_rendering_when_a_server_loop_runs(make_matc
     rendered = asyncio.Event()
     loop = asyncio.get_running_loop()
 
-    def slow_prepare(match_id: int, moved: Any = None) -> list[Any]:
+    def slow_prepare(match_id: int, moved: Any = None, emit: Any = None) -> list[Any]:
         started.set()
         released.wait(5)
         loop.call_soon_threadsafe(rendered.set)
@@ -413,6 +413,40 @@ async def test_notify_returns_before_rendering_when_a_server_loop_runs(make_matc
         assert started.is_set()
     finally:
         live._loop = None  # the next tests run without a server loop
+
+
+async def test_each_audiences_update_leaves_while_the_next_one_is_drawn(monkeypatch: Any) -> None:
+    """Issue 22 (spectators' p95): the spectators' update is sent as soon as it is drawn, not
+    after the seats' and the host's.  Here the drawing of the second audience waits until the
+    first was sent: were the sends held until the whole draw ended, it would wait in vain."""
+    loop = asyncio.get_running_loop()
+    sent: list[str] = []
+    first_sent = threading.Event()
+    done = asyncio.Event()
+
+    async def record(messages: list[Any]) -> None:
+        sent.extend(group for group, _ in messages)
+        if "watch" in sent:
+            first_sent.set()
+        if "host" in sent:
+            done.set()
+
+    def prepare(match_id: int, moved: Any = None, emit: Any = None) -> list[Any]:
+        emit("watch", {"html": "spectators"})
+        assert first_sent.wait(5), "the spectators' update waited for the rest of the draw"
+        emit("host", {"html": "host"})
+        return []
+
+    monkeypatch.setattr(live, "prepare", prepare)
+    monkeypatch.setattr(live, "_send", record)
+    live.attach(loop)
+    try:
+        await asyncio.to_thread(live.notify, 3)
+        await asyncio.wait_for(done.wait(), 10)
+        assert sent == ["watch", "host"]
+    finally:
+        live._loop = None
+        live._pending.clear()
 
 
 async def test_a_broadcaster_lost_with_its_loop_does_not_stop_the_next_loops(monkeypatch: Any) -> None:
