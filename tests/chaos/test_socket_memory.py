@@ -7,7 +7,7 @@ connects and disconnects.  And about 2% of the disconnects of such a burst logge
 "took too long to shut down and was killed" (daphne kills an application that has not
 finished 10 s after its socket closed).
 
-Here one daphne (its own Redis) serves 5 rounds of 500 spectator sockets that open, get
+Here one daphne (its own Redis) serves 5 rounds of 300 spectator sockets that open, get
 the current state and all close; after each round (once every socket has left its group and
 the presence set) the process's RSS is read from /proc.  Required: rounds 3..5 within 10% of
 round 3 (rounds 1 and 2 warm up: imports, pools, caches, the allocator's arenas; on a loaded
@@ -45,10 +45,10 @@ from .conftest import PRODUCTION, Daphne, RedisServer, Socket, make_match
 
 pytestmark = [pytest.mark.chaos, pytest.mark.redis]
 
-# 500 a round: the leak of 25 Nov opened a Redis connection per socket (counted here whatever the
-# round's size) and kept ~48 KB a socket (+24 MB a round on ~130 MB, past the 10% allowed); rounds
-# of 1,000 took twice the CI minutes.  The burst of 2,000 closes is test_many_sockets.py's
-SOCKETS = int(os.environ.get("DEATHMATCH_CHAOS_MEMORY_SOCKETS", "500"))
+# 300 a round: the leak of 25 Nov opened a Redis connection per socket (counted here whatever the
+# round's size) and kept ~48 KB a socket (+14 MB a round on ~120 MB, past the 10% allowed); rounds
+# of 1,000 took three times the CI minutes.  The burst of 2,000 closes is test_many_sockets.py's
+SOCKETS = int(os.environ.get("DEATHMATCH_CHAOS_MEMORY_SOCKETS", "300"))
 ROUNDS = 5
 BATCH = 200
 SWEPT = "full garbage collection after"
