@@ -120,6 +120,68 @@
       while (target.firstChild) { incoming.appendChild(target.firstChild); }
     }
     noteDrawn(fragment);
+    keepEdits(target, incoming);
+  });
+
+  // A form being filled in keeps what its user chose when a live update redraws it (the host panel
+  // is drawn anew after every host action and status change: a host half-way through "Who plays
+  // seat 3: computer, strong" lost both choices, and a click then sent the defaults).  A control
+  // keeps its user's value when the server still proposes the same default for it; focus stays
+  // on the control being typed in.  (The chat panel keeps its own: chat.js.)
+  function formKey(form, seen) {
+    var action = form.querySelector('input[type="hidden"][name="action"]');
+    var key = [form.id, form.getAttribute("hx-post"), action ? action.value : ""].join("|");
+    seen[key] = (seen[key] || 0) + 1;
+    return key + "|" + seen[key];
+  }
+  function controlsOf(form) {
+    var out = {}, count = {};
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.type === "hidden" || el.type === "submit" || el.type === "button") { return; }
+      count[el.name] = (count[el.name] || 0) + 1;
+      out[el.name + "#" + count[el.name]] = el;
+    });
+    return out;
+  }
+  function defaultOf(el) {
+    if (el.tagName === "SELECT") {
+      var chosen = Array.prototype.filter.call(el.options, function (o) { return o.defaultSelected; });
+      return chosen.length ? chosen[0].value : (el.options.length ? el.options[0].value : "");
+    }
+    if (el.type === "checkbox" || el.type === "radio") { return String(el.defaultChecked); }
+    return el.defaultValue;
+  }
+  function valueOf(el) { return el.type === "checkbox" || el.type === "radio" ? String(el.checked) : el.value; }
+  var refocus = null;
+  function keepEdits(target, incoming) {
+    if (target.id === "chat" || !target.querySelectorAll) { return; }
+    var oldForms = target.tagName === "FORM" ? [target] : Array.from(target.querySelectorAll("form"));
+    if (!oldForms.length) { return; }
+    var newForms = {}, seen = {};
+    (incoming.tagName === "FORM" ? [incoming] : Array.from(incoming.querySelectorAll("form"))).forEach(function (f) {
+      newForms[formKey(f, seen)] = f;
+    });
+    seen = {};
+    oldForms.forEach(function (form) {
+      var twin = newForms[formKey(form, seen)];
+      if (!twin) { return; }
+      var fresh = controlsOf(twin), old = controlsOf(form);
+      Object.keys(old).forEach(function (name) {
+        var el = old[name], now = fresh[name];
+        if (!now || now.tagName !== el.tagName || now.type !== el.type) { return; }
+        if (document.activeElement === el) { refocus = { el: now, start: el.selectionStart, end: el.selectionEnd }; }
+        if (valueOf(el) === defaultOf(el) || defaultOf(now) !== defaultOf(el)) { return; }
+        if (el.type === "checkbox" || el.type === "radio") { now.checked = el.checked; return; }
+        if (el.tagName === "SELECT" && !Array.prototype.some.call(now.options, function (o) { return o.value === el.value; })) { return; }
+        now.value = el.value;
+      });
+    });
+  }
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    if (!refocus || !refocus.el.isConnected) { refocus = null; return; }
+    refocus.el.focus();
+    try { if (refocus.start !== null && refocus.start !== undefined) { refocus.el.setSelectionRange(refocus.start, refocus.end); } } catch (err) { /* number inputs have no selection */ }
+    refocus = null;
   });
   document.addEventListener("htmx:wsAfterMessage", readMeta);
   document.addEventListener("htmx:afterSettle", readMeta);

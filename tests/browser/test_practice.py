@@ -81,8 +81,9 @@ def _wait_turn_or_end(page: Any, server: Server) -> None:
 
 
 def test_the_host_puts_a_bot_in_a_back_to_the_wall_seat_mid_match(server: Server, browser: Any) -> None:
-    """The host's console: Cy's seat goes to the computer (normal) after the start; every page names
-    it "Cy (computer, normal)" live, the bot submits its sealed orders, and the host takes it out."""
+    """The host's console: Cy's seat goes to the computer (strong) after the start, chosen while
+    the host's other tab pauses and resumes; every page names it "Cy (computer, strong)" live, the
+    bot submits its sealed orders, and the host takes it out."""
     ARTIFACTS.mkdir(exist_ok=True)
     host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     errors: list[str] = []
@@ -102,15 +103,30 @@ def test_the_host_puts_a_bot_in_a_back_to_the_wall_seat_mid_match(server: Server
     host.wait_for_selector('#host-flash:has-text("match started")', timeout=TIMEOUT)
     host.wait_for_selector("#bttw .sq", state="attached", timeout=TIMEOUT)
     host.select_option('#host-bot select[name="seat"]', "3")
-    host.select_option('#host-bot select[name="strength"]', "normal")
+    host.select_option('#host-bot select[name="strength"]', "strong")
+    host.fill('#host-panel input[name="reason"]', "late arrival")
+    host.focus('#host-panel input[name="reason"]')
+    # the host's second tab pauses and resumes: each redraws the first tab's panel, which keeps the
+    # choices made and the focus (static/js/live.js); the click then sends them, not the defaults
+    second = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    second.goto(host.url)
+    wait_connected(second)
+    for action, shown in (("pause", "Resume clocks"), ("resume", "Pause clocks")):
+        second.click(f'#host-panel button[value="{action}"]')
+        host.wait_for_selector(f'#host-panel button:has-text("{shown}")', timeout=TIMEOUT)
+        assert host.input_value('#host-bot select[name="seat"]') == "3"
+        assert host.input_value('#host-bot select[name="strength"]') == "strong"
+        assert host.input_value('#host-panel input[name="reason"]') == "late arrival"
+        assert host.evaluate("document.activeElement.name") == "reason"
+    second.context.close()
     host.click("#host-bot button[type=submit]")
-    host.wait_for_selector('#host-flash:has-text("seat 3 (Cy) is played by the computer (normal)")', timeout=TIMEOUT)
+    host.wait_for_selector('#host-flash:has-text("seat 3 (Cy) is played by the computer (strong)")', timeout=TIMEOUT)
     for page in (host, bob):
-        page.wait_for_selector('#clock-3:has-text("Cy (computer, normal)")', timeout=TIMEOUT)
+        page.wait_for_selector('#clock-3:has-text("Cy (computer, strong)")', timeout=TIMEOUT)
     # the bot's sealed orders are in: its seat is marked submitted (what it ordered stays hidden from Bob)
     for page in (host, bob):
         page.wait_for_selector("#clock-3 .badge.ok", timeout=TIMEOUT)
-    assert "Cy (computer, normal)" in host.inner_text("#log-list")
+    assert "Cy (computer, strong)" in host.inner_text("#log-list")
     host.screenshot(path=str(ARTIFACTS / "practice-host-bot-desktop.png"), full_page=True)
     bob.screenshot(path=str(ARTIFACTS / "practice-host-bot-phone.png"), full_page=True)
     host.select_option('#host-bot select[name="seat"]', "3")
