@@ -10,7 +10,6 @@ socket's handshake.
 
 from __future__ import annotations
 
-import functools
 import json
 from http.cookies import CookieError, SimpleCookie
 from typing import Any
@@ -61,19 +60,12 @@ def parse(text_data: str | None) -> dict[str, str] | None:
     return {"room": room, "text": text}
 
 
-#: reading the panel runs in worker threads side by side (as consumers._read_only); writing a line
-#: runs in the one thread that writes matches (as a move does: SQLite takes one writer at a time)
-_read_only = functools.partial(database_sync_to_async, thread_sensitive=False)
+def draw_panel(match: Any, viewer: int, who: dict[str, str]) -> str:
+    """The chat's panel for a socket that opens (its history and rooms), swapped out of band."""
+    return live_chat.panel(match, viewer, oob=True, **who)
 
 
-@_read_only
-def panel(match_id: int, viewer: int, who: dict[str, str]) -> str:
-    from matches.models import Match
-
-    return live_chat.panel(Match.objects.get(pk=match_id), viewer, oob=True, **who)
-
-
-@database_sync_to_async
+@database_sync_to_async  # in the one thread that writes matches, as a move (SQLite takes one writer at a time)
 def post(match_id: int, viewer: int, room: str, text: str, who: dict[str, str]) -> str:
     """The reply to a chat line: its room's error line, empty and hidden when it was taken."""
     from matches.models import Match

@@ -33,7 +33,7 @@ from games.core import HOST, SPECTATOR, RuleError
 from matches.core import netlag
 from matches.live import fanout as live
 from matches.live import presence, relay, render
-from matches.web import chat_socket
+from matches.web import chat_socket, shared_draw
 
 log = logging.getLogger(__name__)
 #: reads (token, current fragments) run in worker threads side by side, not one after another in
@@ -92,8 +92,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await presence.arrive(self.match_id, render.viewer_label(self.viewer), self.presence_id)
         # a (re)connecting page may have missed updates: send the current state
         # (and the chat's history, chat_socket.py)
-        chat = await chat_socket.panel(self.match_id, self.viewer, self._chat_identity())
-        await self.send(text_data=await self._fragments() + chat)
+        # (sockets of one audience arriving together share one drawing of it: shared_draw.py)
+        who = self._chat_identity()
+        match_id, viewer = self.match_id, self.viewer
+        await self.send(text_data=await shared_draw.fresh(
+            ("connect", match_id, viewer, tuple(sorted(who.items()))),
+            lambda: _read_only(_connect_state)(match_id, viewer, who)))
 
     def _chat_identity(self) -> dict[str, str]:
         return chat_socket.identity(self.scope, self.viewer)
@@ -172,12 +176,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return match.id, SPECTATOR
         return None
 
-    @_read_only
-    def _fragments(self) -> str:
-        from matches.models import Match
-
+    async def _fragments(self) -> str:
         assert self.match_id is not None  # set by connect() before any fragment is asked for
-        return render.fragments(Match.objects.get(pk=self.match_id), self.viewer)
+        match_id, viewer = self.match_id, self.viewer
+        return await shared_draw.fresh(("fragments", match_id, viewer),
+                                       lambda: _read_only(_fragments)(match_id, viewer))
 
     @database_sync_to_async
     def _submit(self, text: str, version: int, think: float | None = None) -> str:
@@ -189,6 +192,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except (services.ServiceError, RuleError) as exc:
             return str(exc)
         return ""
+
+
+def _fragments(match_id: int, viewer: int) -> str:
+    from matches.models import Match
+
+    return render.fragments(Match.objects.get(pk=match_id), viewer)
+
+
+def _connect_state(match_id: int, viewer: int, who: dict[str, str]) -> str:
+    """What a socket is sent when it opens: its audience's fragments and the chat's panel."""
+    from matches.models import Match
+
+    match = Match.objects.get(pk=match_id)
+    return render.fragments(match, viewer) + chat_socket.draw_panel(match, viewer, who)
 
 
 def _validate(text_data: str | None) -> dict[str, Any] | None:

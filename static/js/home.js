@@ -75,9 +75,12 @@
     return fetch(this.url + q, { headers: { Accept: "application/json" } }).then(function (r) { return r.json(); });
   };
   // walls null: the rules' default walls for the size; `adopt`: take the answer even if refused
+  // An answer that arrives after the walls were typed over is stale: the newer text's own check
+  // decides (a slow first check put its default walls back over what a quick host had typed).
   Editor.prototype.check = function (walls, adopt) {
-    var self = this;
+    var self = this, asked = this.wallsIn.value;
     return this.ask(walls).then(function (got) {
+      if (self.wallsIn.value !== asked) { return got; }
       if (got.corners && Object.keys(got.corners).length) { self.corners = got.corners; }
       if (got.ok || adopt) {
         self.walls = got.ok ? got.walls : (walls || []);
@@ -94,7 +97,9 @@
   Editor.prototype.toggle = function (coord) {
     var self = this, had = this.walls.indexOf(coord) >= 0;
     var next = had ? this.walls.filter(function (w) { return w !== coord; }) : this.walls.concat([coord]);
+    var asked = this.wallsIn.value;
     this.ask(next).then(function (got) {
+      if (self.wallsIn.value !== asked) { return; }
       if (got.ok) {
         self.walls = got.walls; self.wallsIn.value = got.walls.join(", ");
         self.say(had ? "Removed the wall on " + coord + "." : "Wall on " + coord + ".");

@@ -127,10 +127,10 @@
   // is drawn anew after every host action and status change: a host half-way through "Who plays
   // seat 3: computer, strong" lost both choices, and a click then sent the defaults).  A control
   // keeps its user's value when the server still proposes the same default for it; focus stays
-  // on the control being typed in.  (The chat panel keeps its own: chat.js.)
+  // on the control being typed in.
   function formKey(form, seen) {
     var action = form.querySelector('input[type="hidden"][name="action"]');
-    var key = [form.id, form.getAttribute("hx-post"), action ? action.value : ""].join("|");
+    var key = [form.id, form.getAttribute("hx-post"), form.dataset.room, action ? action.value : ""].join("|");
     seen[key] = (seen[key] || 0) + 1;
     return key + "|" + seen[key];
   }
@@ -143,18 +143,23 @@
     });
     return out;
   }
+  // what the server proposes for a control ("" for a list with no option marked: its first shows)
   function defaultOf(el) {
     if (el.tagName === "SELECT") {
       var chosen = Array.prototype.filter.call(el.options, function (o) { return o.defaultSelected; });
-      return chosen.length ? chosen[0].value : (el.options.length ? el.options[0].value : "");
+      return chosen.length ? chosen[0].value : "";
     }
     if (el.type === "checkbox" || el.type === "radio") { return String(el.defaultChecked); }
     return el.defaultValue;
   }
+  function untouched(el) {
+    if (el.tagName === "SELECT") { return el.selectedIndex === Math.max(0, Array.prototype.findIndex.call(el.options, function (o) { return o.defaultSelected; })); }
+    return valueOf(el) === defaultOf(el);
+  }
   function valueOf(el) { return el.type === "checkbox" || el.type === "radio" ? String(el.checked) : el.value; }
   var refocus = null;
   function keepEdits(target, incoming) {
-    if (target.id === "chat" || !target.querySelectorAll) { return; }
+    if (!target.querySelectorAll) { return; }
     var oldForms = target.tagName === "FORM" ? [target] : Array.from(target.querySelectorAll("form"));
     if (!oldForms.length) { return; }
     var newForms = {}, seen = {};
@@ -170,7 +175,7 @@
         var el = old[name], now = fresh[name];
         if (!now || now.tagName !== el.tagName || now.type !== el.type) { return; }
         if (document.activeElement === el) { refocus = { el: now, start: el.selectionStart, end: el.selectionEnd }; }
-        if (valueOf(el) === defaultOf(el) || defaultOf(now) !== defaultOf(el)) { return; }
+        if (untouched(el) || defaultOf(now) !== defaultOf(el)) { return; }
         if (el.type === "checkbox" || el.type === "radio") { now.checked = el.checked; return; }
         if (el.tagName === "SELECT" && !Array.prototype.some.call(now.options, function (o) { return o.value === el.value; })) { return; }
         now.value = el.value;

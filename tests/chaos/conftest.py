@@ -225,13 +225,16 @@ class Socket:
         self.closed_code: int | None = None
         self.closed_at: float | None = None
         self._reader: asyncio.Task[None] | None = None
+        self.open_seconds: float | None = None  # how long its handshake took
 
     async def open(self, timeout: float = 30) -> None:
         from websockets.asyncio.client import connect
 
+        started = time.monotonic()
         self.conn = await asyncio.wait_for(
             connect(self.url, origin=self.origin, open_timeout=timeout, ping_interval=None,  # type: ignore[arg-type]
                     max_size=2**23), timeout)
+        self.open_seconds = time.monotonic() - started
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
     async def _read(self) -> None:
