@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from matches.core import away, formats
 from matches.core.runtime import is_web_server
-from matches.models import Bout, Clock, Match, TurnLog
+from matches.models import Bout, Clock, Match, Seat, TurnLog
 from matches.play import clocks, engine
 
 log = logging.getLogger(__name__)
@@ -103,11 +103,17 @@ def sweep_away(now: datetime | None = None) -> int:
                 continue
             limit = formats.away_pause(fmt)
             running = Clock.objects.filter(bout__match_id=match_id, bout__finished__isnull=True,
-                                           running_since__isnull=False).values_list("seat", flat=True)
-            for seat in running:
+                                           running_since__isnull=False).values_list("seat", "running_since")
+            computers = set(Seat.objects.filter(match_id=match_id).exclude(bot="").values_list("number", flat=True))
+            for seat, since in running:
+                if seat in computers:
+                    continue  # a computer player has no page to open
                 count, left = away.presence(match_id, seat)
-                if limit is not None and count == 0 and left is not None and now.timestamp() - left >= limit:
-                    changed += _pause_while_away(match_id, seat, now, now.timestamp() - left)
+                # a seat that never opened its page (or not for a day) has been away at least since
+                # its clock started: a player who never turns up does not lose on time either
+                gone = left if left is not None else since.timestamp() if since is not None else now.timestamp()
+                if limit is not None and count == 0 and now.timestamp() - gone >= limit:
+                    changed += _pause_while_away(match_id, seat, now, now.timestamp() - gone)
                     break
         except Exception:  # one broken match must not stop the others' clocks
             log.exception("away check failed for match %s", match_id)

@@ -177,7 +177,6 @@ async def test_clocks_pause_while_the_seat_to_act_is_away_and_restart_when_it_is
         match.refresh_from_db()
         return match.paused, match.away_paused, match.current_bout.clocks.get(seat=1).running
 
-    assert await sweep(timezone.now() + timedelta(seconds=600)) == 0  # never connected: no time away to count
     seat = await _open(token)
     await seat.disconnect()  # the seat's page is gone
     assert await sweep(timezone.now() + timedelta(seconds=4)) == 0
@@ -193,6 +192,49 @@ async def test_clocks_pause_while_the_seat_to_act_is_away_and_restart_when_it_is
     assert notes == ["paused the clocks: seat 1 (Ann) has had no page open for 6 s",
                      "restarted the clocks: seat 1 (Ann) is back"]
     await seat.disconnect()
+
+
+async def test_a_seat_that_never_opened_its_page_is_away_from_when_its_clock_started(make_match: Any) -> None:
+    """Issue 26: a player who never turns up is away too (counted from when the seat's clock started
+    running); a computer player never is: it has no page."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from matches.play import sweeper
+
+    match = await database_sync_to_async(make_match)(
+        "lance-assembly", clock={"per_move": 60, "reserve": 300, "away_pause": 5})
+    since = await database_sync_to_async(lambda: match.current_bout.clocks.get(seat=1).running_since)()
+    host = await _open(match.host_token)  # the host moderates: presence is known (else nobody is paused)
+    sweep = database_sync_to_async(sweeper.sweep_away)
+    assert await sweep(since + timedelta(seconds=4)) == 0
+    assert await sweep(since + timedelta(seconds=5)) == 1
+    await database_sync_to_async(match.refresh_from_db)()
+    assert match.paused and match.away_paused == 1
+    note = await database_sync_to_async(
+        lambda: TurnLog.objects.filter(match=match, kind=TurnLog.CLOCK).values_list("text", flat=True).get())()
+    assert note == "paused the clocks: seat 1 (Ann) has had no page open for 5 s"
+    seat = await _open(await database_sync_to_async(lambda: match.seats.get(number=1).token)())
+    assert await sweep() == 1  # it turned up: the clocks run again
+    await seat.disconnect()
+    await host.disconnect()
+
+    other = await database_sync_to_async(make_match)(
+        "lance-assembly", clock={"per_move": 60, "reserve": 300, "away_pause": 5})
+    await database_sync_to_async(lambda: other.seats.filter(number=1).update(bot="normal"))()
+    host = await _open(other.host_token)
+
+    def other_paused() -> bool:
+        other.refresh_from_db()
+        return bool(other.paused)
+
+    await sweep(timezone.now() + timedelta(seconds=600))
+    assert not await database_sync_to_async(other_paused)()  # the computer to act has no page
+    await database_sync_to_async(lambda: other.seats.filter(number=1).update(bot=""))()
+    await sweep(timezone.now() + timedelta(seconds=600))
+    assert await database_sync_to_async(other_paused)()  # (a person in its seat would be away)
+    await host.disconnect()
 
 
 def test_the_host_form_sets_the_pause_for_a_seat_away(db: Any) -> None:
