@@ -24,7 +24,10 @@
 //     box: function () { ... },                              // the box (default #move-text)
 //     submitLabel: function (pending) { ... },               // the submit button's text (default: as drawn)
 //     placeholder: "or type bids, e.g. A1 3; E5 2",          // the box's placeholder (default: as drawn)
-//     eachSwap: true                                         // draw after every swapped live part too
+//     eachSwap: true,                                        // draw after every swapped live part too
+//     complete: function (pending) { ... }                   // the pending move is a whole turn of single
+//                                                            //   placements: sent on the click when the
+//                                                            //   player chose "send on click"
 //   });
 //
 // and its own controls (chips, directions, garnets) change the pending move
@@ -88,8 +91,33 @@
       return;
     }
     if (!active(start(s))) { return; }
-    replace(s, s.click ? s.click(el.dataset.coord, el, pending) : undefined);
+    var next = s.click ? s.click(el.dataset.coord, el, pending) : undefined;
+    replace(s, next);
+    if (next !== undefined && sendOnClick() && s.complete && s.complete(pending)) {
+      var f = form(), submit = byId("move-submit");
+      if (f && submit && !submit.disabled) { f.requestSubmit(submit); }  // shown pending until the answer
+    }
   }
+
+  // "Send a placement on the click": a choice of this browser, for games whose spec says when a
+  // pending move is a whole turn of single placements (Squava, Gomoku, a Yinsh ring; not Lance
+  // Assembly, whose placement a slide may follow: the composer cannot know the player is done)
+  var SEND_KEY = "dm-send-on-click";
+  function sendOnClick() {
+    var box = byId("send-on-click");
+    return !!(box && box.checked);
+  }
+  function offerSendOnClick() {
+    var label = byId("send-on-click-label"), box = byId("send-on-click"), s = spec();
+    if (!label || !box) { return; }
+    label.hidden = !(s && s.complete);
+    try { box.checked = localStorage.getItem(SEND_KEY) === "1"; } catch (err) { /* private mode: off */ }
+  }
+  document.addEventListener("change", function (e) {
+    if (!e.target || e.target.id !== "send-on-click") { return; }
+    try { localStorage.setItem(SEND_KEY, e.target.checked ? "1" : "0"); } catch (err) { /* private mode */ }
+  });
+  document.addEventListener("DOMContentLoaded", offerSendOnClick);
 
   function clear() {
     var s = spec();

@@ -1,8 +1,8 @@
 """Practise against the computer, by clicks, to the end: from the home page's "Play the
 computer" a player gets a match with a computer player in the other seat, started at once, on
 the seat's own page.  The bot moves from the server's worker (matches/play/bots.py) and the page
-shows its moves live; the player clicks empty points until the game is over.  Desktop
-(1280x800, seat 1) and phone (390x844, seat 2).  Screenshots: test-artifacts/practice-*.png."""
+shows its moves live; the player clicks empty points until the game is over (on the phone with
+"send on click": the click is the move).  Desktop (1280x800, seat 1) and phone (390x844, seat 2).  Screenshots: test-artifacts/practice-*.png."""
 
 from __future__ import annotations
 
@@ -42,16 +42,25 @@ def test_a_player_practises_squava_against_the_computer_to_the_end(server: Serve
     page.wait_for_url("**/p/*/")
     wait_connected(page)
     assert "Opponent (computer, easy)" in page.inner_text("body")
+    # on the phone the player chooses "send on click": each click on a point is the move (no Play);
+    # the choice belongs to this browser and is kept over a reload
+    send_on_click = device == "phone"
+    if send_on_click:
+        page.check("#send-on-click")
+        page.reload()
+        wait_connected(page)
+        assert page.is_checked("#send-on-click")
     moves = 0
     for _ in range(20):
         _wait_turn_or_end(page, server)
         if page.locator("#status.finished").count():
             break
         coord = next(c for c in ORDER if page.locator(EMPTY.format(c)).count())
-        page.click(EMPTY.format(coord))
-        assert page.input_value("#move-text") == f"squava {coord}"
         version = int(page.get_attribute("#live-meta", "data-version"))
-        page.click("#move-submit")
+        page.click(EMPTY.format(coord))
+        if not send_on_click:
+            assert page.input_value("#move-text") == f"squava {coord}"
+            page.click("#move-submit")
         # the server's answer (a pending click is drawn as a stone already): a newer board with the stone
         page.wait_for_function(f"+document.getElementById('live-meta').dataset.version > {version}", timeout=TIMEOUT)
         page.wait_for_selector(f'#tc-root .pt[data-coord="{coord}"].s{seat}', state="attached", timeout=TIMEOUT)

@@ -251,7 +251,12 @@
     parse: fromText,
     click: activate,
     draw: draw,
-    eachSwap: true  // a live update swaps single points: put their ghosts back at once
+    eachSwap: true,  // a live update swaps single points: put their ghosts back at once
+    // a whole turn of placements (stones, Yinsh rings), as many as the turn needs: "send on click"
+    complete: function (pending) {
+      var need = root() && root().dataset.solo === "1" ? 1 : (parseInt(turn().need, 10) || 1);
+      return pending.length === need && pending.every(function (p) { return p.kind === "stone" || p.kind === "ring"; });
+    }
   });
   document.addEventListener("click", function (e) {
     var t = e.target.closest && e.target.closest("#tc-root .tc-tab");
