@@ -1,7 +1,7 @@
 """Live updates: the play side announces a committed change; this draws it and fans it out.
 
     services --on commit: events.publish--> live.notify --> draw, in a worker thread, once per
-        audience with an open socket, spectators first --> each audience's update leaves as soon
+        audience with an open socket, the seat to act first --> each audience's update leaves as soon
         as it is drawn (the loop's outbox, in order): this process's sockets first (relay.local),
         then one message per other web process through the channel layer (relay.py)
 
@@ -152,7 +152,7 @@ async def _drain_pending(loop: asyncio.AbstractEventLoop) -> None:
             match_id = next(iter(_pending))
             moved = _pending.pop(match_id)
         try:
-            # each audience's update leaves as soon as it is drawn (spectators first: _in_order),
+            # each audience's update leaves as soon as it is drawn (the seat to act first: _in_order),
             # while the worker thread draws the next audience's
             await sync_to_async(_prepare_and_close, thread_sensitive=False)(match_id, moved, emit)
         except Exception:  # a broken broadcast must never stop the others
@@ -402,10 +402,11 @@ def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None,
 
 
 def _in_order(match: Any, viewers: list[int], state: Any) -> list[int]:
-    """Who gets a move first: spectators (the most sockets), then the seats, the one to act next
-    first, then the host."""
+    """Who gets a move first: the seats to act (their clocks run from the commit: every audience
+    drawn before theirs was charged to them, ~10 ms each), then spectators (the most sockets),
+    the other seats, the host."""
     to_act = set(match.game.to_act(state)) if state is not None else set()
-    return sorted(viewers, key=lambda v: (v != SPECTATOR, v == HOST, v not in to_act, v))
+    return sorted(viewers, key=lambda v: (v not in to_act, v != SPECTATOR, v == HOST, v))
 
 
 def _host_seq(match: Any, before: _Sent | None, rows: list[Any]) -> int:

@@ -80,10 +80,16 @@
     var meta = document.getElementById("live-meta");
     return !!meta && meta.dataset.myTurn === "1";
   }
+  // from when the position arrived (the words), not from when the page had drawn it: drawing
+  // a big board is the page's time, which the server would otherwise count as lag beyond its cap
+  var arrivedAt = null;
   function noteTurn() {
+    var at = arrivedAt !== null ? arrivedAt : performance.now();
+    arrivedAt = null;
     if (!myTurn()) { shownAt = null; return; }
-    if (shownAt === null) { shownAt = performance.now(); }
+    if (shownAt === null) { shownAt = at; }
   }
+  document.addEventListener("htmx:wsBeforeMessage", function () { arrivedAt = performance.now(); });
   document.addEventListener("htmx:wsAfterMessage", noteTurn);
   document.addEventListener("htmx:afterSettle", noteTurn);
   document.addEventListener("DOMContentLoaded", function () {

@@ -11,6 +11,7 @@ Playwright's clock API sets the pages' clocks; the test's own clock is the serve
 from __future__ import annotations
 
 import math
+import re
 import time
 from datetime import datetime
 from typing import Any
@@ -120,3 +121,90 @@ def test_countdowns_hold_on_skewed_device_clocks_and_the_flag_falls_when_the_ser
         assert _shown(page, 2) == 0
     host.screenshot(path=str(ARTIFACTS / "clock-sync-host.png"), full_page=True)
     assert not errors
+
+
+#: 300 ms each way on the slowed page's network: every websocket frame it sends or receives and
+#: every request it sends wait that long in the page (as on a slow mobile link; Chromium's network
+#: emulation leaves websocket frames alone, and the position reaches the page by its websocket)
+SLOW_NETWORK = """
+(() => {
+  const DELAY = 300, Native = window.WebSocket;
+  function Slowed(url, protocols) {
+    const ws = protocols === undefined ? new Native(url) : new Native(url, protocols);
+    const send = ws.send.bind(ws);
+    ws.send = (data) => setTimeout(() => { if (ws.readyState === 1) { send(data); } }, DELAY);
+    ws.addEventListener("message", (e) => {
+      if (e.slowed) { return; }
+      e.stopImmediatePropagation();
+      setTimeout(() => { const late = new MessageEvent("message", { data: e.data }); late.slowed = true; ws.dispatchEvent(late); }, DELAY);
+    });
+    return ws;
+  }
+  Slowed.prototype = Native.prototype;
+  Object.assign(Slowed, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+  window.WebSocket = Slowed;
+  const sendRequest = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (body) { setTimeout(() => sendRequest.call(this, body), DELAY); };
+})();
+"""
+MOVES = 20
+
+
+def test_a_slowed_network_costs_the_reserve_under_a_second_over_twenty_moves(server: Server, browser: Any) -> None:
+    """Issue 26: Uli's page waits 300 ms each way.  Over 20 Gomoku moves his reserve loses under 1 s
+    to lag (the server's lag compensation), where the same moves would have lost about 12 s
+    without it: each move's record holds the server's measure, Uli's think time and what was given
+    back.  Vic answers each move at once with a form post."""
+    import sqlite3
+
+    errors: list[str] = []
+    host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    host.goto(server.url + "/")
+    host.select_option("#game-select", "gomoku")
+    host.fill('input[name="seat1"]', "Uli")
+    host.fill('input[name="seat2"]', "Vic")
+    host.fill('input[name="per_move"]', "")  # every second of a turn comes out of the reserve
+    host.fill('input[name="reserve"]', "600")
+    host.click("button[type=submit]")
+    host.wait_for_url("**/h/**")
+    slowed = browser.new_context(viewport={"width": 1280, "height": 800})
+    slowed.add_init_script(SLOW_NETWORK)
+    uli = slowed.new_page()
+    uli.on("pageerror", lambda error: errors.append(str(error)))
+    uli.goto(host.input_value("#seat-link-1"))
+    # Vic answers at once, by form posts of the page's move form (a browser-like client: cookies, CSRF)
+    vic_url = host.input_value("#seat-link-2")
+    vic = browser.new_context().request
+    vic.get(vic_url)
+    csrf = next(c["value"] for c in vic.storage_state()["cookies"] if c["name"] == "csrftoken")
+    wait_connected(uli, host)
+    _synced(uli)  # its round trips measured: the server knows Uli's network lag
+    host.click("#host-start")
+    # stones two points apart (no two touch): nobody makes five, forty moves in all
+    spots = [f"{'ACEGIKM'[i % 7]}{1 + 2 * (i // 7)}" for i in range(MOVES)]
+    theirs = [f"{'BDFHJLN'[i % 7]}{2 + 2 * (i // 7)}" for i in range(MOVES)]
+    for mine, other in zip(spots, theirs, strict=True):
+        uli.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+        uli.click(f'#tc-root .pt[data-board="gomoku"][data-coord="{mine}"]')
+        uli.click("#move-submit")
+        uli.wait_for_selector("#status:not(.your-turn)", timeout=TIMEOUT)  # the reply to Uli's move
+        version = uli.get_attribute("#live-meta", "data-version")
+        # Vic answers once Uli's move is on every page (the host's is drawn last), as a person would
+        host.wait_for_function(f"+document.getElementById('live-meta').dataset.version >= {version}",
+                               timeout=TIMEOUT)
+        reply = vic.post(vic_url + "move/", form={"text": f"gomoku {other}", "version": str(version)},
+                         headers={"X-CSRFToken": csrf, "Referer": vic_url})
+        assert reply.ok and re.search(r'id="move-error"[^>]*\bhidden\b', reply.text()), reply.text()[:500]  # taken
+    with sqlite3.connect(server.workdir / "db.sqlite3") as db:
+        rows = db.execute("SELECT elapsed, client_time, lag_comp, time_used FROM matches_turnlog WHERE kind = 'move' "
+                          "AND actor = 1 AND undone = 0 AND match_id = (SELECT match_id FROM matches_seat "
+                          "WHERE token = ?) ORDER BY sequence", [uli.url.rstrip("/").rsplit("/", 1)[1]]).fetchall()
+    assert len(rows) == MOVES
+    lost = sum(used - think for _, think, _, used in rows)  # charged beyond what Uli thought
+    uncompensated = sum(elapsed - think for elapsed, think, _, _ in rows)
+    print(f"\n{MOVES} moves 300 ms each way: the reserve lost {lost:.2f} s to lag "
+          f"({uncompensated:.2f} s without compensation)")
+    assert lost < 1.0, rows
+    assert uncompensated > 10.0, rows  # (the page really was slowed: ~0.6 s a move)
+    host.screenshot(path=str(ARTIFACTS / "clock-slowed-network-host.png"), full_page=True)
+    assert not errors, errors

@@ -117,7 +117,7 @@ def test_nothing_is_rendered_for_audiences_without_a_socket(roles: Any, monkeypa
     _play(match, 1, "place C3")
     groups = [group for group, _ in live.prepare(match.id)]
     assert sorted(seen) == [SPECTATOR, 2]
-    assert groups == [f"match-{match.id}-watch", f"match-{match.id}-seat-2"]
+    assert groups == [f"match-{match.id}-seat-2", f"match-{match.id}-watch"]  # the seat to act first
 
 
 def test_presence_unknown_renders_every_audience(roles: Any, monkeypatch: Any) -> None:
@@ -675,12 +675,13 @@ def test_a_move_that_does_not_follow_the_update_sent_is_read_back(
     assert int(META.search(late["html"]).group(1)) == version
 
 
-def test_spectators_are_sent_first_then_the_seat_to_act(roles: Any) -> None:
+def test_the_seat_to_act_is_sent_first_then_spectators(roles: Any) -> None:
+    """Its clock runs from the commit: every audience drawn before it would be charged to it."""
     match = roles.match
     _open(match, "watch", "seat-1", "seat-2", "host")
     _play(match, 1, "place C3")  # seat 2 to act
     order = [group.split(f"match-{match.id}-")[1] for group, _ in live.prepare(match.id)]
-    assert order == ["watch", "seat-2", "seat-1", "host"]
+    assert order == ["seat-2", "watch", "seat-1", "host"]
 
 
 async def test_the_relay_writes_to_every_socket_and_drops_one_that_fails() -> None:

@@ -307,7 +307,8 @@ async def test_moves_over_sockets_reach_every_audience_as_deltas_drawn_from_thei
             held[name] = version + 1
         await _drain(socks[seat])  # the mover's own (empty) error box
     assert read_back[1:] == [False, False, False]
-    assert sent and all(sent[i] == "watch" for i in range(0, len(sent), 4))  # spectators first
+    # the seat to act first (its clock runs from the commit), then the spectators
+    assert [sent[i:i + 2] for i in range(0, len(sent), 4)] == [[str(2 - i % 2), "watch"] for i in range(4)], sent
     for comm in socks.values():
         await comm.disconnect()
 
