@@ -38,8 +38,10 @@ __all__ = [
     "ServiceError",
     "add_player",
     "adjust_garnets",
+    "answer_token_question",
     "create_season",
     "grant_token",
+    "open_questions",
     "remove_player",
     "rename_player",
     "set_status",
@@ -54,6 +56,8 @@ MAX_GARNETS = 1000
 CREATE_ATTEMPTS = 20
 ACTIVE, CANDIDATE, ELIMINATED = SeasonPlayer.ACTIVE, SeasonPlayer.CANDIDATE, SeasonPlayer.ELIMINATED
 STATUS_WORDS = {ACTIVE: "active", CANDIDATE: "elimination candidate", ELIMINATED: "eliminated"}
+#: the status of a player whose Token of Life question is open (see `open_questions`)
+QUESTION_WORDS = "eliminated unless the Token of Life is used"
 _KEY = re.compile(r"^[A-Za-z0-9_-]{8,60}$")
 
 
@@ -68,6 +72,7 @@ class Standing(TypedDict):
     won: int
     status: str
     status_label: str
+    question: bool
 
 
 class AlreadyDone(ServiceError):
@@ -326,28 +331,92 @@ def grant_token(season: Season, player: SeasonPlayer | int, reason: str = "", *,
 
 def use_token(season: Season, player: SeasonPlayer | int, reason: str = "", *, key: str | None = None) -> SeasonEvent:
     """Spend one of the player's Tokens of Life to clear their candidacy, or to
-    save them from an elimination (they are active again)."""
+    save them from an elimination (they are active again).  It answers an open
+    Token of Life question of theirs too (its elimination is what it clears)."""
+    reason = clean(reason, 200)
+    with transaction.atomic():
+        season = begin(season, key)
+        return _spend_token(season, find_player(season, player), reason, key)
+
+
+def _spend_token(season: Season, found: SeasonPlayer, reason: str, key: str | None,
+                 extra: dict[str, Any] | None = None) -> SeasonEvent:
+    if found.status == ACTIVE:
+        raise ServiceError(f"{found.name} is neither an elimination candidate nor eliminated: "
+                           "a Token of Life has nothing to clear")
+    token = found.tokens_of_life.filter(used__isnull=True, revoked__isnull=True).order_by("created", "id").first()
+    if token is None:
+        raise ServiceError(f"{found.name} holds no Token of Life")
+    what = "candidacy" if found.status == CANDIDATE else "elimination"
+    text = (f"{found.name} uses a Token of Life: no longer an elimination candidate" if what == "candidacy"
+            else f"{found.name} is saved from elimination by a Token of Life")
+    event = log_event(season, "token_used", text, key=form_key(key), reason=reason, player=found,
+                      match=found.status_event.match if found.status_event else None,
+                      data={"cleared": what, "cleared_event": found.status_event_id, "was": found.status, **(extra or {})})
+    token.used = event.created
+    token.used_event = event
+    token.save(update_fields=["used", "used_event"])
+    found.status, found.status_event = ACTIVE, event
+    found.save(update_fields=["status", "status_event"])
+    return event
+
+
+# -- the Token of Life question ----------------------------------------------------------------
+#
+# The ruling (what holds while it is open) is in matches/seasons/results.py's docstring.  Answers:
+# "use" spends the token exactly like `use_token` (a `token_used` event that cleared the match's
+# result, so the result can no longer be taken back); "keep" logs `token_kept` (data
+# `result_event`), which reopening the match takes back with it.  Both carry data `question`.
+
+
+class TokenQuestion(TypedDict):
+    """An open Token of Life question: the player, and the elimination match they lost."""
+
+    player: SeasonPlayer
+    match: Match
+    event: SeasonEvent
+
+
+def open_questions(season: Season, match: Match | None = None) -> list[TokenQuestion]:
+    """The season's open Token of Life questions (of `match` only, if given), oldest first."""
+    events = season.events.filter(kind="match_result", reversed__isnull=True, data__has_key="asked")
+    if match is not None:
+        events = events.filter(match=match)
+    found: list[TokenQuestion] = []
+    for event in events.select_related("match").order_by("created", "id"):
+        players = season.players.filter(pk__in=event.data["asked"], status=ELIMINATED, status_event=event,
+                                        removed=False).order_by("name")
+        for player in players:
+            kept = season.events.filter(kind="token_kept", player=player, reversed__isnull=True,
+                                        data__result_event=event.pk).exists()
+            holds = player.tokens_of_life.filter(used__isnull=True, revoked__isnull=True).exists()
+            if holds and not kept and event.match is not None:
+                found.append({"player": player, "match": event.match, "event": event})
+    return found
+
+
+def answer_token_question(season: Season, player: SeasonPlayer | int, use: bool, reason: str = "", *,
+                          match: Match | None = None, key: str | None = None) -> SeasonEvent:
+    """The host's answer to a player's open Token of Life question: `use` saves them (the token is
+    spent), else the elimination stands (`match`: only a question of that match).  An answer
+    given already raises AlreadyDone."""
     reason = clean(reason, 200)
     with transaction.atomic():
         season = begin(season, key)
         found = find_player(season, player)
-        if found.status == ACTIVE:
-            raise ServiceError(f"{found.name} is neither an elimination candidate nor eliminated: "
-                               "a Token of Life has nothing to clear")
-        token = found.tokens_of_life.filter(used__isnull=True, revoked__isnull=True).order_by("created", "id").first()
-        if token is None:
-            raise ServiceError(f"{found.name} holds no Token of Life")
-        what = "candidacy" if found.status == CANDIDATE else "elimination"
-        text = (f"{found.name} uses a Token of Life: no longer an elimination candidate" if what == "candidacy"
-                else f"{found.name} is saved from elimination by a Token of Life")
-        event = log_event(season, "token_used", text, key=form_key(key), reason=reason, player=found,
-                          data={"cleared": what, "cleared_event": found.status_event_id, "was": found.status})
-        token.used = event.created
-        token.used_event = event
-        token.save(update_fields=["used", "used_event"])
-        found.status, found.status_event = ACTIVE, event
-        found.save(update_fields=["status", "status_event"])
-        return event
+        question = next((q for q in open_questions(season, match) if q["player"].pk == found.pk), None)
+        if question is None:
+            answered = season.events.filter(kind__in=["token_used", "token_kept"], player=found, reversed__isnull=True,
+                                            data__has_key="question").order_by("-created", "-id").first()
+            if answered is not None and found.status_event_id in (answered.pk, answered.data["question"]):
+                raise AlreadyDone(f"already answered: {answered.text}")
+            raise ServiceError(f"{found.name} has no open Token of Life question")
+        asked = {"question": question["event"].pk}
+        if use:
+            return _spend_token(season, found, reason, key, asked)
+        return log_event(season, "token_kept", f"{found.name} does not use a Token of Life: the elimination stands",
+                         key=form_key(key), reason=reason, player=found, match=question["match"],
+                         data={"result_event": question["event"].pk, **asked})
 
 
 def set_status(season: Season, player: SeasonPlayer | int, status: str, reason: str = "", *,
@@ -387,6 +456,7 @@ def standings(season: Season) -> list[Standing]:
         TokenOfLife.objects.filter(season=season, used__isnull=True, revoked__isnull=True)
         .values("player").annotate(n=Count("id")).values_list("player", "n")
     )
+    asked = {q["player"].pk for q in open_questions(season)}
     played: dict[int, int] = {}
     won: dict[int, int] = {}
     seats = Seat.objects.filter(match__season=season, match__status=Match.FINISHED, season_player__isnull=False)
@@ -403,7 +473,8 @@ def standings(season: Season) -> list[Standing]:
             "played": played.get(p.pk, 0),
             "won": won.get(p.pk, 0),
             "status": p.status,
-            "status_label": STATUS_WORDS[p.status],
+            "status_label": QUESTION_WORDS if p.pk in asked else STATUS_WORDS[p.status],
+            "question": p.pk in asked,
         }
         for p in players
     ]

@@ -11,6 +11,25 @@ row (lock order: match, bout, season).
 - A finished match gets one `match_result` event: Back to the Wall gives
   the winner(s) a Token of Life and makes the lowest seat(s) Elimination
   Candidate; an elimination match eliminates its loser.
+- Announced in the order things happened: the result, then what follows from
+  it.  A one-bout match's result is the bout's, announced once as the match
+  result, so the bout's garnets are logged and announced right after it
+  (kept in the bout event's `data["garnets"]` until then).
+- The Token of Life question (issue 25).  A loser of an elimination match who
+  holds a Token of Life is not simply eliminated: the host is asked, on the
+  match host's panel and on the season's manage page, whether to use it.
+  The ruling while the question is open: the player is *eliminated unless the
+  token is used*: the match was lost, so the elimination applies at once (the
+  standings say "eliminated unless the Token of Life is used", the player is
+  not seated in new matches, the announcement says the host decides), and the
+  token is still theirs, untouched, until the host answers.  Nobody else's
+  choice is presumed: not the player's (they may want to keep it), not the
+  host's.  The match event lists the asked players in `data["asked"]`; the
+  answer is `ledger.answer_token_question`: "use" spends the token and makes
+  them active again (the match result then cannot be taken back, as with any
+  token used against a result); "keep" logs that the elimination stands, and
+  taking the match back takes that answer back too (and asks again when the
+  match ends again).
 - Each event records what it changed (`data["previous"]` statuses, its
   ledger entries, its tokens); a reopened or corrected bout reverses it:
   opposite ledger entries (the ledger is append-only), tokens revoked,
@@ -140,14 +159,21 @@ def bout_finished(match: Match, bout: Bout, now: datetime) -> None:
     winners = [int(s) for s in (bout.result or {}).get("winners", [])]
     outcome = f"{_who(names, winners)} win{'s' if len(winners) == 1 else ''}" if winners else "no winner"
     text = f"bout {bout.number} of {_title(match, names)}: {outcome} ({bout.reason})"
+    single = int(match.format.get("bouts", 1)) == 1
     event = seasons.log_event(season, BOUT_RESULT, text, key=_next_key(season, f"bout:{bout.pk}"), match=match,
-                              bout=bout, now=now, announce=int(match.format.get("bouts", 1)) > 1)
+                              bout=bout, now=now, announce=not single)
     if match.game_slug == BTTW:
-        _bttw_garnets(season, match, bout, event, names, now)
+        garnets = _bttw_garnets(season, match, bout, event, names, now)
+        if garnets and single and bout.counts:  # the match result, which is this bout's, comes first
+            event.data = {**event.data, "garnets": garnets}
+            event.save(update_fields=["data"])
+        elif garnets:
+            seasons.log_event(season, "garnets", garnets, match=match, bout=bout, now=now)
 
 
 def _bttw_garnets(season: Season, match: Match, bout: Bout, event: SeasonEvent, names: dict[int, str],
-                  now: datetime) -> None:
+                  now: datetime) -> str:
+    """Credit and debit the bout's garnets; the log line that says so ("" if none)."""
     from games.back_to_the_wall.board import BOARD_NAMES, BOARD_TITLES
     from games.back_to_the_wall.resolve import sole_first
 
@@ -176,8 +202,19 @@ def _bttw_garnets(season: Season, match: Match, bout: Bout, event: SeasonEvent, 
             GarnetEntry.objects.create(season=season, player=player, amount=-len(spent), reason=reason,
                                        kind=GarnetEntry.SPENT, match=match, bout=bout, event=event, created=now)
             lines.append(f"{player.name} -{len(spent)} ({reason})")
-    if lines:
-        seasons.log_event(season, "garnets", "garnets: " + "; ".join(lines), match=match, bout=bout, now=now)
+    return "garnets: " + "; ".join(lines) if lines else ""
+
+
+def _deferred_garnets(season: Season, match: Match, bout: Bout | None, now: datetime) -> None:
+    """Log (and announce) the garnets of a one-bout match's bout, after its result."""
+    if bout is None:
+        return
+    event = season.events.filter(kind=BOUT_RESULT, bout=bout, reversed__isnull=True).first()
+    if event is None or not event.data.get("garnets"):
+        return
+    seasons.log_event(season, "garnets", event.data["garnets"], match=match, bout=bout, now=now)
+    event.data = {k: v for k, v in event.data.items() if k != "garnets"}
+    event.save(update_fields=["data"])
 
 
 # -- matches --------------------------------------------------------------------------------------------
@@ -197,7 +234,9 @@ def match_finished(match: Match, bout: Bout | None, now: datetime) -> None:
     event = seasons.log_event(season, MATCH_RESULT, f"{_title(match, names)} is over: {outcome} "
                               f"({match.result_reason})", key=_next_key(season, f"match:{match.pk}"), match=match,
                               bout=bout, now=now, data={"previous": previous})
+    _deferred_garnets(season, match, bout, now)
     seats = {s.number: s for s in match.seats.select_related("season_player")}
+    asked: list[int] = []
     if match.game.host_moves:  # the host's game: the host's ending names them (end ... token 2 candidate 5)
         final = _final(match, bout)
         for number in final.get("token_of_life", []):
@@ -224,12 +263,17 @@ def match_finished(match: Match, bout: Bout | None, now: datetime) -> None:
                     _set(season, match, _player(match, seats[number]), SeasonPlayer.ACTIVE, event, previous, now,
                          "{} won the elimination match and is no longer an Elimination Candidate")
             for number in sorted(set(seats) - set(winners)):
-                _set(season, match, _player(match, seats[number]), SeasonPlayer.ELIMINATED, event, previous, now,
-                     "{} lost the elimination match and is eliminated")
+                loser = _player(match, seats[number])
+                holds = loser.tokens_of_life.filter(used__isnull=True, revoked__isnull=True).exists()
+                _set(season, match, loser, SeasonPlayer.ELIMINATED, event, previous, now,
+                     "{} lost the elimination match and is eliminated" + (
+                         " unless the host has them use their Token of Life: the host decides" if holds else ""))
+                if holds and loser.status_event_id == event.pk:
+                    asked.append(loser.pk)
         else:
             seasons.log_event(season, "status", f"the elimination match {_title(match, names)} ended without a "
                               "winner: nobody is eliminated; the host decides", match=match, now=now)
-    event.data = {"previous": previous}
+    event.data = {"previous": previous, **({"asked": asked} if asked else {})}
     event.save(update_fields=["data"])
 
 
@@ -312,6 +356,12 @@ def reverse_results(match: Match, bout: Bout | None, now: datetime | None = None
             token.revoked = now
             token.save(update_fields=["revoked"])
             undone.append(f"{token.player.name}'s Token of Life revoked")
+        kept = SeasonEvent.objects.filter(kind="token_kept", reversed__isnull=True, data__result_event=event.pk)
+        for answer in kept.select_related("player"):  # the Token of Life question goes with the result
+            answer.reversed = now
+            answer.save(update_fields=["reversed"])
+            if answer.player is not None:
+                undone.append(f"the answer that {answer.player.name} keeps the Token of Life is taken back")
         for pk, (status, status_event) in (event.data.get("previous") or {}).items():
             player = SeasonPlayer.objects.filter(pk=int(pk), status_event=event).first()
             if player is not None:

@@ -21,7 +21,7 @@ from typing import Any
 from django.db import transaction
 
 from matches.models import Match
-from matches.play import bots, services
+from matches.play import bots, season_tokens, services
 from matches.play import rematch as rematches
 from matches.play import requests as seat_requests
 from matches.play.engine import host_seq
@@ -172,6 +172,15 @@ def _answer(match: Any, data: Any) -> str:
     return seat_requests.answer(match, _seat(match, data), kind, verdict == "accept")
 
 
+def _token(match: Any, data: Any) -> str:
+    """The Token of Life question of an elimination match: use the token, or keep it."""
+    verdict = str(data.get("answer", ""))
+    if verdict not in ("use", "keep"):
+        raise BadRequest("answer the Token of Life question with use or keep")
+    player = _int(data, "player", "player")
+    return season_tokens.answer(match, player, verdict == "use", where=f"answered on the host page of match #{match.pk}").text
+
+
 def _rematch(match: Any, data: Any) -> str:
     new = rematches.rematch(match, swap=str(data.get("swap", "")) == "1")
     return f"rematch created (match {new.pk}): every seat's link now leads to it"
@@ -222,6 +231,7 @@ ACTIONS: dict[str, Callable[[Any, Any], str]] = {
     "reopen": _reopen,
     "replay_access": _replay_access,
     "answer": _answer,
+    "token": _token,
     "rematch": _rematch,
 }
 

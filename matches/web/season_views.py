@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST, require_safe
 from config import ratelimits
 from games.registry import get_game, slugs
 from matches.models import Match, Season, WebhookPost
-from matches.play import season_matches
+from matches.play import season_matches, season_tokens
 from matches.seasons import ledger as seasons
 from matches.web import forms
 
@@ -216,6 +216,21 @@ def _token(season: Season, data: Any, key: str | None) -> tuple[str, str]:
     return f"{token.player.name} receives a Token of Life", "tokens"
 
 
+def _token_question(season: Season, data: Any, key: str | None) -> tuple[str, str]:
+    """The Token of Life question of an elimination match, answered here (see season_tokens)."""
+    player, verdict = _int(data, "player", "player"), str(data.get("answer", ""))
+    if verdict not in ("use", "keep"):
+        raise seasons.ServiceError("answer the Token of Life question with use or keep")
+    found = seasons.find_player(season, player)
+    question = next((q for q in seasons.open_questions(season) if q["player"].pk == found.pk), None)
+    if question is None:  # answered already (said by the ledger), or never asked
+        seasons.answer_token_question(season, found, verdict == "use", key=key)
+        raise seasons.ServiceError(f"{found.name} has no open Token of Life question")
+    event = season_tokens.answer(question["match"], found, verdict == "use", key=key,
+                                 where="answered on the season's manage page")
+    return event.text, "questions"
+
+
 def _status(season: Season, data: Any, key: str | None) -> tuple[str, str]:
     event = seasons.set_status(season, _int(data, "player", "player"), str(data.get("status", "")),
                                str(data.get("reason", "")), key=key)
@@ -260,6 +275,7 @@ ACTIONS = {
     "remove": _remove,
     "garnets": _garnets,
     "token": _token,
+    "token_question": _token_question,
     "status": _status,
     "match": _match,
     "attach": _attach,
@@ -289,6 +305,7 @@ def _context(season: Season, *, manage: bool = False) -> dict[str, Any]:
         "season": season,
         "manage": manage,
         "standings": seasons.standings(season),
+        "questions": seasons.open_questions(season) if manage else [],
         "roster": list(season.players.filter(removed=False).order_by("name")),
         "ledger": season.garnet_entries.select_related("player", "match").order_by("-created", "-id")[:LEDGER_ROWS],
         "ledger_total": season.garnet_entries.count(),

@@ -39,3 +39,26 @@
   document.addEventListener("htmx:afterSettle", arm);
   document.addEventListener("htmx:oobAfterSwap", arm);
 })();
+
+// Plain forms (the season's manage page) confirm the same way before they are sent: the sentence is
+// the data-confirm of the clicked button, of the chosen option of one of the form's selects, or of
+// the form; {player} is the chosen player's name, {amount} the form's amount.
+(function () {
+  "use strict";
+  function chosen(form) {
+    return Array.from(form.querySelectorAll("select")).map(function (s) { return s.options[s.selectedIndex]; })
+      .filter(function (o) { return o && o.dataset.confirm; }).map(function (o) { return o.dataset.confirm; })[0];
+  }
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!(form instanceof HTMLFormElement) || form.hasAttribute("hx-post")) { return; }
+    var question = (e.submitter && e.submitter.dataset.confirm) || chosen(form) || form.dataset.confirm;
+    if (!question) { return; }
+    var select = form.querySelector('select[name="player"]');
+    var option = select ? select.options[select.selectedIndex] : null;
+    var amount = form.querySelector('input[name="amount"]');
+    var text = question.replace(/\{player\}/g, option ? (option.dataset.name || option.text) : "")
+      .replace(/\{amount\}/g, amount ? amount.value : "");
+    if (!window.confirm(text)) { e.preventDefault(); }
+  });
+})();
