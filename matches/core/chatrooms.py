@@ -120,8 +120,25 @@ def active_mute(match_id: int, writer: str, now: datetime | None = None) -> Any:
             .filter(Q(until__isnull=True) | Q(until__gt=now)).order_by(F("until").desc(nulls_first=True)).first())
 
 
+def active_mutes(match_id: int, now: datetime | None = None) -> list[Any]:
+    """Every writer's mute in force (the longest of each), by name."""
+    from matches.models import ChatMute
+
+    now = now or timezone.now()
+    rows = (ChatMute.objects.filter(match_id=match_id, lifted__isnull=True)
+            .filter(Q(until__isnull=True) | Q(until__gt=now)).order_by(F("until").desc(nulls_first=True)))
+    longest: dict[str, Any] = {}
+    for row in rows:
+        longest.setdefault(row.writer, row)
+    return sorted(longest.values(), key=lambda row: (row.name.casefold(), row.writer))
+
+
+def mute_words(mute: Any) -> str:
+    """How long a mute lasts: "until 21:15 UTC" or "for the rest of this match"."""
+    return ("for the rest of this match" if mute.until is None
+            else f"until {mute.until.astimezone(UTC).strftime('%H:%M')} UTC")
+
+
 def mute_sentence(mute: Any) -> str:
     """What a muted writer is told: until when, and why."""
-    until = ("for the rest of this match" if mute.until is None
-             else f"until {mute.until.astimezone(UTC).strftime('%H:%M')} UTC")
-    return f"The host muted you in this match's chat {until}. Reason: {mute.reason}"
+    return f"The host muted you in this match's chat {mute_words(mute)}. Reason: {mute.reason}"

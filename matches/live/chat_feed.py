@@ -85,7 +85,11 @@ def panel_context(match: Any, viewer: int, *, spectator_id: str = "", spectator_
             "error": error if room == error_room else "",
         })
     writers: list[dict[str, str]] = []
-    if viewer == HOST:  # whom the host may mute: each seat, each spectator who wrote
+    muted: list[dict[str, str]] = []
+    if viewer == HOST:
+        # mutes in force, one line per writer (the host may lift them before they end)
+        for row in chatrooms.active_mutes(match.pk):
+            muted.append({"writer": row.writer, "name": row.name, "sentence": chatrooms.mute_words(row)})  # whom the host may mute: each seat, each spectator who wrote
         writers = [{"writer": chatrooms.private_room(n), "name": f"{name} (seat {n})"}
                    for n, name in sorted(names.items())]
         seen: set[str] = set()
@@ -102,6 +106,7 @@ def panel_context(match: Any, viewer: int, *, spectator_id: str = "", spectator_
         "chat_mute_note": chatrooms.mute_sentence(mute) if mute is not None else "",
         "chat_options": opts,
         "chat_writers": writers,
+        "chat_muted": muted,
         "chat_viewer": viewer_label(viewer),
         # a seat's page fetches its panel again when the match ends (the spectators' room appears)
         "chat_delayed": viewer not in (HOST, SPECTATOR) and opts.spectators == chatrooms.DELAYED

@@ -10,8 +10,7 @@ Rooms and who reads them: matches/core/chatrooms.py.  Moderation follows lichess
   any match or season), becomes "[secret link removed]" before it is stored (`scrub`);
 - the host removes a line, mutes a writer (15 or 60 minutes, or the whole match) with a reason
   (a muted seat still writes in its private thread: a ruling is never out of reach; the host
-  may close that thread too),
-  closes and reopens a room; each action goes to the audit log ("deathmatch.audit") and to the
+  may close that thread too), lifts a mute before it ends (`unmute`), closes and reopens a room; each action goes to the audit log ("deathmatch.audit") and to the
   match's own log of host actions.
 
 Each change runs in one transaction that locks the match's `ChatSettings` row (never the match
@@ -272,6 +271,24 @@ def mute(match: Match | int, writer: str, duration: str, reason: Any) -> ChatMut
         _note(match_id, f"host muted {name} {span}: {why}", now)
         events.publish_chat(events.Chatted(match_id))
     return row
+
+
+def unmute(match: Match | int, writer: str) -> int:
+    """Host: lift `writer`'s mutes before they end (a second click finds none and is refused);
+    the number lifted."""
+    match_id = match if isinstance(match, int) else match.pk
+    now = _now()
+    with transaction.atomic():
+        _settings(match_id)
+        active = ChatMute.objects.filter(match_id=match_id, writer=str(writer), lifted__isnull=True).filter(
+            Q(until__isnull=True) | Q(until__gt=now))
+        name = active.values_list("name", flat=True).first()
+        if name is None:
+            raise ChatRefused("That writer is not muted in this match (the mute may have ended or been lifted).")
+        lifted = active.update(lifted=now)
+        _note(match_id, f"host lifted the mute of {name}", now)
+        events.publish_chat(events.Chatted(match_id))
+    return lifted
 
 
 def set_closed(match: Match | int, room: str, closed: bool) -> None:

@@ -25,9 +25,19 @@ from django.utils import timezone
 
 from games.core import HOST, RuleError
 from games.registry import get_game
-from matches.core import formats, netlag
+from matches.core import chatrooms, formats, netlag
 from matches.core.errors import NotAllowed, ServiceError, StaleVersion
-from matches.models import Bout, GarnetEntry, Match, MatchGarnet, Season, SeasonPlayer, Seat, TurnLog
+from matches.models import (
+    Bout,
+    ChatSettings,
+    GarnetEntry,
+    Match,
+    MatchGarnet,
+    Season,
+    SeasonPlayer,
+    Seat,
+    TurnLog,
+)
 from matches.play import clocks, engine, sweeper
 from matches.play.engine import bout_state, replay_bout
 from matches.seasons import results as season_results
@@ -91,6 +101,8 @@ def create_match(
     season: Season | None = None,
     starting_seat: int = 1,
     elimination: bool = False,
+    chat_table: bool | None = None,
+    chat_spectators: str = chatrooms.ON,
     **format_overrides: Any,
 ) -> Match:
     """A match in setup, with a token per seat, a host token and a watch token.
@@ -101,6 +113,9 @@ def create_match(
     `season`: a Season the caller may put matches in (seasons.create_season_match, from its
     manage link), never a name: a name would let anyone who creates a season of that name first
     take the match (issue 21).
+    `chat_table`: the players' table on or off (None: on for 2-player games); `chat_spectators`:
+    the spectators' room "on", "off" or "delayed" (players read it once the match has ended).  The
+    host changes both later from the chat's moderation panel (`chat.set_options`).
     """
     if season is not None and not isinstance(season, Season):
         raise ServiceError("a match joins a season from the season's manage page, not by its name")
@@ -132,6 +147,8 @@ def create_match(
     if not 1 <= int(starting_seat) <= count:
         raise ServiceError(f"there is no seat {starting_seat} to start")
     fmt["starting_seat"] = int(starting_seat)
+    if chat_spectators not in (chatrooms.OFF, chatrooms.ON, chatrooms.DELAYED):
+        raise ServiceError("the spectators' room is on, off, or shown to players when the match ends")
     with transaction.atomic():
         if elimination and (season is None or count != 2):
             raise ServiceError("only a 2-player match in a season can be the elimination match")
@@ -140,6 +157,8 @@ def create_match(
         for number, name in enumerate(names, start=1):
             player = SeasonPlayer.objects.get_or_create(season=season, name=name)[0] if season else None
             Seat.objects.create(match=match, number=number, name=name, season_player=player)
+        if chat_table is not None or chat_spectators != chatrooms.ON:  # the row chatrooms.options reads
+            ChatSettings.objects.create(match=match, table=chat_table, spectators=chat_spectators)
         if season is not None:  # announced to the season (spectator link only)
             season_results.match_created(match)
     return match

@@ -6,7 +6,7 @@
   says what was refused.
 - `/w/<token>/chat/name/`: a spectator chooses their name once; it is kept, with an id of their
   own (what a mute silences), in a signed cookie (`COOKIE`).
-- `/h/<token>/chat/mod/`: the host removes a line, mutes a writer, closes or reopens a room,
+- `/h/<token>/chat/mod/`: the host removes a line, mutes a writer or lifts a mute, closes or reopens a room,
   sets the chat options.  `/h/<token>/chat/export.txt`: the private threads, which no replay
   or record holds.
 """
@@ -133,6 +133,9 @@ def chat_moderate(request: HttpRequest, token: str) -> HttpResponse:
         elif action == "mute":
             chat.mute(match, str(data.get("writer", "")), str(data.get("duration", "")), data.get("reason", ""))
             done = "Writer muted."
+        elif action == "unmute":
+            chat.unmute(match, str(data.get("writer", "")))
+            done = "Mute lifted."
         elif action in ("close", "open"):
             chat.set_closed(match, str(data.get("room", "")), action == "close")
             done = "Room closed." if action == "close" else "Room reopened."
@@ -140,7 +143,7 @@ def chat_moderate(request: HttpRequest, token: str) -> HttpResponse:
             chat.set_options(match, data.get("table") in ("on", "1", "true"), str(data.get("spectators", "")))
             done = "Chat options saved."
         else:
-            raise chat.ChatRefused("Choose what to do: remove, mute, close or reopen.")
+            raise chat.ChatRefused("Choose what to do: remove, mute, lift a mute, close or reopen.")
     except chat.ChatRefused as refused:
         return _refused(request, "h", token, str(refused))
     if not request.headers.get("HX-Request"):

@@ -38,6 +38,18 @@ DESCRIPTIONS: dict[str, str] = {
     "custom": "Any other game: 2 to 16 named seats; you open rounds, they answer sealed, you reveal and score.",
 }
 
+#: the chat options of the form: value -> (stored value, words); the moderation panel changes them later
+CHAT_TABLE: dict[str, tuple[bool | None, str]] = {
+    "": (None, "as usual: on for 2 players, off for more"),
+    "on": (True, "on"),
+    "off": (False, "off"),
+}
+CHAT_SPECTATORS: dict[str, str] = {
+    "on": "on",
+    "delayed": "on, shown to players after the match",
+    "off": "off",
+}
+
 #: options shown as one number field per seat instead of a {seat: n} dict
 PER_SEAT = {
     ("bidding-ttt", "garnets"): "whole numbers; empty = 0 (a season match uses the ledger)",
@@ -212,6 +224,15 @@ def parse_create(data: Any) -> dict[str, Any]:
     away = _number(data.get("away_pause"), "time away before the clocks pause", "away_pause")
     if away is not None and kwargs.get("clock") is not False:
         kwargs["clock"] = {**(kwargs.get("clock") or {}), "away_pause": away}
+    table = str(data.get("chat_table", ""))
+    if table not in CHAT_TABLE:
+        raise CreateError(f"the players' table is on, off, or as usual (on for 2 players), not {table[:40]!r}",
+                          "chat_table")
+    spectators = str(data.get("chat_spectators", "on"))
+    if spectators not in CHAT_SPECTATORS:
+        raise CreateError("the spectators' room is on, off, or shown to players when the match ends, "
+                          f"not {spectators[:40]!r}", "chat_spectators")
+    kwargs["chat_table"], kwargs["chat_spectators"] = CHAT_TABLE[table][0], spectators
     return {"game_slug": slug, **kwargs}
 
 

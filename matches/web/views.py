@@ -100,7 +100,9 @@ def home(request: HttpRequest) -> HttpResponse:
                "error_field": error_field, "posted": request.POST if error else None,
                "form": {"game": request.POST.get("game", "lance-assembly")}, "clock_fields": CLOCK_FIELDS,
                "seat_fields": [{"n": n, "name": f"seat{n}"} for n in range(1, forms.MAX_SEATS + 1)],
-               "practice_games": practice.practice_games(), "strengths": practice.STRENGTH_CHOICES}
+               "practice_games": practice.practice_games(), "strengths": practice.STRENGTH_CHOICES,
+               "chat_tables": [(value, words) for value, (_, words) in forms.CHAT_TABLE.items()],
+               "chat_spectators": list(forms.CHAT_SPECTATORS.items())}
     return render(request, "matches/home.html", context, status=400 if error else 200)
 
 

@@ -117,3 +117,79 @@ def test_chat_by_clicks_on_desktop_and_phone(server: Server, browser: Any) -> No
         assert "Bob holds the lance" not in player.content()
     ann.screenshot(path=str(ARTIFACTS / "chat-desktop-player.png"))
     assert not errors, errors
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_chat_options_on_the_create_form_and_lifting_a_mute(server: Server, browser: Any, device: str) -> None:
+    """The host chooses the chat options on the "host a match" form (table off, spectators' room
+    delayed to players), mutes a spectator and lifts the mute early: the spectator is told, then
+    writes again.  Screenshots: test-artifacts/chat-options-*-<device>.png."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    errors: list[str] = []
+    screen = {"viewport": DESKTOP} if device == "desktop" else PHONE
+
+    def page_of() -> Any:
+        page = browser.new_context(**screen).new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        return page
+
+    def open_chat(page: Any) -> None:
+        if device == "phone":
+            page.click(".chat-toggle")
+
+    host = page_of()
+    host.goto(server.url + "/")
+    host.fill('input[name="seat1"]', "Ann")
+    host.fill('input[name="seat2"]', "Bob")
+    host.select_option("#chat-table", "off")
+    host.select_option("#chat-spectators", "delayed")
+    host.locator("#chat-spectators").scroll_into_view_if_needed()
+    host.screenshot(path=str(ARTIFACTS / f"chat-options-form-{device}.png"))
+    host.click("#create-form button[type=submit]")
+    host.wait_for_url("**/h/**")
+    ann_link, watch_link = host.input_value("#seat-link-1"), host.input_value("#watch-link")
+    ann, zed = page_of(), page_of()
+    ann.goto(ann_link)
+    zed.goto(watch_link)
+    wait_connected(host, ann, zed)
+
+    # the form's choices are the match's: no table, the spectators' room hidden from players
+    for page in (host, ann):
+        assert page.query_selector("#chat-tab-table") is None
+    assert ann.query_selector("#chat-tab-spectators") is None
+    open_chat(host)
+    host.click(".chat-moderate summary")
+    assert not host.is_checked(".chat-options-form input[name=table]")
+    assert host.input_value(".chat-options-form select[name=spectators]") == "delayed"
+
+    # a spectator chats, the host mutes them for the match, then lifts the mute early
+    open_chat(zed)
+    zed.click("#chat-tab-spectators")
+    zed.fill("#chat-room-spectators input[name=name]", "Zed")
+    zed.click("#chat-room-spectators .chat-name button")
+    zed.wait_for_selector("#chat-room-spectators .chat-text", timeout=TIMEOUT)
+    _say(zed, "spectators", "Ann bid 40 on E5")
+    host.click("#chat-tab-spectators")
+    host.click("#chat-list-spectators li >> text=Remove")  # the host's panel is drawn again: Zed is a writer
+    host.wait_for_selector(".chat-mute-form select[name=writer] >> text=Zed (spectator)", state="attached",
+                           timeout=TIMEOUT)
+    host.select_option(".chat-mute-form select[name=writer]", label="Zed (spectator)")
+    host.select_option(".chat-mute-form select[name=duration]", "match")
+    host.fill(".chat-mute-form input[name=reason]", "ghosting")
+    host.click(".chat-mute-form button[type=submit]")
+    zed.wait_for_selector("#chat-mute-note >> text=for the rest of this match", timeout=TIMEOUT)
+    lift = host.locator(".chat-unmute-form button >> text=Lift the mute of Zed")  # found again after a redraw
+    lift.wait_for(timeout=TIMEOUT)
+    assert "Zed is muted for the rest of this match" in host.inner_text(".chat-muted-list")
+    lift.scroll_into_view_if_needed()
+    host.screenshot(path=str(ARTIFACTS / f"chat-options-host-muted-{device}.png"))
+    lift.click()
+    host.wait_for_selector(".chat-muted-list", state="detached", timeout=TIMEOUT)  # nobody is muted now
+    host.wait_for_selector("#log-list >> text=chat: host lifted the mute of Zed", state="attached", timeout=TIMEOUT)
+    zed.wait_for_selector("#chat-mute-note", state="detached", timeout=TIMEOUT)
+    _say(zed, "spectators", "Sorry, no more spoilers")
+    host.wait_for_selector("#chat-list-spectators li >> text=Sorry, no more spoilers", state="attached",
+                           timeout=TIMEOUT)
+    zed.screenshot(path=str(ARTIFACTS / f"chat-options-spectator-unmuted-{device}.png"))
+    assert "Sorry, no more spoilers" not in ann.content()
+    assert not errors, errors

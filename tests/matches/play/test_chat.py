@@ -150,6 +150,23 @@ def test_mute_a_seat_for_the_match_and_refusals(match: Any) -> None:
     assert ChatMute.objects.count() == 1
 
 
+def test_unmute_lifts_every_mute_of_the_writer_once_and_is_audited(match: Any, caplog: Any) -> None:
+    chat.mute(match, "seat-2", "15", "rude")
+    chat.mute(match, "seat-2", "match", "still rude")  # two mutes in force: lifting frees the writer
+    _refused(chat.post, match, 2, chatrooms.TABLE, "sorry")
+    with caplog.at_level(logging.INFO, logger="deathmatch.audit"):
+        assert chat.unmute(match, "seat-2") == 2
+    assert any("host lifted the mute of Bob" in r.getMessage() for r in caplog.records)
+    assert TurnLog.objects.filter(match=match, text="chat: host lifted the mute of Bob").exists()
+    assert chat.post(match, 2, chatrooms.TABLE, "sorry").text == "sorry"
+    assert chatrooms.active_mutes(match.pk) == []
+    # a second click finds nothing to lift: refused in a sentence, nothing logged twice
+    with pytest.raises(chat.ChatRefused, match="That writer is not muted in this match"):
+        chat.unmute(match, "seat-2")
+    assert TurnLog.objects.filter(match=match, text__startswith="chat: host lifted").count() == 1
+    assert ChatMute.objects.filter(lifted__isnull=False).count() == 2
+
+
 def test_remove_once_and_audited(match: Any, caplog: Any) -> None:
     line = chat.post(match, 1, chatrooms.TABLE, "rude words")
     with caplog.at_level(logging.INFO, logger="deathmatch.audit"):

@@ -208,3 +208,41 @@ def test_new_chat_names_are_rate_limited_per_address(make_match: Any) -> None:
     match = make_match("lance-assembly", start=False)
     codes = [Client().post(f"/w/{match.watch_token}/chat/name/", {"name": f"Zed{n}"}).status_code for n in range(11)]
     assert codes == [302] * 10 + [429]
+
+
+async def test_a_lifted_mute_lets_the_writer_chat_again(make_match: Any) -> None:
+    """The host lifts a spectator's mute from the moderation panel (its form post): the spectator's
+    page drops the mute note, and their next line over the socket is taken and reaches the host."""
+    match = await database_sync_to_async(make_match)("lance-assembly")
+    await _post(match, SPECTATOR, chatrooms.SPECTATORS, "seat 2 bid 40", spectator_id="f00d42", spectator_name="Zed")
+    await database_sync_to_async(chat.mute)(match, "spectator-f00d42", "match", "ghosting")
+    host, host_panel = await _open(match.host_token)
+    watch, watch_panel = await _open(match.watch_token, SPECTATOR_COOKIE)
+    assert "Lift the mute of Zed" in host_panel and 'id="chat-mute-note"' in watch_panel
+    await asyncio.gather(_frames(host), _frames(watch))
+    await watch.send_to(text_data=json.dumps({"type": "chat", "room": "spectators", "text": "still here"}))
+    assert "The host muted you" in await _until(watch, "The host muted you")
+
+    def lift() -> str:
+        return Client().post(f"/h/{match.host_token}/chat/mod/", {"action": "unmute", "writer": "spectator-f00d42"},
+                             HTTP_HX_REQUEST="true").content.decode()
+
+    answer = await database_sync_to_async(lift)()
+    assert "Mute lifted." in answer and "Lift the mute of Zed" not in answer
+    # every page is told its chat changed (the spectator's page fetches its panel again, unmuted)
+    assert 'id="chat-stale"' in await _until(watch, 'id="chat-stale"')
+    await _until(host, "host lifted the mute of Zed")  # the match log, as every moderation action
+    fresh = await database_sync_to_async(lambda: chat_feed.panel(match, SPECTATOR, spectator_id="f00d42",
+                                                                 spectator_name="Zed"))()
+    assert 'id="chat-mute-note"' not in fresh
+    await watch.send_to(text_data=json.dumps({"type": "chat", "room": "spectators", "text": "sorry, host"}))
+    to_watch, to_host = await asyncio.gather(_until(watch, "sorry, host"), _until(host, "sorry, host"))
+    assert "beforeend:#chat-list-spectators" in to_host and "The host muted you" not in to_watch
+    # a second click has nothing to lift: a sentence, nothing logged twice
+    again = await database_sync_to_async(lift)()
+    assert "That writer is not muted in this match" in again
+    count = await database_sync_to_async(
+        lambda: match.turns.filter(text="chat: host lifted the mute of Zed").count())()
+    assert count == 1
+    for comm in (host, watch):
+        await comm.disconnect()
