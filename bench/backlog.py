@@ -28,6 +28,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
@@ -128,10 +129,12 @@ print(json.dumps({"watch": m.watch_token, "host": m.host_token}))
 """
 
 
-def make_match(env: dict[str, str]) -> dict[str, str]:
-    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", MAKE_MATCH], cwd=ROOT, env=env, check=True,
+def make_match(env: dict[str, str], script: str = MAKE_MATCH) -> dict[str, Any]:
+    """Run `script` in `manage.py shell` on the daphne's database; its last line of output, as JSON
+    (MAKE_MATCH: a running Lance Assembly match's watch and host tokens; bench/soak.py passes its own)."""
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", script], cwd=ROOT, env=env, check=True,
                          capture_output=True, text=True).stdout
-    tokens: dict[str, str] = json.loads(out.strip().splitlines()[-1])
+    tokens: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return tokens
 
 
