@@ -86,6 +86,19 @@
     var details = document.querySelector("#chat .chat-moderate");
     moderating = !!(details && details.open);
     document.querySelectorAll("#chat .chat-text").forEach(function (box) { if (box.value) { typed[box.form.dataset.room] = box.value; } });
+    // a panel drawn before the latest lines arrived (its fetch raced them over the socket): the
+    // page keeps those lines, after the panel's newest one in the same room
+    var incoming = e.detail.fragment && e.detail.fragment.firstElementChild;
+    if (!incoming) { return; }
+    document.querySelectorAll("#chat .chat-list[id]").forEach(function (list) {
+      var twin = incoming.querySelector("#" + list.id);
+      if (!twin) { return; }  // the room is gone from this page (closed to it, or switched off)
+      var items = twin.querySelectorAll(":scope > li[data-id]");
+      var newest = items.length ? +items[items.length - 1].dataset.id : 0;
+      list.querySelectorAll(":scope > li[data-id]").forEach(function (li) {
+        if (+li.dataset.id > newest) { twin.appendChild(li.cloneNode(true)); }
+      });
+    });
   });
   document.addEventListener("htmx:oobAfterSwap", function (e) {
     var id = e.detail.target && e.detail.target.id;

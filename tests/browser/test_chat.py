@@ -193,3 +193,32 @@ def test_chat_options_on_the_create_form_and_lifting_a_mute(server: Server, brow
     zed.screenshot(path=str(ARTIFACTS / f"chat-options-spectator-unmuted-{device}.png"))
     assert "Sorry, no more spoilers" not in ann.content()
     assert not errors, errors
+
+
+def test_a_chat_panel_fetched_before_the_latest_line_keeps_that_line(server: Server, browser: Any) -> None:
+    """The page fetches its whole chat panel again when the host changes the rooms or a mute; a line
+    that arrived over the socket while that fetch was under way stays on the page (the panel was
+    drawn before it).  The race is made by hand: the panel is fetched, a line arrives, then the
+    fetched panel is swapped in as its reply would be."""
+    errors: list[str] = []
+    host = browser.new_context(viewport=DESKTOP).new_page()
+    host.goto(server.url + "/")
+    host.fill('input[name="seat1"]', "Ann")
+    host.fill('input[name="seat2"]', "Bob")
+    host.click("button[type=submit]")
+    host.wait_for_url("**/h/**")
+    ann = browser.new_context(**PHONE).new_page()
+    ann.on("pageerror", lambda exc: errors.append(str(exc)))
+    ann.goto(host.input_value("#seat-link-1"))
+    wait_connected(host, ann)
+    _say(host, "seat-1", "Hello Ann")
+    ann.wait_for_selector("#chat-list-seat-1 li >> text=Hello Ann", state="attached", timeout=TIMEOUT)
+    stale = ann.evaluate("fetch('chat/', {headers: {'HX-Request': 'true'}}).then((r) => r.text())")
+    assert 'id="chat"' in stale and "Hello Ann" in stale
+    _say(host, "seat-1", "Your turn soon")
+    ann.wait_for_selector("#chat-list-seat-1 li >> text=Your turn soon", state="attached", timeout=TIMEOUT)
+    ann.evaluate("(html) => htmx.swap('#chat-stale', html, {swapStyle: 'none'})", stale)
+    ann.wait_for_function("document.querySelector('#chat-list-seat-1') !== null")
+    lines = ann.locator("#chat-list-seat-1 > li .chat-body").all_inner_texts()
+    assert lines == ["Hello Ann", "Your turn soon"], lines
+    assert not errors, errors
