@@ -90,6 +90,12 @@
     // page keeps those lines, after the panel's newest one in the same room
     var incoming = e.detail.fragment && e.detail.fragment.firstElementChild;
     if (!incoming) { return; }
+    // the host's "Writer muted." stays when the panel every page fetches after a mute comes in
+    var flash = document.getElementById("chat-flash"), fresh = incoming.querySelector("#chat-flash");
+    if (flash && fresh && !flash.hidden && flash.textContent.trim() && !fresh.textContent.trim()) {
+      fresh.textContent = flash.textContent;
+      fresh.hidden = false;
+    }
     document.querySelectorAll("#chat .chat-list[id]").forEach(function (list) {
       var twin = incoming.querySelector("#" + list.id);
       if (!twin) { return; }  // the room is gone from this page (closed to it, or switched off)

@@ -181,8 +181,8 @@ def test_chat_options_on_the_create_form_and_lifting_a_mute(server: Server, brow
     lift = host.locator(".chat-unmute-form button >> text=Lift the mute of Zed")  # found again after a redraw
     lift.wait_for(timeout=TIMEOUT)
     assert "Zed is muted for the rest of this match" in host.inner_text(".chat-muted-list")
-    lift.scroll_into_view_if_needed()
-    host.screenshot(path=str(ARTIFACTS / f"chat-options-host-muted-{device}.png"))
+    # (no scrolling to it: the panel every page fetches after a mute may replace it meanwhile)
+    host.screenshot(path=str(ARTIFACTS / f"chat-options-host-muted-{device}.png"), full_page=True)
     lift.click()
     host.wait_for_selector(".chat-muted-list", state="detached", timeout=TIMEOUT)  # nobody is muted now
     host.wait_for_selector("#log-list >> text=chat: host lifted the mute of Zed", state="attached", timeout=TIMEOUT)
