@@ -157,7 +157,7 @@ class _Redis:
         until whoever holds it lets it go."""
         ms = max(1, int(seconds * 1000))
         taken, left = self._run(lambda pipe: (pipe.set(self._k(name), 1, nx=True, px=ms), pipe.pttl(self._k(name))))
-        return 0.0 if taken else max(0.0, left / 1000)
+        return 0.0 if taken else max(0.001, left / 1000)  # (it may have expired in between: try again)
 
     def left(self, names: list[str]) -> list[float | None]:
         values = self._run(lambda pipe: pipe.mget([self._k(left_key(name)) for name in names]))[0]
