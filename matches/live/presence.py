@@ -342,12 +342,12 @@ def public(match: Any, seats: list[Any] | None = None) -> dict[str, Any]:
         counts: list[int | None] = list(store.counts([key(match.id, label) for label in labels]))
     except _Unavailable:
         counts = [None] * len(labels)
-    rows = []
+    states = []
     for seat, count in zip(seats, counts[1:], strict=True):
         state = ("computer" if seat.bot else "unknown" if count is None else "online" if count else "offline")
-        rows.append({"number": seat.number, "name": seat.name, "state": state})
+        states.append({"number": seat.number, "name": seat.name, "state": state})
     known = None not in counts
-    return {"count": counts[0], "seats": rows,
+    return {"count": counts[0], "seats": states,
             "open": {label for label, count in zip(labels, counts, strict=True) if count} if known else None}
 
 

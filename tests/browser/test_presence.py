@@ -82,7 +82,9 @@ def test_players_and_spectators_see_who_is_here_and_the_host_is_alerted(server: 
         _count_is(page, 1)
     _shot(bob, "player-phone-one-watching", "#watching")
 
-    # Ann's page closes: Bob and the spectator see her offline; the host is alerted after 2 s
+    # Ann's page closes: Bob and the spectator see her offline; the host (on both their computer and
+    # their phone) is alerted after 2 s
+    host_phone = open_page(host.url, phone=True)
     ann.context.close()
     for page in (bob, phone_watcher):
         _seat_is(page, 1, "offline")
@@ -98,13 +100,19 @@ def test_players_and_spectators_see_who_is_here_and_the_host_is_alerted(server: 
     _shot(bob, "player-phone-seat-offline", "#watching")
     _shot(phone_watcher, "spectator-phone-seat-offline", "#watching")
     _shot(host, "host-desktop-alert")
+    phone_alert = host_phone.locator('#away-alerts [role="alert"][data-seat="1"]')
+    phone_alert.wait_for(state="visible", timeout=TIMEOUT)
+    box = phone_alert.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]  # in view
+    _shot(host_phone, "host-phone-alert")
 
     # Ann is back (on a phone now): online again everywhere, and the host's alert goes
     ann = open_page(links[1], phone=True)
     for page in (bob, phone_watcher, ann):
         _seat_is(page, 1, "online")
     alert.wait_for(state="detached", timeout=TIMEOUT)
+    phone_alert.wait_for(state="detached", timeout=TIMEOUT)
     _shot(ann, "player-phone-back", "#watching")
     assert not errors, errors
-    for page in (host, ann, bob, phone_watcher):
+    for page in (host, host_phone, ann, bob, phone_watcher):
         page.context.close()
