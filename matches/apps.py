@@ -15,6 +15,7 @@ class MatchesConfig(AppConfig):
 
         events.subscribe(live.notify)  # the live path draws and sends every committed change
         events.subscribe_chat(live_chat.notify)  # and every chat line, only to who reads its room
+        events.subscribe_alerts(live.notify_alerts)  # and the host's away alerts, to the host alone
         from matches.core import away
         from matches.live import presence
 

@@ -308,6 +308,9 @@ class Seat(models.Model):
     #: (matches/play/bots.py); a claim older than its lease may be taken again
     bot_claim = models.CharField(max_length=40, blank=True, default="")
     bot_claimed_at = models.DateTimeField(null=True, blank=True)
+    #: since when the seat has had no page open, once the sweeper alerted the host of it (the match's
+    #: format `away_alert`, play/sweeper.sweep_alerts); cleared when the seat has a page open again
+    away_alert = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "number"]

@@ -99,3 +99,30 @@ def _deliver_chat(chatted: Chatted) -> None:
             callback(chatted)
         except Exception:  # a subscriber's failure never undoes or blocks the committed change
             log.exception("a chat subscriber failed for match %s", chatted.match_id)
+
+
+# -- the host's away alerts (matches/play/sweeper.py publishes, live/fanout.py subscribes) -------------
+
+AlertSubscriber = Callable[[int], None]
+_alert_subscribers: list[AlertSubscriber] = []
+
+
+def subscribe_alerts(callback: AlertSubscriber) -> None:
+    """Have `callback(match_id)` called after the sweeper raised or cleared a seat's away alert."""
+    if callback not in _alert_subscribers:
+        _alert_subscribers.append(callback)
+
+
+def publish_alerts(match_id: int) -> None:
+    """Announce that a seat's away alert of the match changed (after commit): only the host's
+    presence box and alerts are drawn again, never the pages."""
+    match_id = int(match_id)
+    transaction.on_commit(lambda: _deliver_alerts(match_id))
+
+
+def _deliver_alerts(match_id: int) -> None:
+    for callback in list(_alert_subscribers):
+        try:
+            callback(match_id)
+        except Exception:  # a subscriber's failure never undoes or blocks the committed change
+            log.exception("an alert subscriber failed for match %s", match_id)

@@ -8,6 +8,8 @@ match.  A format is a JSON dict stored on `Match.format`:
     stalemate_replays  a stalemated bout is replayed with the same starter and
                        does not count toward N
     forfeit            "bout" | "match": what a host forfeit loses
+    away_alert         M: the host is alerted when a seat has had no page open for M seconds
+                       (absent: never; with or without a clock)
     clock              {per_move, reserve, refill, on_timeout, round_seconds}
                        or None (no clock)
 
@@ -31,7 +33,7 @@ from typing import Any
 
 CLOCK_KEYS = {"per_move", "reserve", "refill", "on_timeout", "round_seconds", "bank", "lag_compensation",
               "away_pause"}
-FORMAT_KEYS = {"bouts", "alternate", "stalemate_replays", "forfeit", "clock", "auto_next_bout"}
+FORMAT_KEYS = {"bouts", "alternate", "stalemate_replays", "forfeit", "clock", "auto_next_bout", "away_alert"}
 
 _SINGLE: dict[str, Any] = {
     "bouts": 1,
@@ -111,7 +113,24 @@ def build_format(
         fmt["clock"] = normalise_clock(clock, fmt["clock"])
     if fmt["forfeit"] not in ("bout", "match"):
         raise FormatError("a forfeit loses either the bout or the match")
+    if fmt.get("away_alert") in ("", None):
+        fmt.pop("away_alert", None)
+    else:
+        fmt["away_alert"] = _seconds(fmt["away_alert"], "the time away before the host is alerted")
     return fmt
+
+
+def _seconds(value: Any, label: str) -> float:
+    """A positive number of seconds, at most MAX_SECONDS."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise FormatError(f"{label} must be a number of seconds") from None
+    if not math.isfinite(number) or number > MAX_SECONDS:
+        raise FormatError(f"{label} must be at most {MAX_SECONDS} seconds (a week)")
+    if number <= 0:
+        raise FormatError(f"{label} must be more than 0 seconds")
+    return number
 
 
 def normalise_clock(clock: Mapping[str, Any], base: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
@@ -163,6 +182,12 @@ def lag_compensation(fmt: Mapping[str, Any]) -> bool:
 def away_pause(fmt: Mapping[str, Any]) -> float | None:
     """Seconds the seat to act may have no page open before the clocks pause (None: never)."""
     value = (fmt.get("clock") or {}).get("away_pause")
+    return None if value is None else float(value)
+
+
+def away_alert(fmt: Mapping[str, Any]) -> float | None:
+    """Seconds a seat may have no page open before the host is alerted (None: never)."""
+    value = fmt.get("away_alert")
     return None if value is None else float(value)
 
 

@@ -457,14 +457,23 @@ def _start_only(old: str, new: str) -> str:
     return new[:end] + " data-keep" + new[end:end + 1] + new[close:]
 
 
+def notify_alerts(match_id: int) -> None:
+    """The `events.subscribe_alerts` subscriber: the sweeper raised or cleared a seat's away alert;
+    the host's presence box and alerts are drawn again and sent to the host's pages alone."""
+    messages = [(group_name(match_id, viewer), {"type": UPDATE_TYPE, "html": html})
+                for viewer, html in presence.host_html(match_id)]
+    if messages:
+        send_soon(messages)
+
+
 def send_soon(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """Send messages already drawn ([(group, message)], a chat line: live/chat_feed.py) the way an update
-    goes: from the server's loop without waiting for it, or in line outside a server."""
+    """Send messages already drawn ([(group, message)], a chat line: live/chat_feed.py, or the host's
+    alerts) the way an update goes: from the server's loop without waiting for it, or in line outside a server."""
     loop = _server_loop()
     if loop is None:
         try:
             async_to_sync(_send)(messages)
         except Exception:
-            log.exception("a chat update failed")
+            log.exception("a live update (chat line, host alert) failed")
         return
     loop.call_soon_threadsafe(lambda: _outbox(loop).put_nowait(list(messages)))  # after what was drawn before it

@@ -1,4 +1,6 @@
-"""Presence: who has a page of a match open, per audience, for the host dashboard.
+"""Presence: who has a page of a match open, per audience: the host dashboard's box (with the
+sweeper's away alerts), and for players and spectators the spectators' count and each seat online
+or offline (`public`).
 
 Each open websocket is one member of a set per (match, audience), scored by
 the time it expires.  A connection adds itself when it opens, removes itself
@@ -34,7 +36,8 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from games.core import HOST
+from games.core import HOST, SPECTATOR
+from matches.core.audiences import AUDIENCE_HOST, AUDIENCE_WATCH
 
 log = logging.getLogger(__name__)
 
@@ -149,6 +152,13 @@ class _Redis:
         if gone:
             self._run(fill)
 
+    def claim(self, name: str, seconds: float) -> float:
+        """0 when this process took `name` for `seconds` (shared by every process), else the seconds
+        until whoever holds it lets it go."""
+        ms = max(1, int(seconds * 1000))
+        taken, left = self._run(lambda pipe: (pipe.set(self._k(name), 1, nx=True, px=ms), pipe.pttl(self._k(name))))
+        return 0.0 if taken else max(0.001, left / 1000)  # (it may have expired in between: try again)
+
     def left(self, names: list[str]) -> list[float | None]:
         values = self._run(lambda pipe: pipe.mget([self._k(left_key(name)) for name in names]))[0]
         return [float(v) if v is not None else None for v in values]
@@ -198,6 +208,16 @@ class _Local:
         #: presence key -> when a connection of it last closed
         self.gone: dict[str, float] = {}
         self.lock = threading.Lock()
+        self.claims: dict[str, float] = {}
+
+    def claim(self, name: str, seconds: float) -> float:
+        now = time.monotonic()
+        with self.lock:
+            until = self.claims.get(name, 0.0)
+            if until > now:
+                return until - now
+            self.claims[name] = now + seconds
+            return 0.0
 
     def add(self, members: Iterable[tuple[str, str]]) -> None:
         expires = time.time() + TTL
@@ -243,7 +263,7 @@ store = _make_store()
 _open: dict[str, str] = {}
 _heartbeats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = weakref.WeakKeyDictionary()
 _tasks: set[asyncio.Task[None]] = set()
-_pending: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, set[int]] = weakref.WeakKeyDictionary()
+_pending: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, set[tuple[int, str]]] = weakref.WeakKeyDictionary()
 #: connections that closed and wait for the next removal from the store, per event loop
 _leaving: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Removal] = weakref.WeakKeyDictionary()
 _removing: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = weakref.WeakKeyDictionary()
@@ -292,6 +312,45 @@ def _lag_stats(match: Any) -> dict[int, dict[str, Any]]:
 presence = rows  # the name render.py knows
 
 
+def alerts(match: Any, seats: list[Any], host_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The host's alerts of seats away longer than the match's `away_alert` (formats.py): the
+    sweeper decides (`Seat.away_alert`, play/sweeper.sweep_alerts); an alert stops showing as soon
+    as the seat has a page open again, before the sweeper clears it."""
+    if match.status != "running":
+        return []
+    by_seat = {int(r["audience"][5:]): r for r in host_rows if r["audience"].startswith("seat-")}
+    out = []
+    for seat in seats:
+        row = by_seat.get(seat.number, {})
+        if seat.away_alert is None or seat.bot or row.get("count"):
+            continue
+        out.append({"number": seat.number, "label": row.get("label") or f"{seat.name} (seat {seat.number})",
+                    "since": row.get("away_since") or seat.away_alert})
+    return out
+
+
+# -- what players and spectators see: the spectators' count, each seat online or offline --------
+
+
+def public(match: Any, seats: list[Any] | None = None) -> dict[str, Any]:
+    """The same for every seat and spectator (none of the host's details: no times, no lag):
+    `count` open spectator pages (None: unknown), and per seat "online", "offline", "computer"
+    or "unknown"; `open` the audience labels with a page open (None: unknown)."""
+    seats = list(seats if seats is not None else match.seats.order_by("number"))
+    labels = [AUDIENCE_WATCH] + [f"seat-{s.number}" for s in seats]
+    try:
+        counts: list[int | None] = list(store.counts([key(match.id, label) for label in labels]))
+    except _Unavailable:
+        counts = [None] * len(labels)
+    states = []
+    for seat, count in zip(seats, counts[1:], strict=True):
+        state = ("computer" if seat.bot else "unknown" if count is None else "online" if count else "offline")
+        states.append({"number": seat.number, "name": seat.name, "state": state})
+    known = None not in counts
+    return {"count": counts[0], "seats": states,
+            "open": {label for label, count in zip(labels, counts, strict=True) if count} if known else None}
+
+
 def seat_presence(match_id: int, seat: int) -> tuple[int | None, float | None]:
     """A seat's open sockets and when its last one closed (core/away.py); (None, None) unknown."""
     name = key(match_id, f"seat-{int(seat)}")
@@ -324,13 +383,13 @@ async def arrive(match_id: int, audience: str, conn: str) -> None:
     _ensure_heartbeat()
     with contextlib.suppress(_Unavailable):  # if Redis is away, the heartbeat adds it when it is back
         await sync_to_async(store.add, thread_sensitive=False)([(name, conn)])
-    _schedule_push(match_id)
+    _schedule_push(match_id, audience)
 
 
 async def leave(match_id: int, audience: str, conn: str) -> None:
     name = _open.pop(conn, key(match_id, audience))
     await _remove((name, conn))
-    _schedule_push(match_id)
+    _schedule_push(match_id, audience)
 
 
 class _Removal:
@@ -405,30 +464,67 @@ async def refresh() -> None:
         await sync_to_async(store.remove, thread_sensitive=False)(gone)
 
 
-# -- pushing the host's presence box ------------------------------------------------------
+# -- pushing the presence boxes ------------------------------------------------------------
+#
+# The host's box (and its away alerts) goes to the host's pages; the players' and spectators' box
+# (spectators' count, seats online or offline) to every other audience with a page open.  Both
+# are small fragments of their own, never a redraw of the page.  A burst of arrivals and
+# departures is one push: the host's box at most every `PUSH_DELAY` s per process, the public box
+# at most every `PUBLIC_DELAY` s for all web processes together (a claim in the store), so 2,000
+# spectators coming and going send each socket a count at most that often.
+
+HOST_BOX, PUBLIC_BOX = "host", "public"
+PUBLIC_DELAY = 1.0  # the players' and spectators' box is redrawn at most this often per match
 
 
-def _schedule_push(match_id: int) -> None:
-    """Redraw the host's presence box once for a burst of arrivals/departures."""
+def public_claim_key(match_id: int) -> str:
+    return f"deathmatch:presence:{int(match_id)}:public-push"
+
+
+def _schedule_push(match_id: int, audience: str | None = None) -> None:
+    """Redraw the host's box, and the public one unless only a host page came or went, once for
+    a burst of arrivals/departures."""
+    _schedule(match_id, HOST_BOX)
+    if audience != AUDIENCE_HOST:
+        _schedule(match_id, PUBLIC_BOX)
+
+
+def _schedule(match_id: int, box: str) -> None:
     loop = asyncio.get_running_loop()
     pending = _pending.setdefault(loop, set())
-    if match_id in pending:
+    if (match_id, box) in pending:
         return
-    pending.add(match_id)
-    _tasks.add(task := loop.create_task(_push_later(match_id, pending)))
+    pending.add((match_id, box))
+    _tasks.add(task := loop.create_task(_push_later(match_id, box, pending)))
     task.add_done_callback(_tasks.discard)
 
 
-async def _push_later(match_id: int, pending: set[int]) -> None:
-    await asyncio.sleep(PUSH_DELAY)
-    pending.discard(match_id)
+async def _push_later(match_id: int, box: str, pending: set[tuple[int, str]]) -> None:
     try:
-        await push(match_id)
-    except Exception as error:  # a broken broadcast only delays the box: it is redrawn with every update
+        if box == HOST_BOX:
+            await asyncio.sleep(PUSH_DELAY)
+        else:
+            await asyncio.sleep(PUBLIC_DELAY)
+            # another process pushed the box within PUBLIC_DELAY s: push when that is over (what
+            # changed here may have been after its drawing); it is read after the claim, so a
+            # change made before a claim is drawn by its holder or by the next one
+            while wait := await sync_to_async(_claim, thread_sensitive=False)(match_id):
+                await asyncio.sleep(wait)
+        pending.discard((match_id, box))
+        await push(match_id, box)
+    except Exception as error:  # a broken broadcast only delays the box: it is redrawn with every full update
+        pending.discard((match_id, box))
         log.warning("presence update of match %s skipped: %s", match_id, error)
 
 
-async def push(match_id: int) -> None:
+def _claim(match_id: int) -> float:
+    try:
+        return store.claim(public_claim_key(match_id), PUBLIC_DELAY)
+    except _Unavailable:
+        return 0.0  # nobody to share with: push (the box says "unknown")
+
+
+async def push(match_id: int, box: str = HOST_BOX) -> None:
     from channels.layers import get_channel_layer
 
     from matches.core.audiences import group_name  # not render: render reads presence, never the other way
@@ -437,19 +533,40 @@ async def push(match_id: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    html = await sync_to_async(_html)(match_id)
-    if html:
-        # to every process's relay of the host's pages (this one's too: no origin to skip)
-        group = group_name(match_id, HOST)
+    drawn = await sync_to_async(host_html if box == HOST_BOX else _public_html)(match_id)
+    for viewer, html in drawn:
+        # to every process's relay of the audience's pages (this one's too: no origin to skip)
+        group = group_name(match_id, viewer)
         await layer.group_send(relay.relay_group(group), {"type": relay.UPDATE_TYPE, "group": group, "html": html})
 
 
-def _html(match_id: int) -> str:
+def host_html(match_id: int) -> list[tuple[int, str]]:
+    """[(HOST, the host's presence box and away alerts)], or [] when the match is gone."""
     from django.template.loader import render_to_string
 
     from matches.models import Match
 
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
-        return ""
-    return render_to_string("matches/partials/presence.html", {"presence": rows(match), "oob": True})
+        return []
+    seats = list(match.seats.order_by("number"))
+    host_rows = rows(match, seats)
+    ctx = {"presence": host_rows, "away_alerts": alerts(match, seats, host_rows), "oob": True}
+    return [(HOST, render_to_string("matches/partials/presence.html", ctx)
+             + render_to_string("matches/partials/away_alerts.html", ctx))]
+
+
+def _public_html(match_id: int) -> list[tuple[int, str]]:
+    """The public box, once, for each seat and the spectators with a page open (all when unknown)."""
+    from django.template.loader import render_to_string
+
+    from matches.models import Match
+
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return []
+    watching = public(match)
+    html = render_to_string("matches/partials/watching.html", {"watching": watching, "oob": True})
+    viewers = [SPECTATOR, *(s["number"] for s in watching["seats"])]
+    opened = watching["open"]
+    return [(v, html) for v in viewers if opened is None or (AUDIENCE_WATCH if v == SPECTATOR else f"seat-{v}") in opened]

@@ -153,8 +153,15 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         ctx["banner"] = {**ctx["banner"], **_host_match_end(match, bout)}
     if viewer == HOST and snap.get("presence", True):
         ctx["presence"] = presence.presence(match, seats)
+        ctx["away_alerts"] = presence.alerts(match, seats, ctx["presence"])
         # the Reopen button: only when the host or a clock (not the rules) ended the bout or match
         ctx["can_reopen"] = bout is not None and match.status != "setup" and not endings.reopen_refusal(match, bout)
+    if viewer != HOST and snap.get("presence", True) and not snap.get("replay"):
+        # the spectators' count and each seat online or offline, the same for every other audience
+        # (read once per update: the snapshot keeps it)
+        if "watching" not in snap:
+            snap["watching"] = presence.public(match, seats)
+        ctx["watching"] = snap["watching"]
     if view is not None and viewer == HOST:
         ctx["hidden_rows"] = [(names.get(int(k), f"seat {k}"), _items(v)) for k, v in view.get("hidden", {}).items()]
     if view is not None and viewer >= 1:
@@ -190,12 +197,16 @@ def fragments(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -
 
 def assemble(ctx: dict[str, Any], rendered: dict[str, str]) -> str:
     """The full update from an audience's parts: meta, status, score, board, clocks, the whole log,
-    then the host's panel and presence or a seat's private panel."""
+    then the host's panel, presence and away alerts, or the others' box of who is here and a seat's
+    private panel."""
     oob = {**ctx, "oob": True}
     pieces = [meta(ctx, None), *(rendered[element] for element, _ in PARTS),
               get_template("matches/partials/log.html").render(oob)]
     if ctx["is_host"]:
-        pieces += [rendered["host-panel"], get_template("matches/partials/presence.html").render(oob)]
+        pieces += [rendered["host-panel"], get_template("matches/partials/presence.html").render(oob),
+                   get_template("matches/partials/away_alerts.html").render(oob)]
+    elif "watching" in ctx:
+        pieces.append(get_template("matches/partials/watching.html").render(oob))
     if ctx["is_seat"]:
         pieces.append(rendered["private"])
     return "\n".join(pieces)

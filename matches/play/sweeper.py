@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
@@ -30,7 +30,7 @@ from django.db.models import Min, Q, QuerySet
 from django.db.utils import DatabaseError
 from django.utils import timezone
 
-from matches.core import away, formats
+from matches.core import away, events, formats
 from matches.core.runtime import is_web_server
 from matches.models import Bout, Clock, Match, Seat, TurnLog
 from matches.play import clocks, engine
@@ -155,6 +155,46 @@ def _restart_when_back(match_id: int, now: datetime) -> bool:
     return True
 
 
+# -- a seat away: alert the host (issue 26) ---------------------------------------------------
+
+
+def sweep_alerts(now: datetime | None = None) -> int:
+    """Alert the host of every seat (a person's) of a running match that has had no page open for
+    the match's `away_alert` seconds, and clear the alert when the seat has a page open again; the
+    number of alerts raised or cleared.  Like `sweep_away`, this sweeper decides from the presence
+    every web process shares, not the socket's process; each alert is set or cleared by
+    compare-and-swap on the seat (`Seat.away_alert`), so any number of sweepers change it once, and
+    only the host's presence box is drawn again (`events.publish_alerts`)."""
+    now = now or timezone.now()
+    candidates = Match.objects.filter(status=Match.RUNNING, format__away_alert__isnull=False)
+    changed = 0
+    for match_id, fmt, started in candidates.values_list("id", "format", "started"):
+        limit = formats.away_alert(fmt)
+        if limit is None:
+            continue
+        try:
+            seats = Seat.objects.filter(match_id=match_id, bot="").values_list("id", "number", "away_alert")
+            for seat_id, number, alerted in seats:
+                count, left = away.presence(match_id, number)
+                if count is None:
+                    continue  # presence unknown (Redis away): decide nothing
+                if count > 0:
+                    if alerted is not None and Seat.objects.filter(pk=seat_id, away_alert=alerted).update(
+                            away_alert=None):
+                        changed += 1
+                        events.publish_alerts(match_id)
+                    continue
+                # a seat that never opened its page has been away since the match started
+                gone = left if left is not None else (started or now).timestamp()
+                if alerted is None and now.timestamp() - gone >= limit and Seat.objects.filter(
+                        pk=seat_id, away_alert__isnull=True).update(away_alert=datetime.fromtimestamp(gone, tz=UTC)):
+                    changed += 1
+                    events.publish_alerts(match_id)
+        except Exception:  # one broken match must not stop the others
+            log.exception("away alert check failed for match %s", match_id)
+    return changed
+
+
 def next_deadline() -> datetime | None:
     """The earliest deadline of a running, unpaused bout (one indexed query)."""
     found: datetime | None = Bout.objects.filter(
@@ -174,7 +214,7 @@ def run(max_idle: float = 1.0, stop: threading.Event | None = None, on_applied: 
         try:
             close_old_connections()
             clocks.deadlines_changed.clear()
-            applied = sweep_clocks() + sweep_away()
+            applied = sweep_clocks() + sweep_away() + sweep_alerts()
             if applied and callable(on_applied):
                 on_applied(applied)
             upcoming = next_deadline()

@@ -12,6 +12,7 @@ from typing import Any
 
 from games.core import RuleError
 from games.registry import get_game, slugs
+from matches.core import formats
 from matches.core.formats import default_format
 
 #: seat name fields on the form: the host's game seats up to 16 (its "seats" option)
@@ -233,6 +234,14 @@ def parse_create(data: Any) -> dict[str, Any]:
         raise CreateError("the spectators' room is on, off, or shown to players when the match ends, "
                           f"not {spectators[:40]!r}", "chat_spectators")
     kwargs["chat_table"], kwargs["chat_spectators"] = CHAT_TABLE[table][0], spectators
+    alert = _number(data.get("away_alert"), "time away before you are alerted", "away_alert")
+    if alert is not None:  # issue 26: works without a clock too
+        if alert == 0:
+            raise CreateError("the time away before you are alerted must be more than 0 seconds", field="away_alert")
+        if alert > formats.MAX_SECONDS:
+            raise CreateError(f"the time away before you are alerted must be at most {formats.MAX_SECONDS} seconds "
+                              "(a week)", field="away_alert")
+        kwargs["away_alert"] = alert
     return {"game_slug": slug, **kwargs}
 
 

@@ -63,3 +63,14 @@ def test_moves_reach_pages_on_another_web_process(two_servers: tuple[Server, Ser
         page.wait_for_selector(cell("D4", "B"), timeout=TIMEOUT)
     # presence is shared too (Redis cache): the host on A sees seat 2, connected to B
     host.wait_for_selector("#presence li.on >> text=Player 2 (seat 2)", timeout=TIMEOUT)
+    # so is the players' and spectators' box: a spectator on A counts on B's pages, and a page that
+    # closes on B is offline on A's (each pushed once for both processes: presence.PUBLIC_DELAY)
+    second = browser.new_context().new_page()
+    second.goto(host.input_value("#watch-link"))         # process A
+    wait_connected(second)
+    for page in (p1, p2, watch, second):
+        page.wait_for_function("() => document.querySelector('#spectator-count')?.textContent.trim() === '2'",
+                               timeout=TIMEOUT)
+    p2.context.close()
+    for page in (p1, second):
+        page.wait_for_selector('#watching li.offline[data-seat="2"]', timeout=TIMEOUT)

@@ -40,10 +40,11 @@ async def _state(comm: WebsocketCommunicator) -> str:
 
 
 async def _drain(comm: WebsocketCommunicator) -> list[str]:
-    """Everything the socket got until it stays quiet for longer than the host's presence box
-    waits before it is redrawn (a shorter wait let that redraw arrive after the drain)."""
+    """Everything the socket got until it stays quiet for longer than the presence boxes wait
+    before they are redrawn (a shorter wait let that redraw arrive after the drain): the host's,
+    and the players' and spectators' box of who is here."""
     out = []
-    while not await comm.receive_nothing(timeout=presence.PUSH_DELAY + 0.25):
+    while not await comm.receive_nothing(timeout=max(presence.PUSH_DELAY, presence.PUBLIC_DELAY) + 0.25):
         out.append(await comm.receive_from())
     return out
 
