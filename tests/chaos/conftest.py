@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -255,6 +256,21 @@ class Socket:
                 return False
             await asyncio.sleep(0.05)
         return len(self.frames) >= count
+
+    async def wait_match(self, pattern: str, since: int = 0, timeout: float = 10) -> bool:
+        """Wait for a frame received after the first `since` that matches `pattern` (a page also
+        gets presence boxes, which hold no state of the match)."""
+        found = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        while not any(found.search(f) for f in self.frames[since:]):
+            if self.closed_code is not None or time.monotonic() > deadline:
+                return False
+            await asyncio.sleep(0.05)
+        return True
+
+    def last_state(self) -> str:
+        """The newest frame that carries the match's state (its live meta)."""
+        return next((f for f in reversed(self.frames) if 'id="live-meta"' in f), "")
 
     async def send(self, data: dict[str, Any]) -> None:
         await self.conn.send(json.dumps(data))

@@ -63,11 +63,11 @@ async def _idle(server: Daphne, match: dict) -> None:  # type: ignore[type-arg]
     # still alive both ways: a refresh is answered, and a move is broadcast to every watcher
     before = [len(s.frames) for s in watchers]
     await watchers[0].send({"type": "refresh"})
-    assert await watchers[0].wait_frames(before[0] + 1)
+    assert await watchers[0].wait_match('id="live-meta"', since=before[0])
     seen = [len(s.frames) for s in watchers]
-    await seat.send({"type": "move", "text": "place C3", "version": _version(seat.frames[-1])})
+    await seat.send({"type": "move", "text": "place C3", "version": _version(seat.last_state())})
     for sock, count in zip(watchers, seen, strict=True):
-        assert await sock.wait_frames(count + 1), "the move did not reach an idle watcher"
+        assert await sock.wait_match(r'id="sq-C3"[^>]*data-value="R"', since=count), "the move did not reach an idle watcher"
     # the cell, whole (a full update) or as a patch of what changed (a delta names it by its id)
     assert any(re.search(r'id="sq-C3"[^>]*data-value="R"', f) for f in watchers[-1].frames[seen[-1]:])
     for sock in [*watchers, seat]:

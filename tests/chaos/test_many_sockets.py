@@ -102,7 +102,8 @@ async def _storm(server: Daphne, redis: RedisServer, match: dict) -> list[str]: 
     status, _, _ = await asyncio.to_thread(
         http.post, f"/h/{match['host']}/act/", {"action": "pause", "host_seq": seq.group(1) if seq else ""})
     assert status == 200
-    reached = await asyncio.gather(*(s.wait_frames(n + 1, timeout=120) for s, n in zip(sockets, counts, strict=True)))
+    reached = await asyncio.gather(*(s.wait_match('data-paused="1"', since=n, timeout=120)
+                                     for s, n in zip(sockets, counts, strict=True)))
     figures.append(f"a host action's broadcast reached {sum(reached)}/{SOCKETS} sockets")
     assert all(reached)
     started = time.monotonic()
