@@ -442,6 +442,51 @@ def set_status(season: Season, player: SeasonPlayer | int, status: str, reason: 
         return event
 
 
+#: how long the manage page's Undo takes an action back (its toast shows 30 s; a few more for the trip)
+UNDO_SECONDS = 35
+UNDOABLE = ("status", "garnets")
+
+
+def undo(season: Season, event_id: int, *, key: str | None = None, now: datetime | None = None) -> SeasonEvent:
+    """Host: take back a status change or a garnet entry made on the manage page a moment ago
+    (issue 25: the toast's Undo).  A status goes back to what it was, if nothing changed it since;
+    garnets get an entry that cancels them (the ledger is append-only).  Logged and announced as
+    an undo; the event undone is marked reversed, so a second Undo is refused."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        season = begin(season, key)
+        event = season.events.select_for_update().filter(pk=event_id, kind__in=UNDOABLE).first()
+        if event is None or event.player is None or event.key is None:
+            raise ServiceError("only a status change or garnets entered on this page can be undone")
+        if event.reversed is not None:
+            raise ServiceError(f"already undone: {event.text}")
+        if (now - event.created).total_seconds() > UNDO_SECONDS:
+            raise ServiceError(f"too late to undo \"{event.text}\" (30 s): change it by hand")
+        found = find_player(season, event.player)
+        if event.kind == "status":
+            if found.status_event_id != event.pk:
+                raise ServiceError(f"{found.name}'s status has changed since: set it by hand")
+            was = str(event.data.get("was", ACTIVE))
+            undone = log_event(season, "status", f"undone: {event.text} ({found.name} is {STATUS_WORDS[was]} again)",
+                               key=form_key(key), player=found, data={"undoes": event.pk})
+            found.status = was
+            found.status_event_id = event.data.get("was_event")
+            found.save(update_fields=["status", "status_event"])
+        else:
+            entry = GarnetEntry.objects.filter(event=event).first()
+            if entry is None:
+                raise ServiceError("only a status change or garnets entered on this page can be undone")
+            balance = found.garnet_balance() - entry.amount
+            undone = log_event(season, "garnets", f"undone: {event.text} ({found.name} has {garnets_text(balance)})",
+                               key=form_key(key), player=found, data={"undoes": event.pk})
+            GarnetEntry.objects.create(season=season, player=found, amount=-entry.amount,
+                                       reason=f"undo of: {entry.reason}"[:200], kind=GarnetEntry.HOST, event=undone,
+                                       created=undone.created)
+        event.reversed = now
+        event.save(update_fields=["reversed"])
+        return undone
+
+
 # -- reading ---------------------------------------------------------------------------------------
 
 

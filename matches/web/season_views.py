@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib import messages
 from django.db.models import Exists, OuterRef
@@ -158,14 +158,27 @@ def season_act(request: HttpRequest, token: str) -> HttpResponse:
     try:
         if handler is None:
             raise seasons.ServiceError("unknown action; reload the page")
-        message, anchor = handler(season, data, str(data.get("key", "")) or None)
+        done = handler(season, data, str(data.get("key", "")) or None)
+        message, anchor = str(done[0]), str(done[1])
     except seasons.AlreadyDone as exc:
         messages.info(request, f"{exc} (a doubled submit: nothing was applied twice)")
     except (seasons.ServiceError, ValueError) as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, message)
+        # a status change or garnets: the message carries an Undo for 30 s (season_manage.html)
+        undoable = done.undo if isinstance(done, Undoable) else None
+        messages.success(request, message, extra_tags=f"undo-{undoable}" if undoable else "")
+        if undoable:  # the page opens at its message, where the Undo is (not at the form's section)
+            anchor = "season-messages"
     return redirect(reverse("season_manage", args=[token]) + (f"#{anchor}" if anchor else ""))
+
+
+class Undoable(NamedTuple):
+    """A handler's message, the page's anchor, and the season event its Undo takes back (30 s)."""
+
+    message: str
+    anchor: str
+    undo: int | None
 
 
 def _test_posts_limited(request: HttpRequest, season: Season) -> HttpResponse | None:
@@ -199,13 +212,13 @@ def _remove(season: Season, data: Any, key: str | None) -> tuple[str, str]:
     return f"{player.name} removed from the roster", "roster"
 
 
-def _garnets(season: Season, data: Any, key: str | None) -> tuple[str, str]:
+def _garnets(season: Season, data: Any, key: str | None) -> Undoable:
     amount = _int(data, "amount", "number of garnets")
     if data.get("sign") == "deduct":
         amount = -abs(amount)
     entry = seasons.adjust_garnets(season, _int(data, "player", "player"), amount, str(data.get("reason", "")),
                                    allow_negative="allow_negative" in data, key=key)
-    return f"{entry.player.name} {entry.amount:+d} garnet(s) recorded", "garnets"
+    return Undoable(f"{entry.player.name} {entry.amount:+d} garnet(s) recorded", "garnets", entry.event_id)
 
 
 def _token(season: Season, data: Any, key: str | None) -> tuple[str, str]:
@@ -231,10 +244,15 @@ def _token_question(season: Season, data: Any, key: str | None) -> tuple[str, st
     return event.text, "questions"
 
 
-def _status(season: Season, data: Any, key: str | None) -> tuple[str, str]:
+def _status(season: Season, data: Any, key: str | None) -> Undoable:
     event = seasons.set_status(season, _int(data, "player", "player"), str(data.get("status", "")),
                                str(data.get("reason", "")), key=key)
-    return event.text, "status"
+    return Undoable(event.text, "status", event.pk)
+
+
+def _undo(season: Season, data: Any, key: str | None) -> tuple[str, str]:
+    event = seasons.undo(season, _int(data, "event", "action to undo"), key=key)
+    return event.text, "status" if event.player and event.kind == "status" else "garnets"
 
 
 def _match(season: Season, data: Any, key: str | None) -> tuple[str, str]:
@@ -270,6 +288,7 @@ def _webhook(season: Season, data: Any, key: str | None) -> tuple[str, str]:
 
 
 ACTIONS = {
+    "undo": _undo,
     "add_player": _add_player,
     "rename": _rename,
     "remove": _remove,

@@ -38,6 +38,7 @@
   }
   document.addEventListener("htmx:afterSettle", arm);
   document.addEventListener("htmx:oobAfterSwap", arm);
+  document.addEventListener("DOMContentLoaded", arm);  // the season manage page's (drawn with the page)
 })();
 
 // Plain forms (the season's manage page) confirm the same way before they are sent: the sentence is

@@ -3,7 +3,8 @@ Xavi holds a Token of Life and forfeits the elimination match: the host's panel 
 "Don't use it" is confirmed in a sentence naming the consequence and the elimination stands;
 reopening the match takes the answer back, the forfeit asks again, and this time the season's
 manage page on a phone answers "Use the token": Xavi is saved, and the host's panel stops asking
-at once.  The manage page's "eliminate" asks first and a dismissed confirmation changes nothing.
+at once.  The manage page's "eliminate" asks first and a dismissed confirmation changes nothing;
+a confirmed one (and garnets deducted on the phone) is taken back by its message's Undo.
 Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
@@ -73,6 +74,15 @@ def test_the_host_answers_the_token_of_life_question_by_clicks(server: Server, b
     host.click("#status-submit")
     assert asked.asked[-1] == "Cy is eliminated from Season 3."
     assert _status(host, "Cy") == "active"
+    # confirmed, it is done, and its message offers an Undo for 30 s: Cy is back as she was
+    with host.expect_navigation():
+        host.click("#status-submit")
+    assert "Cy is eliminated" in host.inner_text(".season-messages") and _status(host, "Cy") == "eliminated"
+    host.screenshot(path=str(ARTIFACTS / "season-undo-desktop.png"))
+    with host.expect_navigation():
+        host.click("#season-undo")
+    assert "undone: Cy is eliminated (Cy is active again)" in host.inner_text(".season-messages")
+    assert _status(host, "Cy") == "active" and host.locator("#season-undo").count() == 0
 
     host.check("#match-elimination")
     _act(host, {"#match-game": "Squava (2 players)", "#match-seat1": "Ann", "#match-seat2": "Xavi",
@@ -115,6 +125,19 @@ def test_the_host_answers_the_token_of_life_question_by_clicks(server: Server, b
     assert "Xavi is saved from elimination by a Token of Life" in phone.inner_text(".season-messages")
     assert _status(phone, "Xavi") == "active" and phone.locator("#questions").count() == 0
     phone.screenshot(path=str(ARTIFACTS / "token-question-answered-phone.png"))
+    # garnets deducted on the phone, then taken back from the message's Undo
+    phone.fill("#garnets-amount", "2")
+    phone.fill("#garnets-reason", "late")
+    phone.select_option("#garnets-player", label="Ann")
+    phone.select_option("#garnets-sign", "deduct")
+    phone.check("#garnets-negative")
+    with phone.expect_navigation():
+        phone.tap("#garnets-submit")
+    assert "Ann -2 garnet(s) recorded" in phone.inner_text(".season-messages")
+    phone.screenshot(path=str(ARTIFACTS / "season-undo-phone.png"))
+    with phone.expect_navigation():
+        phone.tap("#season-undo")
+    assert "undone: Ann -2 garnets" in phone.inner_text(".season-messages")
     host.wait_for_selector("#host-token-questions", state="detached", timeout=TIMEOUT)
     host.screenshot(path=str(ARTIFACTS / "token-question-host-answered.png"), full_page=True)
     assert errors == []
