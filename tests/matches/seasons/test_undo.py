@@ -49,9 +49,9 @@ def test_an_elimination_is_undone_once_and_announced(season: Any) -> None:
 
 def test_undo_is_refused_after_its_time_and_once_the_status_changed_again(season: Any) -> None:
     event = seasons.set_status(season, xavi(season), "eliminated", key="k1-xxxxxxxx")
-    with time_machine.travel(timezone.now() + timedelta(seconds=seasons.UNDO_SECONDS + 1)):
-        with pytest.raises(seasons.ServiceError, match="too late to undo"):
-            seasons.undo(season, event.pk, key="k2-xxxxxxxx")
+    with (time_machine.travel(timezone.now() + timedelta(seconds=seasons.UNDO_SECONDS + 1)),
+          pytest.raises(seasons.ServiceError, match="too late to undo")):
+        seasons.undo(season, event.pk, key="k2-xxxxxxxx")
     assert xavi(season).status == "eliminated"
     event = seasons.set_status(season, xavi(season), "active", key="k3-xxxxxxxx")
     seasons.set_status(season, xavi(season), "candidate", key="k4-xxxxxxxx")
