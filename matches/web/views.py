@@ -226,11 +226,14 @@ def host_act(request: HttpRequest, token: str) -> HttpResponse:
     new = rematches.rematch_of(match) if not error and request.POST.get("action") == "rematch" else None
     if new is not None:  # the host goes on to the rematch's page
         return HttpResponse(status=204, headers={"HX-Redirect": reverse("host_page", args=[new.host_token])})
-    undo = ""
-    if not error and request.POST.get("action") in UNDOABLE and not services.reopen_refusal(match):
-        # the ending stays undoable from the toast for 30 s (static/js/confirm.js hides it): the reopen path
+    undo, action = "", request.POST.get("action")
+    # the ending stays undoable from the toast for 30 s (static/js/confirm.js hides it): the reopen
+    # path; a round resolved early, the undo of that one turn (the round waits for orders again)
+    taken_back = ("reopen" if action in UNDOABLE and not services.reopen_refusal(match)
+                  else "undo" if action == "resolve" else "")
+    if not error and taken_back:
         undo = render_to_string("matches/partials/undo_toast.html", {
-            "host_act_url": reverse("host_act", args=[token]), "seq": host_seq(match),
+            "host_act_url": reverse("host_act", args=[token]), "seq": host_seq(match), "action": taken_back,
             "version": match.current_bout.version if match.current_bout else 0, "what": message})
     flash = (f'<div id="host-flash" class="flash{" error" if error else ""}" role="alert" hx-swap-oob="true">'
              f"{escape(error or message)}{undo}</div>")

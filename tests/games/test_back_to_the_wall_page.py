@@ -390,11 +390,23 @@ def test_the_host_resolves_early_and_the_replay_shows_who_had_no_orders(client, 
     assert 'id="bttw-host-form"' in host and "piece 1 ← ← ←" in host  # pending orders per board
     response = client.post(f"/h/{match.host_token}/act/", {"action": "resolve", "version": bout.version,
                                                           "host_seq": seq(match.host_token)})
-    assert "round resolved" in response.content.decode()
+    reply = response.content.decode()
+    assert "round resolved" in reply
     watch = client.get(f"/w/{match.watch_token}/").content.decode()
     assert "Round <b>2</b> of 3" in watch
     assert watch.count("Ann 1: no orders: stays all round") == 3  # once, twice, thrice
     assert "Bob 1: ← to A1" in watch  # Once: from his corner F1 along row 1
+    # the toast's Undo (30 s) takes the early resolve back: round 1 waits again, Bob's orders kept
+    toast = re.search(r'<form[^>]*id="undo-toast".*?</form>', reply, re.S)
+    assert toast, reply[:2000]
+    fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', toast.group(0)))
+    assert fields["action"] == "undo" and fields["count"] == "1"
+    undone = client.post(f"/h/{match.host_token}/act/", fields).content.decode()
+    assert 'class="flash error"' not in undone, undone[:500]
+    watch = client.get(f"/w/{match.watch_token}/").content.decode()
+    assert "Round <b>1</b> of 3" in watch
+    bout.refresh_from_db()
+    assert set(match.game.pending(services.bout_state(bout))) == {1, 3, 4}  # Bob's orders are still in
 
 
 def test_a_wall_raised_on_territory_still_shows_and_counts_its_owner():
