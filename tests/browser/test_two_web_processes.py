@@ -1,6 +1,8 @@
 """Two daphne processes behind "a load balancer" (two ports), sharing one
 database and Redis: a move made through one process reaches pages connected
-to the other, live.  Skipped when Redis does not answer."""
+to the other, live; who is here is counted across both; and the clocks pause
+while the seat to move has no page open on either, and run again when it is
+back on the other.  Skipped when Redis does not answer."""
 
 from __future__ import annotations
 
@@ -27,6 +29,9 @@ def two_servers(server: Server) -> Iterator[tuple[Server, Server]]:
         socket.create_connection((_BASE.hostname or "127.0.0.1", _BASE.port or 6379), timeout=1).close()
     except OSError:
         pytest.skip("Redis is not running")
+    # the module's own server (no Redis) shares the database: stopped, or its clock sweeper would be
+    # a third one, whose changes (an away pause) it announces on an in-memory layer no page hears
+    server.stop()
     a = Server(server.workdir, redis_url=REDIS)
     b = Server(server.workdir, redis_url=REDIS, migrate=False)
     yield a, b
@@ -39,6 +44,7 @@ def test_moves_reach_pages_on_another_web_process(two_servers: tuple[Server, Ser
     host = browser.new_context().new_page()
     host.goto(a.url + "/")
     host.select_option("#game-select", "lance-assembly")
+    host.fill("#away_pause", "2")  # the clocks pause when the seat to move has had no page open for 2 s
     host.click("button[type=submit]")
     host.wait_for_url("**/h/**")
     links = {n: host.input_value(f"#seat-link-{n}") for n in (1, 2)}
@@ -74,3 +80,13 @@ def test_moves_reach_pages_on_another_web_process(two_servers: tuple[Server, Ser
     p2.context.close()
     for page in (p1, second):
         page.wait_for_selector('#watching li.offline[data-seat="2"]', timeout=TIMEOUT)
+    # the away pause across processes (issue 26): Ann (to move) closes her page on A; a sweeper
+    # pauses the clocks from the presence both processes share; she comes back on B: they run again
+    p1.context.close()
+    host.wait_for_selector("#clocks .paused-note >> text=Paused: a player has no page open", timeout=TIMEOUT)
+    back = browser.new_context().new_page()
+    back.goto(links[1].replace(a.url, b.url))
+    wait_connected(back)
+    back.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+    host.wait_for_selector("#clocks .paused-note", state="detached", timeout=TIMEOUT)
+    assert "Paused" not in host.inner_text("#clocks")
