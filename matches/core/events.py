@@ -32,20 +32,46 @@ class Moved:
     clocks: tuple[Any, ...] = ()
 
 
+class _Topic:
+    """Subscribers called with a topic's announcement once the transaction that made it commits
+    (at once outside one); a subscriber's failure never undoes or blocks the committed change."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.subscribers: list[Callable[..., None]] = []
+
+    def subscribe(self, callback: Callable[..., None]) -> None:
+        if callback not in self.subscribers:  # once per callback
+            self.subscribers.append(callback)
+
+    def unsubscribe(self, callback: Callable[..., None]) -> None:
+        if callback in self.subscribers:
+            self.subscribers.remove(callback)
+
+    def on_commit(self, match_id: int, args: tuple[Any, ...]) -> None:
+        """Call every subscriber with `args` after the commit (`match_id` names it in a failure's log)."""
+        transaction.on_commit(lambda: self.deliver(match_id, args))
+
+    def deliver(self, match_id: int, args: tuple[Any, ...]) -> None:
+        for callback in list(self.subscribers):
+            try:
+                callback(*args)
+            except Exception:
+                log.exception("a %s subscriber failed for match %s", self.what, match_id)
+
+
 Subscriber = Callable[[int, "Moved | None"], None]
-_subscribers: list[Subscriber] = []
+_moves = _Topic("event")
 
 
 def subscribe(callback: Subscriber) -> None:
     """Have `callback(match_id, moved)` called after every committed change (once per callback)."""
-    if callback not in _subscribers:
-        _subscribers.append(callback)
+    _moves.subscribe(callback)
 
 
 def unsubscribe(callback: Subscriber) -> None:
     """Stop calling `callback` (a benchmark that draws the updates itself, a test)."""
-    if callback in _subscribers:
-        _subscribers.remove(callback)
+    _moves.unsubscribe(callback)
 
 
 def publish(match_id: int, moved: Moved | None = None) -> None:
@@ -53,15 +79,7 @@ def publish(match_id: int, moved: Moved | None = None) -> None:
     `moved`: what a move wrote, when that is all the transaction changed; None for anything else
     (the subscribers read the match as it is then)."""
     match_id = int(match_id)
-    transaction.on_commit(lambda: _deliver(match_id, moved))
-
-
-def _deliver(match_id: int, moved: Moved | None) -> None:
-    for callback in list(_subscribers):
-        try:
-            callback(match_id, moved)
-        except Exception:  # a subscriber's failure never undoes or blocks the committed change
-            log.exception("an event subscriber failed for match %s", match_id)
+    _moves.on_commit(match_id, (match_id, moved))
 
 
 # -- chat (matches/play/chat.py publishes, live/chat_feed.py subscribes) ----------------------------
@@ -79,50 +97,32 @@ class Chatted:
 
 
 ChatSubscriber = Callable[[Chatted], None]
-_chat_subscribers: list[ChatSubscriber] = []
+_chat = _Topic("chat")
 
 
 def subscribe_chat(callback: ChatSubscriber) -> None:
     """Have `callback(chatted)` called after every committed chat change (once per callback)."""
-    if callback not in _chat_subscribers:
-        _chat_subscribers.append(callback)
+    _chat.subscribe(callback)
 
 
 def publish_chat(chatted: Chatted) -> None:
     """Announce a chat change when the current transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: _deliver_chat(chatted))
-
-
-def _deliver_chat(chatted: Chatted) -> None:
-    for callback in list(_chat_subscribers):
-        try:
-            callback(chatted)
-        except Exception:  # a subscriber's failure never undoes or blocks the committed change
-            log.exception("a chat subscriber failed for match %s", chatted.match_id)
+    _chat.on_commit(chatted.match_id, (chatted,))
 
 
 # -- the host's away alerts (matches/play/sweeper.py publishes, live/fanout.py subscribes) -------------
 
 AlertSubscriber = Callable[[int], None]
-_alert_subscribers: list[AlertSubscriber] = []
+_alerts = _Topic("alert")
 
 
 def subscribe_alerts(callback: AlertSubscriber) -> None:
     """Have `callback(match_id)` called after the sweeper raised or cleared a seat's away alert."""
-    if callback not in _alert_subscribers:
-        _alert_subscribers.append(callback)
+    _alerts.subscribe(callback)
 
 
 def publish_alerts(match_id: int) -> None:
     """Announce that a seat's away alert of the match changed (after commit): only the host's
     presence box and alerts are drawn again, never the pages."""
     match_id = int(match_id)
-    transaction.on_commit(lambda: _deliver_alerts(match_id))
-
-
-def _deliver_alerts(match_id: int) -> None:
-    for callback in list(_alert_subscribers):
-        try:
-            callback(match_id)
-        except Exception:  # a subscriber's failure never undoes or blocks the committed change
-            log.exception("an alert subscriber failed for match %s", match_id)
+    _alerts.on_commit(match_id, (match_id,))
