@@ -91,11 +91,15 @@
     var incoming = e.detail.fragment && e.detail.fragment.firstElementChild;
     if (!incoming) { return; }
     // the host's "Writer muted." stays when the panel every page fetches after a mute comes in
-    var flash = document.getElementById("chat-flash"), fresh = incoming.querySelector("#chat-flash");
-    if (flash && fresh && !flash.hidden && flash.textContent.trim() && !fresh.textContent.trim()) {
-      fresh.textContent = flash.textContent;
-      fresh.hidden = false;
-    }
+    // and so does a writer's own error ("The host muted you…") when that panel lands after it;
+    // the next line sent successfully hides it
+    document.querySelectorAll("#chat-flash, #chat .chat-error[id]").forEach(function (shown) {
+      var fresh = incoming.querySelector("#" + shown.id);
+      if (fresh && !shown.hidden && shown.textContent.trim() && !fresh.textContent.trim()) {
+        fresh.textContent = shown.textContent;
+        fresh.hidden = false;
+      }
+    });
     document.querySelectorAll("#chat .chat-list[id]").forEach(function (list) {
       var twin = incoming.querySelector("#" + list.id);
       if (!twin) { return; }  // the room is gone from this page (closed to it, or switched off)
