@@ -14,6 +14,10 @@ from games.core import RuleError
 from games.registry import get_game, slugs
 from matches.core import formats
 from matches.core.formats import default_format
+from matches.play.bots import STRENGTHS
+
+#: who plays a seat from the start: a person, or the computer at one of its strengths
+SEAT_PLAYERS = [("", "a person"), *((s, f"the computer, {s}") for s in STRENGTHS)]
 
 #: seat name fields on the form: the host's game seats up to 16 (its "seats" option)
 MAX_SEATS = 16
@@ -168,7 +172,8 @@ def _squares(text: str) -> list[str]:
 
 
 def parse_create(data: Any) -> dict[str, Any]:
-    """POST data -> keyword arguments of `services.create_match` (CreateError if wrong)."""
+    """POST data -> keyword arguments of `services.create_match`, and "computer": {seat: strength}
+    for the seats a bot plays from the start (CreateError if wrong)."""
     slug = str(data.get("game", ""))
     if slug not in slugs():
         raise CreateError("choose a game from the list")
@@ -201,7 +206,7 @@ def parse_create(data: Any) -> dict[str, Any]:
             raise CreateError(f"seat {same} and seat {n} are both called {name!r}: give each seat its own name",
                               f"seat{n}")
         names.append(name)
-    kwargs: dict[str, Any] = {"seat_names": names, "options": options}
+    kwargs: dict[str, Any] = {"seat_names": names, "options": options, "computer": _computer(data, count)}
     kwargs["bouts"] = _int(data.get("bouts"), "number of bouts", minimum=1, maximum=99, field="bouts")
     starting = _int(data.get("starting_seat"), "starting seat", minimum=1, maximum=count, field="starting_seat")
     if starting is not None:
@@ -243,6 +248,20 @@ def parse_create(data: Any) -> dict[str, Any]:
                               "(a week)", field="away_alert")
         kwargs["away_alert"] = alert
     return {"game_slug": slug, **kwargs}
+
+
+def _computer(data: Any, count: int) -> dict[int, str]:
+    """The seats the computer plays from the start ("played by" on each seat: a person, or the
+    computer at a strength) -> {seat: strength}.  The host may change them later on the dashboard."""
+    out: dict[int, str] = {}
+    for n in range(1, count + 1):
+        strength = str(data.get(f"bot{n}", "")).strip().lower()
+        if strength and strength not in STRENGTHS:
+            raise CreateError(f"seat {n} is played by a person or by the computer (easy, normal or strong), "
+                              f"not {strength[:40]!r}", f"bot{n}")
+        if strength:
+            out[n] = strength
+    return out
 
 
 def _per_seat(data: Any, field: str, key: str, seats: int) -> dict[str, int]:

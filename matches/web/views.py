@@ -12,6 +12,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -24,9 +25,9 @@ from config.ratelimits import limit_posts, token_lookup
 from games.core import HOST, SPECTATOR, RuleError
 from matches.live import render as rendering
 from matches.models import Match, Seat
+from matches.play import bots, services
 from matches.play import rematch as rematches
 from matches.play import requests as seat_requests
-from matches.play import services
 from matches.play.engine import host_seq
 from matches.web import forms, host_actions, practice
 from matches.web.consumers import parse_think
@@ -91,7 +92,12 @@ def home(request: HttpRequest) -> HttpResponse:
     error, error_field = "", ""
     if request.method == "POST":
         try:
-            match = services.create_match(**forms.parse_create(request.POST))
+            wanted = forms.parse_create(request.POST)
+            computer = wanted.pop("computer")
+            with transaction.atomic():
+                match = services.create_match(**wanted)
+                for seat, strength in computer.items():  # logged: "seat 2 (Bob) is played by the computer"
+                    bots.set_bot(match, seat, strength)
         except (forms.CreateError, services.ServiceError, RuleError, ValueError) as exc:
             error, error_field = str(exc), getattr(exc, "field", "")
         else:
@@ -99,7 +105,8 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {"games": forms.games(), "seat_numbers": range(1, forms.MAX_SEATS + 1), "error": error,
                "error_field": error_field, "posted": request.POST if error else None,
                "form": {"game": request.POST.get("game", "lance-assembly")}, "clock_fields": CLOCK_FIELDS,
-               "seat_fields": [{"n": n, "name": f"seat{n}"} for n in range(1, forms.MAX_SEATS + 1)],
+               "seat_fields": [{"n": n, "name": f"seat{n}", "bot": f"bot{n}"} for n in range(1, forms.MAX_SEATS + 1)],
+               "seat_players": forms.SEAT_PLAYERS,
                "practice_games": practice.practice_games(), "strengths": practice.STRENGTH_CHOICES,
                "chat_tables": [(value, words) for value, (_, words) in forms.CHAT_TABLE.items()],
                "chat_spectators": list(forms.CHAT_SPECTATORS.items())}

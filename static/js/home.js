@@ -17,7 +17,8 @@
     }
     document.querySelectorAll(".seat-name").forEach(function (el) {
       var on = parseInt(el.dataset.seat, 10) <= seats;
-      el.hidden = !on; el.querySelector("input").disabled = !on;
+      el.hidden = !on;
+      el.querySelectorAll("input, select").forEach(function (field) { field.disabled = !on; });
     });
     document.querySelectorAll(".game-options").forEach(function (fs) {
       var on = fs.dataset.game === select.value;

@@ -6,6 +6,7 @@ shows its moves live; the player clicks empty points until the game is over (on 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -144,4 +145,62 @@ def test_the_host_puts_a_bot_in_a_back_to_the_wall_seat_mid_match(server: Server
     host.wait_for_selector('#host-flash:has-text("played by its person again")', timeout=TIMEOUT)
     bob.wait_for_selector('#clock-3:not(:has-text("computer"))', timeout=TIMEOUT)
     assert "seat 3 (Cy) is played by its person again" in host.inner_text("#log-list")
+    assert not errors, errors
+
+
+#: Lance Assembly: the squares a player places on, in this order (the first empty one each turn)
+LANCE_ORDER = [f"{c}{r}" for r in range(1, 7) for c in "ABCDEF"]
+LANCE_EMPTY = '#board .cell[data-board="lance-assembly"][data-coord="{}"][data-value=""]'
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_host_seats_the_computer_from_the_form_and_lance_assembly_is_played_to_the_end(
+        server: Server, browser: Any, device: str) -> None:
+    """On the "host a match" form the host chooses "played by: the computer, normal" for seat 2
+    of a one-bout Lance Assembly match and starts it; Ann plays by clicks (a placement on the
+    first empty square, then Play) until the bout ends, on a desktop or a phone, while the
+    computer answers from the server's worker.  Screenshots: test-artifacts/lance-bot-*.png."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    errors: list[str] = []
+    host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    host.on("pageerror", lambda error: errors.append(str(error)))
+    host.goto(server.url + "/")
+    host.select_option("#game-select", "lance-assembly")
+    host.fill('input[name="seat1"]', "Ann")
+    host.fill('input[name="seat2"]', "Robo")
+    host.select_option('select[name="bot2"]', "normal")
+    host.fill("#bouts", "1")
+    host.screenshot(path=str(ARTIFACTS / "lance-bot-form.png"), full_page=True)
+    host.click("#create-form button[type=submit]")
+    host.wait_for_url("**/h/**")
+    assert "seat 2 (Robo) is played by the computer (normal)" in host.inner_text("#log-list")
+    ann = browser.new_context(**VIEWPORTS[device][0]).new_page()
+    ann.on("pageerror", lambda error: errors.append(str(error)))
+    ann.goto(host.input_value("#seat-link-1"))
+    wait_connected(host, ann)
+    assert "Robo (computer, normal)" in ann.inner_text("body")
+    host.click("#host-start")
+    moves = 0
+    for _ in range(30):
+        _wait_turn_or_end(ann, server)
+        if ann.locator("#status.finished").count():
+            break
+        coord = next((c for c in LANCE_ORDER if ann.locator(LANCE_EMPTY.format(c)).count()), None)
+        assert coord is not None, "no empty square left to place on"
+        version = int(ann.get_attribute("#live-meta", "data-version"))
+        ann.click(LANCE_EMPTY.format(coord))
+        assert ann.input_value("#move-text") == f"place {coord}"
+        ann.click("#move-submit")
+        ann.wait_for_function(f"+document.getElementById('live-meta').dataset.version > {version}", timeout=TIMEOUT)
+        assert ann.is_hidden("#move-error"), ann.inner_text("#move-error")
+        moves += 1
+        if moves == 3:
+            ann.screenshot(path=str(ARTIFACTS / f"lance-bot-playing-{device}.png"), full_page=True)
+    ann.wait_for_selector("#status.finished", state="attached", timeout=TIMEOUT)
+    log = ann.inner_text("#log-list")
+    # the computer answered every one of Ann's moves but maybe the last (a lance ends the bout)
+    bot_moves = len(re.findall(r"Robo \(computer, normal\)\n(place|slide|neutral)", log))
+    assert moves >= 3 and bot_moves in (moves - 1, moves), log
+    ann.screenshot(path=str(ARTIFACTS / f"lance-bot-end-{device}.png"), full_page=True)
+    host.wait_for_selector("#status.finished", state="attached", timeout=TIMEOUT)
     assert not errors, errors
