@@ -159,10 +159,11 @@ def test_the_host_seats_the_computer_from_the_form_and_lance_assembly_is_played_
     """On the "host a match" form the host chooses "played by: the computer, normal" for seat 2
     of a one-bout Lance Assembly match and starts it; Ann plays by clicks (a placement on the
     first empty square, then Play) until the bout ends, on a desktop or a phone, while the
-    computer answers from the server's worker.  Screenshots: test-artifacts/lance-bot-*.png."""
+    computer answers from the server's worker (the host uses the same device).  Screenshots:
+    test-artifacts/lance-bot-*.png."""
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
-    host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    host = browser.new_context(**VIEWPORTS[device][0]).new_page()
     host.on("pageerror", lambda error: errors.append(str(error)))
     host.goto(server.url + "/")
     host.select_option("#game-select", "lance-assembly")
@@ -170,7 +171,7 @@ def test_the_host_seats_the_computer_from_the_form_and_lance_assembly_is_played_
     host.fill('input[name="seat2"]', "Robo")
     host.select_option('select[name="bot2"]', "normal")
     host.fill("#bouts", "1")
-    host.screenshot(path=str(ARTIFACTS / "lance-bot-form.png"), full_page=True)
+    host.screenshot(path=str(ARTIFACTS / f"lance-bot-form-{device}.png"), full_page=True)
     host.click("#create-form button[type=submit]")
     host.wait_for_url("**/h/**")
     assert "seat 2 (Robo) is played by the computer (normal)" in host.inner_text("#log-list")
