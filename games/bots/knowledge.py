@@ -16,6 +16,7 @@ from typing import Any
 from games.core import Game
 
 from .grids import choose_stone
+from .planner import plan_orders
 from .search import Evaluate, Strength, sample_actions
 
 Propose = Callable[[Game[Any, Any], Any, int, random.Random, Strength], list[Any]]
@@ -87,6 +88,7 @@ _KNOWLEDGE: dict[str, Knowledge] = {
     "gomoku": Knowledge(_listed, play=_stones(three_loses=False)),
     "squava": Knowledge(_listed, play=_stones(three_loses=True)),
     "bidding-ttt": Knowledge(_bidding_propose),
+    "back-to-the-wall": Knowledge(_sampled, play=plan_orders),
 }
 
 

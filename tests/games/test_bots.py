@@ -190,3 +190,35 @@ def test_normal_beats_easy_at_the_stone_boards(slug, games, needed):
             state = game.apply(state, seat, choose(game, state, seat, knobs, seed=n * 7 + seat))
         wins += game.result(state).winners == {normal_seat}
     assert wins >= needed
+
+
+# -- Back to the Wall: the round planner (games/bots/planner.py) ----------------------------
+
+
+def test_back_to_the_wall_planner_beats_random_players():
+    """Greedy orders judged by resolving the round with the real resolver win most bouts
+    (sole first place) against three random players, seats alternated."""
+    game = get_game("back-to-the-wall")
+    knobs = replace(STRENGTHS["easy"], seconds=None)
+    wins = 0
+    places = 0
+    for n in range(8):
+        rng = random.Random(100 + n)
+        bot = 1 + n % 4
+        state = game.new({})
+        while game.result(state) is None:
+            seat = sorted(game.pending(state))[0]
+            action = choose(game, state, seat, knobs, seed=n) if seat == bot else game.random_action(state, seat, rng)
+            state = game.apply(state, seat, action)
+        scores = game.result(state).scores
+        wins += game.result(state).winners == {bot}
+        places += 1 + sum(1 for s, v in scores.items() if s != bot and v > scores[bot])
+    assert wins >= 5
+    assert places / 8 < 1.6  # a random player's average place is 2.5
+
+
+def test_back_to_the_wall_planner_decides_the_same_for_a_seed_without_a_clock():
+    game = get_game("back-to-the-wall")
+    knobs = replace(STRENGTHS["easy"], seconds=None)
+    state = game.new({})
+    assert choose(game, state, 3, knobs, seed=4) == choose(game, state, 3, knobs, seed=4)
