@@ -10,6 +10,7 @@ knobs of that engine.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from games.core import Game
@@ -50,6 +51,8 @@ def choose(game: Game[Any, Any], state: Any, seat: int, strength: str | Strength
     if game.result(observed) is not None or seat not in game.to_act(observed):
         raise ValueError(f"seat {seat} may not act now")
     know = knowledge_for(game)
+    if know.depth is not None and know.evaluate is not None and knobs.playout_depth > know.depth:
+        knobs = replace(knobs, playout_depth=know.depth)
     if know.play is not None:
         return know.play(game, observed, seat, knobs, rng)
     if game.sealed:
