@@ -104,7 +104,7 @@ _KNOWLEDGE: dict[str, Knowledge] = {
     "squava": Knowledge(_listed, play=_stones(three_loses=True)),
     "bidding-ttt": Knowledge(_bidding_propose),
     "back-to-the-wall": Knowledge(_sampled, play=plan_orders),
-    "yinsh": Knowledge(_listed, judge=yinsh_evaluate, depth=8),
+    "yinsh": Knowledge(_listed, judge=yinsh_evaluate, depth=20),
     "lance-assembly": Knowledge(_listed, judge=lance_evaluate, depth=8),
     "grid-master": Knowledge(_listed, judge=grid_master_evaluate, depth=8),
 }

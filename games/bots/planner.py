@@ -135,7 +135,7 @@ def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rn
     deadline = None if knobs.seconds is None else started + knobs.seconds
     evals = knobs.iterations * EVALS_PER_ITERATION
     # more sampled rounds per trial for a bigger budget (less luck, fewer trials)
-    sample_count = max(1, min(8, evals // 150))
+    sample_count = max(1, min(5, evals // 150))
     others = [s for s in SEATS if s != seat]
     samples = [{o: game.random_action(state, o, rng) for o in others} for _ in range(sample_count)]
     judge = _Judge(game, state, seat, samples)
