@@ -39,6 +39,8 @@ class Knowledge:
     #: random moves before a playout is cut and evaluated, at most (an evaluation is
     #: worth more than a long random tail)
     depth: int | None = None
+    #: a draw's value below a half for the searching seat (search.uct)
+    contempt: float = 0.0
 
 
 def _listed(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, knobs: Strength) -> list[Any]:
@@ -106,7 +108,7 @@ _KNOWLEDGE: dict[str, Knowledge] = {
     "back-to-the-wall": Knowledge(_sampled, play=plan_orders),
     "yinsh": Knowledge(_listed, judge=yinsh_evaluate, depth=20),
     "lance-assembly": Knowledge(_listed, judge=lance_evaluate, depth=8),
-    "grid-master": Knowledge(_listed, judge=grid_master_evaluate, depth=8),
+    "grid-master": Knowledge(_listed, judge=grid_master_evaluate, depth=8, contempt=0.3),
 }
 
 
