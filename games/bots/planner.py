@@ -43,6 +43,8 @@ EVALS_PER_ITERATION = 2
 MARGIN = 0.15
 #: wall sets tried per board
 WALL_CHOICES = 8
+#: alternatives tried per part of the orders when each is judged over several samples
+WIDE = 32
 
 
 def _wall_sets(board: Board, seat: int, rng: random.Random, count: int) -> list[tuple[tuple[int, int], ...]]:
@@ -135,7 +137,7 @@ def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rn
     deadline = None if knobs.seconds is None else started + knobs.seconds
     evals = knobs.iterations * EVALS_PER_ITERATION
     # more sampled rounds per trial for a bigger budget (less luck, fewer trials)
-    sample_count = max(1, min(5, evals // 150))
+    sample_count = max(1, min(10, evals // 150))
     others = [s for s in SEATS if s != seat]
     samples = [{o: game.random_action(state, o, rng) for o in others} for _ in range(sample_count)]
     judge = _Judge(game, state, seat, samples)
@@ -169,7 +171,10 @@ def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rn
     available = evals
     if deadline is not None and per_eval > 0:
         available = min(evals, int(max(0.0, deadline - time.perf_counter()) / per_eval))
-    width = max(6, min(len(TRIPLES), available // max(1, sample_count * parts)))
+    # with several samples, at most WIDE alternatives per part: a bigger budget buys more samples
+    # (less luck in each judgement), not more alternatives judged on the same few samples
+    widest = len(TRIPLES) if sample_count == 1 else WIDE
+    width = max(6, min(widest, available // max(1, sample_count * parts)))
     improved = True
     while improved and not out_of_budget():
         improved = False
