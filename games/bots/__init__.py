@@ -10,13 +10,14 @@ knobs of that engine.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from games.core import Game
 
 from .knowledge import knowledge_for
 from .observe import observed_state
-from .search import Strength, sample_actions, sealed_bandit, tactical, uct
+from .search import Strength, deadline_for, sample_actions, sealed_bandit, tactical, uct
 
 __all__ = ["STRENGTHS", "Strength", "choose"]
 
@@ -37,6 +38,8 @@ def choose(game: Game[Any, Any], state: Any, seat: int, strength: str | Strength
     with `seconds=None` so a seed fixes the decision).  ValueError when
     `seat` may not act now."""
     knobs = STRENGTHS[strength] if isinstance(strength, str) else strength
+    # one clock for the whole decision: proposals, tactics and search all share it
+    deadline = deadline_for(knobs)
     rng = random.Random(seed)
     if game.host_moves:
         # the host's game: only the host judges an answer, so a bot answers at random (from the
@@ -48,23 +51,25 @@ def choose(game: Game[Any, Any], state: Any, seat: int, strength: str | Strength
     if game.result(observed) is not None or seat not in game.to_act(observed):
         raise ValueError(f"seat {seat} may not act now")
     know = knowledge_for(game)
+    if know.depth is not None and know.evaluate is not None and knobs.playout_depth > know.depth:
+        knobs = replace(knobs, playout_depth=know.depth)
     if know.play is not None:
         return know.play(game, observed, seat, knobs, rng)
     if game.sealed:
         candidates = know.propose(game, observed, seat, rng, knobs)
         if len(candidates) == 1:
             return candidates[0]
-        return sealed_bandit(game, observed, seat, candidates, knobs, rng, know.evaluate)
+        return sealed_bandit(game, observed, seat, candidates, knobs, rng, know.evaluate, deadline=deadline)
     actions = know.propose(game, observed, seat, rng, knobs)
     if not actions:
         actions = sample_actions(game, observed, seat, rng, knobs.candidates)
     if len(actions) == 1:
         return actions[0]
-    win, safe = tactical(game, observed, seat, actions, knobs, rng)
+    win, safe = tactical(game, observed, seat, actions, knobs, rng, deadline)
     if win is not None:
         return win
     if len(safe) == 1:
         return safe[0]
     if know.decide is not None:
         return know.decide(game, observed, seat, safe, knobs, rng)
-    return uct(game, observed, seat, safe, knobs, rng, know.evaluate)
+    return uct(game, observed, seat, safe, knobs, rng, know.evaluate, deadline=deadline, contempt=know.contempt)

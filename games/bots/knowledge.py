@@ -10,18 +10,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from games.core import Game
 
+from . import bidding
+from .evals import grid_master_evaluate, lance_evaluate, yinsh_evaluate
 from .grids import choose_stone
+from .planner import plan_orders
 from .search import Evaluate, Strength, sample_actions
 
 Propose = Callable[[Game[Any, Any], Any, int, random.Random, Strength], list[Any]]
 Decide = Callable[[Game[Any, Any], Any, int, list[Any], Strength, random.Random], Any]
 #: a whole decision of the game's own (no generic tactics or tree search around it)
 Play = Callable[[Game[Any, Any], Any, int, Strength, random.Random], Any]
+#: an evaluation that reads the game's views (bound to the game by `knowledge_for`)
+Judge = Callable[[Game[Any, Any], Any, int], float]
 
 @dataclass(frozen=True)
 class Knowledge:
@@ -29,6 +35,12 @@ class Knowledge:
     evaluate: Evaluate | None = None
     decide: Decide | None = None
     play: Play | None = None
+    judge: Judge | None = None  # becomes `evaluate` for the game at hand
+    #: random moves before a playout is cut and evaluated, at most (an evaluation is
+    #: worth more than a long random tail)
+    depth: int | None = None
+    #: a draw's value below a half for the searching seat (search.uct)
+    contempt: float = 0.0
 
 
 def _listed(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, knobs: Strength) -> list[Any]:
@@ -50,6 +62,12 @@ def _sampled(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, kn
 
 # -- Bidding 3D Tic-Tac-Toe ---------------------------------------------------------
 def _bidding_propose(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, knobs: Strength) -> list[Any]:
+    """Submissions planned from the lines of boards (bidding.py), then a few spread ones."""
+    spread = _bidding_spread(game, state, seat, rng, replace(knobs, candidates=4))
+    return bidding.propose(game, state, seat, rng, knobs, spread[:4])
+
+
+def _bidding_spread(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, knobs: Strength) -> list[Any]:
     """Random submissions plus greedy ones that spend a round's share of chips on
     tiles completing the most lines (the bandit then picks among them)."""
     proposals = _sampled(game, state, seat, rng, knobs)
@@ -87,10 +105,17 @@ _KNOWLEDGE: dict[str, Knowledge] = {
     "gomoku": Knowledge(_listed, play=_stones(three_loses=False)),
     "squava": Knowledge(_listed, play=_stones(three_loses=True)),
     "bidding-ttt": Knowledge(_bidding_propose),
+    "back-to-the-wall": Knowledge(_sampled, play=plan_orders),
+    "yinsh": Knowledge(_listed, judge=yinsh_evaluate, depth=20),
+    "lance-assembly": Knowledge(_listed, judge=lance_evaluate, depth=8),
+    "grid-master": Knowledge(_listed, judge=grid_master_evaluate, depth=8, contempt=0.3),
 }
 
 
 def knowledge_for(game: Game[Any, Any]) -> Knowledge:
-    if game.slug in _KNOWLEDGE:
-        return _KNOWLEDGE[game.slug]
-    return Knowledge(_sampled if game.sealed else _listed)
+    know = _KNOWLEDGE.get(game.slug)
+    if know is None:
+        return Knowledge(_sampled if game.sealed else _listed)
+    if know.judge is not None:
+        return replace(know, evaluate=partial(know.judge, game))
+    return know

@@ -54,10 +54,22 @@ def reward(result: Result, seat: int, seats: int) -> float:
     return 0.0
 
 
+def deadline_for(strength: Strength) -> float | None:
+    """The clock time by which a decision started now must be made (None: iterations only)."""
+    return None if strength.seconds is None else time.perf_counter() + strength.seconds
+
+
+def past(deadline: float | None) -> bool:
+    return deadline is not None and time.perf_counter() > deadline
+
+
 class Budget:
-    def __init__(self, strength: Strength) -> None:
+    """Iterations and, optionally, a deadline: one decision's whole clock (the tactics, proposals and
+    search share it, so no part runs on a fresh clock of its own)."""
+
+    def __init__(self, strength: Strength, deadline: float | None = None) -> None:
         self.left = strength.iterations
-        self.deadline = None if strength.seconds is None else time.perf_counter() + strength.seconds
+        self.deadline = deadline_for(strength) if deadline is None else deadline
 
     def more(self) -> bool:
         if self.left <= 0:
@@ -88,12 +100,16 @@ def actor(game: Game[Any, Any], state: Any) -> int:
     return acting[0]
 
 
-def rollout(game: Game[Any, Any], state: Any, rng: random.Random, depth: int) -> tuple[Any, Result | None]:
-    """Random moves for every seat to the end, or `depth` moves: (last state, its result)."""
+def rollout(game: Game[Any, Any], state: Any, rng: random.Random, depth: int,
+            deadline: float | None = None) -> tuple[Any, Result | None]:
+    """Random moves for every seat to the end, or `depth` moves, or until `deadline`:
+    (last state, its result)."""
     for _ in range(depth):
         result = game.result(state)
         if result is not None:
             return state, result
+        if past(deadline):
+            break
         mover = actor(game, state)
         action = game.random_action(state, mover, rng)
         if action is None:
@@ -110,24 +126,34 @@ def score(game: Game[Any, Any], end: tuple[Any, Result | None], seat: int, evalu
 
 
 def playout(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, depth: int,
-            evaluate: Evaluate | None) -> float:
+            evaluate: Evaluate | None, deadline: float | None = None) -> float:
     """A random playout's value for `seat` (`evaluate` where it is cut short)."""
-    return score(game, rollout(game, state, rng, depth), seat, evaluate)
+    return score(game, rollout(game, state, rng, depth, deadline), seat, evaluate)
 
 
 def tactical(game: Game[Any, Any], state: Any, seat: int, actions: Sequence[Any],
-             strength: Strength, rng: random.Random) -> tuple[Any | None, list[Any]]:
+             strength: Strength, rng: random.Random,
+             deadline: float | None = None) -> tuple[Any | None, list[Any]]:
     """(a winning action or None, the actions that do not lose at once).
 
     Turn-based games only: an action that ends the bout in our favour is taken;
     one that loses on the spot, or lets the next player win with one reply, is
-    dropped (unless every action does)."""
+    dropped (unless every action does).  The checks take at most a third of the
+    time left before `deadline` (the decision's clock; the strength's own when
+    None): the reply checks stop first, at a quarter; actions not reached by then
+    are kept unchecked."""
     safe: list[Any] = []
     checks = strength.tactic_checks
-    # the reply checks take at most a third of the time budget
-    stop = None if strength.seconds is None else time.perf_counter() + strength.seconds / 3
-    for action in actions:
-        if stop is not None and time.perf_counter() > stop:
+    if deadline is None:
+        deadline = deadline_for(strength)
+    now = time.perf_counter()
+    stop = None if deadline is None else now + max(0.0, deadline - now) / 3
+    replies_stop = None if deadline is None else now + max(0.0, deadline - now) / 4
+    for index, action in enumerate(actions):
+        if past(stop):
+            safe.extend(actions[index:])
+            break
+        if past(replies_stop):
             checks = 0
         after = game.apply(state, seat, action)
         result = game.result(after)
@@ -144,7 +170,7 @@ def tactical(game: Game[Any, Any], state: Any, seat: int, actions: Sequence[Any]
             if mover != seat:
                 replies = list(islice(game.legal_actions(after, mover), checks))
                 checks -= len(replies)
-                if any(_wins(game, after, mover, reply) for reply in replies):
+                if any(_wins(game, after, mover, reply) for reply in replies if not past(stop)):
                     continue
         safe.append(action)
     return None, safe or list(actions)
@@ -169,11 +195,15 @@ class _Node:
 
 
 def uct(game: Game[Any, Any], state: Any, seat: int, actions: list[Any], strength: Strength,
-        rng: random.Random, evaluate: Evaluate | None = None, c: float = 1.2) -> Any:
-    """UCT over turn-based play from `state`, root actions `actions`; the most visited."""
+        rng: random.Random, evaluate: Evaluate | None = None, c: float = 1.2,
+        deadline: float | None = None, contempt: float = 0.0) -> Any:
+    """UCT over turn-based play from `state`, root actions `actions`; the most visited.
+    Stops at `deadline` (the decision's clock; the strength's own from now when None).
+    `contempt`: how much less than half a drawn end is worth to `seat` (the others still
+    value it at a half), so the search plays on for the win where a draw is likely."""
     root = _Node(state, None, -1)
     root.untried = list(actions)
-    budget = Budget(strength)
+    budget = Budget(strength, deadline)
     while budget.more():
         node = root
         path = [node]
@@ -195,11 +225,13 @@ def uct(game: Game[Any, Any], state: Any, seat: int, actions: list[Any], strengt
                 node = child
                 path.append(node)
         # simulation: rewards for every seat that moved
-        end = rollout(game, node.state, rng, strength.playout_depth)
+        end = rollout(game, node.state, rng, strength.playout_depth, budget.deadline)
         cache: dict[int, float] = {}
         for n in path[1:]:
             if n.mover not in cache:
                 cache[n.mover] = score(game, end, n.mover, evaluate)
+                if n.mover == seat and contempt and end[1] is not None and not end[1].winners:
+                    cache[n.mover] -= contempt  # a draw is worth less to us than to them
             n.visits += 1
             n.value += cache[n.mover]
         root.visits += 1
@@ -209,13 +241,14 @@ def uct(game: Game[Any, Any], state: Any, seat: int, actions: list[Any], strengt
 
 
 def sealed_bandit(game: Game[Any, Any], state: Any, seat: int, candidates: list[Any], strength: Strength,
-                  rng: random.Random, evaluate: Evaluate | None = None, c: float = 0.7) -> Any:
+                  rng: random.Random, evaluate: Evaluate | None = None, c: float = 0.7,
+                  deadline: float | None = None) -> Any:
     """UCB1 over our candidate submissions: each trial samples the others'
     sealed submissions, resolves the round with the game's own rules and plays
     the rest out at random."""
     visits = [0] * len(candidates)
     values = [0.0] * len(candidates)
-    budget = Budget(strength)
+    budget = Budget(strength, deadline)
     total = 0
     while budget.more():
         total += 1
@@ -226,7 +259,7 @@ def sealed_bandit(game: Game[Any, Any], state: Any, seat: int, candidates: list[
             i = max(range(len(candidates)),
                     key=lambda k: values[k] / visits[k] + c * math.sqrt(log_n / visits[k]))
         after = game.apply(state, seat, candidates[i])
-        values[i] += playout(game, after, seat, rng, strength.playout_depth, evaluate)
+        values[i] += playout(game, after, seat, rng, strength.playout_depth, evaluate, budget.deadline)
         visits[i] += 1
     best = max(range(len(candidates)), key=lambda k: (visits[k], values[k] / max(1, visits[k]), -k))
     return candidates[best]

@@ -190,3 +190,128 @@ def test_normal_beats_easy_at_the_stone_boards(slug, games, needed):
             state = game.apply(state, seat, choose(game, state, seat, knobs, seed=n * 7 + seat))
         wins += game.result(state).winners == {normal_seat}
     assert wins >= needed
+
+
+# -- Back to the Wall: the round planner (games/bots/planner.py) ----------------------------
+
+
+def test_back_to_the_wall_planner_beats_random_players():
+    """Greedy orders judged by resolving the round with the real resolver win most bouts
+    (sole first place) against three random players, seats alternated."""
+    game = get_game("back-to-the-wall")
+    knobs = replace(STRENGTHS["easy"], seconds=None)
+    wins = 0
+    places = 0
+    for n in range(8):
+        rng = random.Random(100 + n)
+        bot = 1 + n % 4
+        state = game.new({})
+        while game.result(state) is None:
+            seat = sorted(game.pending(state))[0]
+            action = choose(game, state, seat, knobs, seed=n) if seat == bot else game.random_action(state, seat, rng)
+            state = game.apply(state, seat, action)
+        scores = game.result(state).scores
+        wins += game.result(state).winners == {bot}
+        places += 1 + sum(1 for s, v in scores.items() if s != bot and v > scores[bot])
+    assert wins >= 5
+    assert places / 8 < 1.6  # a random player's average place is 2.5
+
+
+def test_back_to_the_wall_planner_decides_the_same_for_a_seed_without_a_clock():
+    game = get_game("back-to-the-wall")
+    knobs = replace(STRENGTHS["easy"], seconds=None)
+    state = game.new({})
+    assert choose(game, state, 3, knobs, seed=4) == choose(game, state, 3, knobs, seed=4)
+
+
+# -- evaluations of positions cut short (games/bots/evals.py) -------------------------------
+
+
+def _yinsh(markers1, markers2=""):
+    from games.two_connect.board import SoloState
+
+    game = get_game("yinsh")
+    rings1, rings2 = "A2 B1 C1 D1 E1", "K7 K8 K9 K10 J11"
+    board = game.rules.from_points(rings1, rings2, markers1, markers2)
+    return game, SoloState(board=board, to_move=1)
+
+
+def test_yinsh_evaluation_prefers_a_longer_own_row():
+    from games.bots.evals import yinsh_evaluate
+
+    game, four = _yinsh("E3 E4 E5 E6", "G6")
+    _, scattered = _yinsh("E3 C5 G4 F8", "G6")
+    assert yinsh_evaluate(game, four, 1) > yinsh_evaluate(game, scattered, 1)
+    assert yinsh_evaluate(game, four, 2) < yinsh_evaluate(game, scattered, 2)
+    _, blocked = _yinsh("E3 E4 E5 E6", "E7 E2 F7 D2 F4 D5")  # both ends and the diagonals crossed
+    assert yinsh_evaluate(game, four, 1) > yinsh_evaluate(game, blocked, 1)
+
+
+def test_yinsh_evaluation_counts_ring_mobility():
+    from games.bots.evals import yinsh_cells, yinsh_score
+    from games.two_connect.board import SoloState
+
+    game = get_game("yinsh")
+    rim = game.rules.from_points("A2 B1 C1 D1 E1", "K7 K8 K9 K10 J11")
+    centre = game.rules.from_points("E5 F6 G7 F4 D4", "K7 K8 K9 K10 J11")
+    scores = [yinsh_score(yinsh_cells(game.view(SoloState(board=b, to_move=1), 1)["public"]), 1)
+              for b in (rim, centre)]
+    assert scores[1] > scores[0]
+    cells = yinsh_cells(game.view(SoloState(board=centre, to_move=1), 1)["public"])
+    assert yinsh_score(cells, 1) == -yinsh_score(cells, 2)
+
+
+def test_lance_evaluation_prefers_a_longer_own_line():
+    from games.bots.evals import lance_evaluate
+
+    game = get_game("lance-assembly")
+    four = game.position("......\n.RRRR.\n......\n..B...\n..B...\n......", to_move=2)
+    spread = game.position("R.....\n...R..\n......\n..B..R\n..B...\nR.....", to_move=2)
+    assert lance_evaluate(game, four, 1) > lance_evaluate(game, spread, 1)
+    assert lance_evaluate(game, four, 2) < 0.5 < lance_evaluate(game, four, 1)
+
+
+def test_grid_master_evaluation_prefers_an_open_two():
+    from games.bots.evals import grid_master_evaluate
+    from games.grid_master.rules import GridState
+
+    game = get_game("grid-master")
+    two = GridState.from_diagram("XX. / ... / O..")
+    split = GridState.from_diagram("X.. / ..X / .O.")
+    assert grid_master_evaluate(game, two, 1) > grid_master_evaluate(game, split, 1)
+    assert grid_master_evaluate(game, two, 2) < 0.5
+
+
+# -- Bidding 3D Tic-Tac-Toe: planned submissions (games/bots/bidding.py) --------------------
+
+
+@pytest.mark.parametrize("seat", [1, 2])
+def test_bidding_plan_controls_a_line_of_boards_in_two_rounds_when_unopposed(seat):
+    """Round 1 sets up lines of tiles on the two boards beside the starting board (never three in
+    a line: the round's rule), round 2 completes them: a line of boards, the bout won."""
+    from games.bots.bidding import plan
+
+    game = get_game("bidding-ttt")
+    state = game.new({})
+    for _ in range(2):
+        view = game.view(state, seat)
+        bids = plan(view["public"], seat, int(view["private"]["chips"]), 0, 0.5, False)
+        state = game.apply(state, seat, game.parse(state, seat, "; ".join(f"{t} {a}" for t, a in bids)))
+        state = game.apply(state, 3 - seat, game.parse(state, 3 - seat, "pass"))
+    assert game.result(state) is not None and game.result(state).winners == {seat}
+    assert game.result(state).reason == "line"
+
+
+def test_bidding_proposals_are_legal_and_spend_within_the_chips():
+    game = get_game("bidding-ttt")
+    from games.bots import knowledge
+
+    state = game.position(red="A1 A5", blue="C5 I1", round=2, chips=(50, 60), start_chips=80)
+    for seat in (1, 2):
+        for action in knowledge_for_bidding(knowledge, game, state, seat):
+            game.apply(state, seat, action)
+            assert sum(a for _, a in action.bids) <= state.chips[seat - 1]
+
+
+def knowledge_for_bidding(knowledge, game, state, seat):
+    return knowledge.knowledge_for(game).propose(game, state, seat, random.Random(1), SMALL["normal"])

@@ -1,0 +1,217 @@
+"""Back to the Wall: a greedy-plus-search planner for one round's sealed orders.
+
+Plain Monte Carlo over whole random submissions is weak here (a submission is
+walls, three directions per piece and a garnet on each of three boards: far too
+many to sample well).  The planner improves one part of the orders at a time
+(coordinate ascent): the walls (with the garnet), then each piece's three
+directions, trying every alternative for that part.  Each trial is judged by
+resolving the round with the game's own rules, through the Game interface:
+`apply` of our orders and of the other seats' orders sampled from the observed
+state (`random_action`: their sealed orders are unknown).  The same samples
+judge every trial (common random numbers), so two trials differ only by our
+orders.
+
+The three boards resolve independently, so one `apply` judges a trial on all
+three at once: trial k sets choice k of the part on every board, and each
+board keeps its own best.  A board is valued by the place points it would
+give (6/4/2/1, ties shared: the match's own score) plus a little for the
+margin of captured squares over the best other seat.
+
+Reads only the observed state (observe.py: others' submissions, spends and
+bonuses unknown) and the game's own tally (`board_scores`).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from itertools import product
+from typing import Any
+
+from games.back_to_the_wall.board import DIRECTIONS, SEATS, Board, BoardOrders, Orders
+from games.back_to_the_wall.resolve import place_points
+from games.back_to_the_wall.state import BackToTheWallState
+from games.core import Game, IllegalAction
+
+from .search import Strength
+
+#: every piece's possible orders: three directions
+TRIPLES: tuple[tuple[str, ...], ...] = tuple(product(DIRECTIONS, repeat=3))
+#: evaluations per iteration of the strength when no clock is given
+EVALS_PER_ITERATION = 2
+#: weight of the captured-squares margin beside the place points
+MARGIN = 0.15
+#: wall sets tried per board
+WALL_CHOICES = 8
+#: alternatives tried per part of the orders when each is judged over several samples
+WIDE = 32
+
+
+def _wall_sets(board: Board, seat: int, rng: random.Random, count: int) -> list[tuple[tuple[int, int], ...]]:
+    """Up to `count` distinct random sets of `wall_limit` walls that the placement rules would not
+    drop on their own (off corners, walls and pieces; not touching a wall or each other)."""
+    n = board.size
+    corners = {board.corner(s) for s in SEATS}
+    taken = set(board.walls) | {p.square for p in board.pieces}
+    free = [sq for sq in range(n * n) if sq not in corners and sq not in taken]
+    diagonal = board.index == 0
+
+    def touches(a: int, b: int) -> bool:
+        ra, ca = divmod(a, n)
+        rb, cb = divmod(b, n)
+        dr, dc = abs(ra - rb), abs(ca - cb)
+        if board.index >= 2:
+            return False
+        return max(dr, dc) == 1 if diagonal else dr + dc == 1
+
+    sets: list[tuple[tuple[int, int], ...]] = []
+    for _ in range(count * 4):
+        rng.shuffle(free)
+        chosen: list[int] = []
+        for sq in free:
+            if any(touches(sq, w) for w in board.walls) or any(touches(sq, c) for c in chosen):
+                continue
+            chosen.append(sq)
+            if len(chosen) == board.wall_limit:
+                break
+        walls = tuple(sorted((sq % n, sq // n) for sq in chosen))
+        if walls and walls not in sets:
+            sets.append(walls)
+        if len(sets) >= count:
+            break
+    return sets
+
+
+def _garnet_ok(state: BackToTheWallState, seat: int) -> list[bool]:
+    """Per board: spend a garnet there this round.  Free garnets (a match that does not count
+    them) are always spent with walls; counted ones only in the last round, biggest board first."""
+    unspent = [not state.spends[seat - 1][i] for i in range(3)]
+    left = state.garnets_left(seat)
+    if left is None:
+        return unspent
+    if state.round < 3:
+        return [False, False, False]
+    out = [False, False, False]
+    for i in (2, 1, 0):
+        if unspent[i] and left > 0:
+            out[i] = True
+            left -= 1
+    return out
+
+
+class _Judge:
+    """Values a trial's orders on every board, over the same sampled orders of the other seats."""
+
+    def __init__(self, game: Game[Any, Any], state: BackToTheWallState, seat: int,
+                 samples: list[dict[int, Any]]) -> None:
+        self.game = game
+        self.state = state
+        self.seat = seat
+        self.samples = samples
+        self.calls = 0
+
+    def values(self, boards: tuple[BoardOrders, BoardOrders, BoardOrders]) -> list[float] | None:
+        game, seat = self.game, self.seat
+        totals = [0.0, 0.0, 0.0]
+        try:
+            mine = game.apply(self.state, seat, Orders(boards))
+        except IllegalAction:
+            return None
+        for sample in self.samples:
+            after = mine
+            for other, orders in sample.items():
+                after = game.apply(after, other, orders)
+            self.calls += 1
+            scores = game.board_scores(after)  # type: ignore[attr-defined]
+            for b, board_scores in enumerate(scores):
+                points = place_points(board_scores)
+                best_other = max(v for s, v in board_scores.items() if s != seat)
+                totals[b] += points[seat] + MARGIN * (board_scores[seat] - best_other)
+        return [t / len(self.samples) for t in totals]
+
+
+def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rng: random.Random) -> Any:
+    """`seat`'s orders for this round: coordinate ascent over walls and each piece's directions,
+    judged by resolving the round against sampled orders of the other seats."""
+    started = time.perf_counter()
+    deadline = None if knobs.seconds is None else started + knobs.seconds
+    evals = knobs.iterations * EVALS_PER_ITERATION
+    # more sampled rounds per trial for a bigger budget (less luck, fewer trials)
+    sample_count = max(1, min(10, evals // 150))
+    others = [s for s in SEATS if s != seat]
+    samples = [{o: game.random_action(state, o, rng) for o in others} for _ in range(sample_count)]
+    judge = _Judge(game, state, seat, samples)
+    garnets = _garnet_ok(state, seat)
+    boards: list[Board] = list(state.boards)
+    wall_choices: list[list[tuple[tuple[tuple[int, int], ...], bool]]] = []
+    for b, board in enumerate(boards):
+        sets = _wall_sets(board, seat, rng, WALL_CHOICES)
+        wall_choices.append([((), False)] + [(w, garnets[b]) for w in sets])
+    # start: a random wall set (with the garnet) and random directions
+    current: list[BoardOrders] = []
+    for b, board in enumerate(boards):
+        walls, garnet = wall_choices[b][1] if len(wall_choices[b]) > 1 else wall_choices[b][0]
+        moves = tuple((p.number, rng.choice(TRIPLES)) for p in board.pieces_of(seat))
+        current.append(BoardOrders(walls, moves, garnet))
+    first = judge.values((current[0], current[1], current[2]))
+    if first is None:  # cannot happen with the rules as they are; stay legal whatever
+        current = [BoardOrders((), tuple((p.number, TRIPLES[0]) for p in board.pieces_of(seat)), False)
+                   for board in boards]
+        first = judge.values((current[0], current[1], current[2])) or [0.0, 0.0, 0.0]
+    best = first
+    parts = 1 + max(len(board.pieces_of(seat)) for board in boards)  # walls, then each piece
+
+    def out_of_budget() -> bool:
+        if judge.calls >= evals:
+            return True
+        return deadline is not None and time.perf_counter() > deadline
+
+    # trials per part: as many as the budget allows for one sweep, at least a few
+    per_eval = (time.perf_counter() - started) / max(1, judge.calls)
+    available = evals
+    if deadline is not None and per_eval > 0:
+        available = min(evals, int(max(0.0, deadline - time.perf_counter()) / per_eval))
+    # with several samples, at most WIDE alternatives per part: a bigger budget buys more samples
+    # (less luck in each judgement), not more alternatives judged on the same few samples
+    widest = len(TRIPLES) if sample_count == 1 else WIDE
+    width = max(6, min(widest, available // max(1, sample_count * parts)))
+    improved = True
+    while improved and not out_of_budget():
+        improved = False
+        for part in range(parts):
+            if out_of_budget():
+                break
+            choices: list[list[Any]] = []
+            for b, board in enumerate(boards):
+                if part == 0:
+                    options: list[Any] = list(wall_choices[b])
+                else:
+                    mine = board.pieces_of(seat)
+                    options = list(TRIPLES) if part - 1 < len(mine) else []
+                rng.shuffle(options)
+                choices.append(options[:width])
+            for k in range(max(len(c) for c in choices)):
+                if out_of_budget():
+                    break
+                trial = [_with(current[b], part, choices[b][k]) if k < len(choices[b]) else current[b]
+                         for b in range(3)]
+                values = judge.values((trial[0], trial[1], trial[2]))
+                if values is None:
+                    continue
+                for b in range(3):
+                    if k < len(choices[b]) and values[b] > best[b] + 1e-9:
+                        current[b] = trial[b]
+                        best[b] = values[b]
+                        improved = True
+    return Orders((current[0], current[1], current[2]))
+
+
+def _with(orders: BoardOrders, part: int, choice: Any) -> BoardOrders:
+    """`orders` with one part replaced: 0 the walls and garnet, k the k-th piece's directions."""
+    if part == 0:
+        walls, garnet = choice
+        return BoardOrders(walls, orders.moves, garnet)
+    moves = list(orders.moves)
+    number, _ = moves[part - 1]
+    moves[part - 1] = (number, choice)
+    return BoardOrders(orders.walls, tuple(moves), orders.garnet)
