@@ -9,7 +9,7 @@ each N: opens N spectator sockets plus the host and both seats of a fresh
 Lance Assembly match, plays moves over a seat's socket and times each one
 from the send until the LAST spectator socket holds the new version; then
 the host's chat lines in the spectators' room the same way, and the moves
-again while 5 chat lines a second flow (issue 24).  In the
+again in alternating blocks with and without 5 chat lines a second flowing (issue 24).  In the
 same run it times a bare Channels consumer `group_send`ing a full page (the
 spectator's whole-page update, as sent on connect) to N other sockets on the
 same daphne and Redis.  It prints p50/p95 per N, the app/bare ratio, the
@@ -47,6 +47,8 @@ HOST = "127.0.0.1"
 #: a chat line of the chat phase (the host writes in the spectators' room)
 CHAT = re.compile(r"bench chat (\d+)")
 TRACE: Any = None  # --trace: this process's moves and arrivals, beside daphne's steps
+#: moves timed in a row with chat flowing, then without (issue 24's comparison)
+BLOCK = 5
 
 
 def pct(values: list[float], p: float) -> float:
@@ -332,32 +334,47 @@ async def app_phase(n: int, moves: int, port: int, match: Any, pause: float, war
         chat_lat.append((tracker.chat_at[line] - t0) * 1000)
         await asyncio.sleep(pause)
 
-    # moves again, with 5 chat lines a second flowing meanwhile
+    # moves again, in blocks of BLOCK with and without 5 chat lines a second flowing (alternated, so
+    # both see the same background load; the first move of each block settles and is not timed)
+    chatting = asyncio.Event()
+
     async def chatter() -> None:
         while True:
+            await chatting.wait()
             host_ws.send(json.dumps({"type": "chat", "room": "spectators", "text": f"bench chat {next(chat_no)}"}))
             await asyncio.sleep(0.2)
 
     flowing = asyncio.create_task(chatter())
-    with_chat = []
-    for _ in range(moves):
+    with_chat: list[float] = []
+    without_chat: list[float] = []
+    for index in range(2 * moves * (BLOCK + 1) // BLOCK):
+        on = (index // (BLOCK + 1)) % 2 == 1
+        if on:
+            chatting.set()
+        else:
+            chatting.clear()
         seat, text = chooser.next()
         target = chooser.version + 1
         event = tracker.event(target)
         t0 = time.perf_counter()
+        if TRACE and index % (BLOCK + 1):
+            TRACE.write(f"MOVE {t0:.6f}\n" + (f"CHAT {t0:.6f}\n" if on else ""))
         movers[seat].send(json.dumps({"type": "move", "text": text, "version": chooser.version}))
         try:
             await asyncio.wait_for(event.wait(), 60)
         except TimeoutError:
             tracker.errors += 1
             break
-        with_chat.append((tracker.done_at[target] - t0) * 1000)
+        if TRACE and index % (BLOCK + 1):
+            TRACE.write(f"DONE {tracker.done_at[target]:.6f}\n")
+        if index % (BLOCK + 1):
+            (with_chat if on else without_chat).append((tracker.done_at[target] - t0) * 1000)
         chooser.version = target
         await asyncio.sleep(pause)
     flowing.cancel()
     full = firsts[0] if firsts else ""
     await close_all(sockets + extra)
-    return {"lat": latencies, "chat": chat_lat, "with_chat": with_chat,
+    return {"lat": latencies, "chat": chat_lat, "with_chat": with_chat, "without_chat": without_chat,
             "errors": tracker.errors + others.errors, "gaps": tracker.gaps,
             "retries": tracker.retries + others.retries,
             "bytes": statistics.median(tracker.sizes.values()) if tracker.sizes else 0, "full": full,
@@ -497,12 +514,15 @@ def main() -> None:
               f"| {pct(bare['lat'], 50):.0f} / {pct(bare['lat'], 95):.0f} ms | {ratio:.2f}x "
               f"| {app['errors'] + bare['errors']} (gaps {app['gaps']}, connects retried {app['retries']}) |")
     print()
-    print("| spectators | chat line p50 / p95 | move p95 alone / with 5 chat lines a second |")
-    print("| --- | --- | --- |")
+    print(f"| spectators | chat line p50 / p95 | move p50 / p95 without / with 5 chat lines a second "
+          f"(blocks of {BLOCK} alternated) | p95 increase |")
+    print("| --- | --- | --- | --- |")
     for row in rows:
         app = row["app"]
+        alone, chat = pct(app["without_chat"], 95), pct(app["with_chat"], 95)
         print(f"| {row['n']} | {pct(app['chat'], 50):.0f} / {pct(app['chat'], 95):.0f} ms "
-              f"| {pct(app['lat'], 95):.0f} / {pct(app['with_chat'], 95):.0f} ms |")
+              f"| {pct(app['without_chat'], 50):.0f} / {alone:.0f} ms, {pct(app['with_chat'], 50):.0f} / {chat:.0f} ms "
+              f"| {100 * (chat / alone - 1):+.0f} % |")
     update = statistics.median([r["app"]["bytes"] for r in rows if r["app"]["bytes"]] or [0])
     print()
     print(f"bytes per spectator update (median): {update:.0f}; bare full page: {bare_bytes}")

@@ -22,15 +22,22 @@ def main(path: str) -> None:
                 moves.append({"MOVE": float(at)})
             elif moves and (name not in moves[-1] or name.endswith("*")):
                 moves[-1][name] = float(at)  # the first of each step after the move (the last: "name*")
-    steps: dict[str, list[float]] = defaultdict(list)
-    for move in moves:
-        start = move["MOVE"]
-        for name, at in move.items():
-            steps[name].append((at - start) * 1000)
-    order = sorted(steps, key=lambda n: statistics.median(steps[n]))
-    print(f"{len(moves)} moves; median ms after the mover's send:")
-    for name in order:
-        print(f"  {name:24s} {statistics.median(steps[name]):7.2f}  (n={len(steps[name])})")
+    # moves timed while chat lines flowed (fanout.py's chat blocks write CHAT) apart from the others
+    for label, chosen in (("", [m for m in moves if "CHAT" not in m]), ("with chat flowing: ", [m for m in moves if "CHAT" in m])):
+        if not chosen:
+            continue
+        steps: dict[str, list[float]] = defaultdict(list)
+        for move in chosen:
+            start = move["MOVE"]
+            for name, at in move.items():
+                if name != "CHAT":
+                    steps[name].append((at - start) * 1000)
+        order = sorted(steps, key=lambda n: statistics.median(steps[n]))
+        print(f"{label}{len(chosen)} moves; median (p95) ms after the mover's send:")
+        for name in order:
+            values = sorted(steps[name])
+            p95 = values[min(len(values) - 1, int(0.95 * len(values)))]
+            print(f"  {name:24s} {statistics.median(values):7.2f} ({p95:7.2f})  (n={len(values)})")
 
 
 if __name__ == "__main__":

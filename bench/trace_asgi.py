@@ -57,11 +57,10 @@ _wrap_sync(live, "prepare", "prepare", "prepared")
 _real_send = live._send
 
 
-async def _send(messages: Any, chat: bool = False) -> None:
-    kind = "chat:" if chat else ""
-    mark(f"{kind}send:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
-    await _real_send(messages, chat)
-    mark(f"{kind}sent:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
+async def _send(messages: Any) -> None:
+    mark("send:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
+    await _real_send(messages)
+    mark("sent:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
 
 
 live._send = _send

@@ -163,4 +163,4 @@ def notify(chatted: Chatted) -> None:
     """The `events.subscribe_chat` subscriber: draw the change and send it (after commit)."""
     messages = prepare(chatted)
     if messages:
-        fanout.send_soon(messages, chat=True)
+        fanout.send_soon(messages)

@@ -31,7 +31,6 @@ Presence ("who is connected") lives in presence.py.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import threading
 import weakref
@@ -127,11 +126,8 @@ def _schedule(loop: asyncio.AbstractEventLoop, match_id: int) -> bool:
 async def _drain() -> None:
     global _scheduled
     loop = asyncio.get_running_loop()
-    layer = get_channel_layer()
-    mine = relay.local(layer) if layer is not None else None
     try:
-        async with mine.state_first() if mine is not None else contextlib.nullcontext():  # chat waits
-            await _drain_pending(loop)
+        await _drain_pending(loop)
     except BaseException:  # cancelled with its loop (a test's): the next change starts another
         with _lock:
             if _scheduled is loop:
@@ -173,31 +169,27 @@ def _prepare_and_close(match_id: int, moved: Moved | None, emit: Emit) -> None:
 #: the server loop's queue of updates to send, in the order they were drawn, and its sender
 _outboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Queue[list[tuple[str, dict[str, Any]]]]] = (
     weakref.WeakKeyDictionary())
-_chat_outboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Queue[list[tuple[str, dict[str, Any]]]]] = (
-    weakref.WeakKeyDictionary())
 _senders: set[asyncio.Task[None]] = set()
 
 
-def _outbox(loop: asyncio.AbstractEventLoop, chat: bool = False) -> asyncio.Queue[list[tuple[str, dict[str, Any]]]]:
+def _outbox(loop: asyncio.AbstractEventLoop) -> asyncio.Queue[list[tuple[str, dict[str, Any]]]]:
     """The loop's outbox (made on the loop, with the task that empties it).  One sender sends in
-    the order things were drawn: a page never gets a version before the one it follows.  Chat
-    lines have an outbox and a sender of their own (`chat`), in their order too."""
-    boxes = _chat_outboxes if chat else _outboxes
-    outbox = boxes.get(loop)
+    the order things were drawn: a page never gets a version before the one it follows."""
+    outbox = _outboxes.get(loop)
     if outbox is None:
-        outbox = boxes[loop] = asyncio.Queue()
-        _senders.add(task := loop.create_task(_send_in_order(outbox, chat)))
+        outbox = _outboxes[loop] = asyncio.Queue()
+        _senders.add(task := loop.create_task(_send_in_order(outbox)))
         task.add_done_callback(_senders.discard)
     return outbox
 
 
-async def _send_in_order(outbox: asyncio.Queue[list[tuple[str, dict[str, Any]]]], chat: bool = False) -> None:
+async def _send_in_order(outbox: asyncio.Queue[list[tuple[str, dict[str, Any]]]]) -> None:
     while True:
         messages = await outbox.get()
         while not outbox.empty():  # what was drawn meanwhile goes together (its group_sends side by side)
             messages += outbox.get_nowait()
         try:
-            await _send(messages, chat)
+            await _send(messages)
         except Exception:  # a broken send must never stop the next
             log.exception("live update not sent")
 
@@ -211,23 +203,18 @@ def _send_now(match_id: int, moved: Moved | None = None) -> None:
         log.exception("live update of match %s failed", match_id)
 
 
-async def _send(messages: list[tuple[str, dict[str, Any]]], chat: bool = False) -> None:
+async def _send(messages: list[tuple[str, dict[str, Any]]]) -> None:
     """Each message to this process's sockets of its audience at once (this loop's relay), then once
-    per web process through the layer to the relays of the others (relay.py), which skip their own.
-    `chat`: chat lines, which every relay writes behind the state updates (`relay.chat`)."""
+    per web process through the layer to the relays of the others (relay.py), which skip their own."""
     layer = get_channel_layer()
     if layer is None or not messages:
         return
     mine = relay.local(layer)
     if mine is not None:
         for group, message in messages:
-            if chat:
-                mine.chat(group, message["html"])
-            else:
-                await mine.deliver(group, message["html"])
+            await mine.deliver(group, message["html"])
     origin = mine.channel if mine is not None else ""
-    relayed = [(relay.relay_group(group), {**message, "type": relay.UPDATE_TYPE, "group": group, "origin": origin,
-                                           **({"chat": True} if chat else {})})
+    relayed = [(relay.relay_group(group), {**message, "type": relay.UPDATE_TYPE, "group": group, "origin": origin})
                for group, message in messages]
     results = await asyncio.gather(*(layer.group_send(group, message) for group, message in relayed),
                                    return_exceptions=True)
@@ -479,16 +466,14 @@ def notify_alerts(match_id: int) -> None:
         send_soon(messages)
 
 
-def send_soon(messages: list[tuple[str, dict[str, Any]]], *, chat: bool = False) -> None:
+def send_soon(messages: list[tuple[str, dict[str, Any]]]) -> None:
     """Send messages already drawn ([(group, message)], a chat line: live/chat_feed.py, or the host's
-    alerts) the way an update goes: from the server's loop without waiting for it, or in line outside a server.
-    `chat`: chat lines, which give way to the state updates (relay.chat)."""
+    alerts) the way an update goes: from the server's loop without waiting for it, or in line outside a server."""
     loop = _server_loop()
     if loop is None:
         try:
-            async_to_sync(_send)(messages, chat)
+            async_to_sync(_send)(messages)
         except Exception:
             log.exception("a live update (chat line, host alert) failed")
         return
-    # a chat line has an outbox of its own: a move drawn next must not wait for it to be written
-    loop.call_soon_threadsafe(lambda: _outbox(loop, chat).put_nowait(list(messages)))  # after those before it
+    loop.call_soon_threadsafe(lambda: _outbox(loop).put_nowait(list(messages)))  # after what was drawn before it

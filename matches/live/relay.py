@@ -29,11 +29,9 @@ Redis away, this process's own sockets still get their updates.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 import weakref
-from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
 from config.channel_layer import RECOVERED, LayerUnavailable
@@ -47,10 +45,6 @@ RECOVERED_TYPE = RECOVERED["type"]  # what the resilient layer sends each of its
 #: seconds after which a join adds the relay to its group again (channels_redis expires a group's
 #: members after `group_expiry`, a day by default)
 REJOIN_AFTER = 3600.0
-#: chat lines are written to this many sockets at a time, then a waiting state update goes first
-CHAT_CHUNK = 100
-#: seconds a chunk of a chat line waits at most for state changes (many matches moving at once)
-CHAT_PATIENCE = 0.5
 
 
 class Socket(Protocol):
@@ -77,12 +71,6 @@ class Relay:
         self._starting = asyncio.Lock()
         self._joining: dict[str, asyncio.Lock] = {}
         self._joined: dict[str, float] = {}  # group -> when the relay last joined it (monotonic)
-        # chat lines wait here for their own writer, behind the state updates (`chat`)
-        self._chat: asyncio.Queue[tuple[str, str]] | None = None
-        self._chat_task: asyncio.Task[None] | None = None
-        self._state_writes = 0  # state updates being written now
-        self._no_state = asyncio.Event()  # set while none is
-        self._no_state.set()
 
     async def join(self, group: str, socket: Socket) -> None:
         """`socket` gets the updates sent to `group` from now on.
@@ -155,10 +143,7 @@ class Relay:
                 continue
             if message.get("type") == UPDATE_TYPE and message.get("origin") != channel:
                 # (this process's own updates were delivered when they were sent: `local`)
-                if message.get("chat"):
-                    self.chat(str(message.get("group", "")), str(message.get("html", "")))
-                else:
-                    await self.deliver(str(message.get("group", "")), str(message.get("html", "")))
+                await self.deliver(str(message.get("group", "")), str(message.get("html", "")))
             elif message.get("type") == RECOVERED_TYPE:
                 await self.recovered()
 
@@ -174,54 +159,8 @@ class Relay:
     async def deliver(self, group: str, html: str) -> None:
         """Write one update to every local socket of `group`; one that fails is dropped (it is
         closed or closing: its consumer's disconnect would drop it too)."""
-        async with self.state_first():
-            await self._write(group, html, list(self.sockets.get(group, ())))
-
-    @contextlib.asynccontextmanager
-    async def state_first(self) -> AsyncIterator[None]:
-        """While a move or another state change is submitted, drawn or written, this process writes
-        no chat line: those wait between their chunks (`chat`).  Writing a line to 1,000 sockets
-        holds the event loop and the interpreter lock, which the move's own threads need."""
-        self._state_writes += 1
-        self._no_state.clear()
-        try:
-            yield
-        finally:
-            self._state_writes -= 1
-            if not self._state_writes:
-                self._no_state.set()
-
-    def chat(self, group: str, html: str) -> None:
-        """Write a chat line (or moderation) to the local sockets of `group` soon, behind the state
-        updates (issue 24: chat never slows a move).  A move reaching 1,000 sockets while a line
-        was being written to them waited for all of it (move p95 +30 to +50 % with 5 lines a
-        second, bench/fanout.py); a line now goes `CHAT_CHUNK` sockets at a time and lets a state
-        update through between chunks.  Lines keep their order; lines that queue meanwhile for
-        one group leave as one message (fewer writes when chat is busy)."""
-        if self._chat is None:
-            self._chat = asyncio.Queue()
-            self._chat_task = asyncio.get_running_loop().create_task(self._write_chat(self._chat))
-        self._chat.put_nowait((group, html))
-
-    async def _write_chat(self, lines: asyncio.Queue[tuple[str, str]]) -> None:
-        while True:
-            group, html = await lines.get()
-            waiting: dict[str, list[str]] = {group: [html]}
-            while not lines.empty():
-                group, html = lines.get_nowait()
-                waiting.setdefault(group, []).append(html)
-            for group, parts in waiting.items():
-                members = list(self.sockets.get(group, ()))
-                text = "".join(parts)
-                for start in range(0, len(members), CHAT_CHUNK):
-                    with contextlib.suppress(TimeoutError):  # a busy server's chat is late, never stopped
-                        await asyncio.wait_for(self._no_state.wait(), CHAT_PATIENCE)
-                    await self._write(group, text, members[start:start + CHAT_CHUNK])
-                    await asyncio.sleep(0)  # a state update drawn meanwhile starts now
-
-    async def _write(self, group: str, html: str, sockets: list[Socket]) -> None:
         members = self.sockets.get(group, set())
-        for socket in sockets:
+        for socket in list(members):
             try:
                 await socket.send(text_data=html)
             except Exception as error:  # a socket closing meanwhile must not stop the others

@@ -130,8 +130,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if self.viewer < 1:
             await self.close(code=CLOSE_FORBIDDEN)  # spectators and the host page do not move here
             return
-        async with relay.for_loop(get_channel_layer()).state_first():  # chat lines wait for the move
-            error = await self._submit(data["text"], data["version"], data.get("think"))
+        error = await self._submit(data["text"], data["version"], data.get("think"))
         if not error and not getattr(get_channel_layer(), "healthy", True):
             # the broadcast was skipped (Redis away): at least the mover sees the move
             await self.send(text_data=await self._fragments())

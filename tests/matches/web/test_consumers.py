@@ -290,9 +290,9 @@ async def test_moves_over_sockets_reach_every_audience_as_deltas_drawn_from_thei
     sent: list[str] = []
     real_send = live._send
 
-    async def recording(messages: Any, chat: bool = False) -> None:
+    async def recording(messages: Any) -> None:
         sent.extend(group.rsplit("-", 1)[-1] for group, _ in messages)
-        await real_send(messages, chat)
+        await real_send(messages)
 
     monkeypatch.setattr(live, "_send", recording)
     held = dict.fromkeys(socks, await _current_version(match))
