@@ -2,7 +2,6 @@
 
 import gc
 import os
-import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -27,12 +26,6 @@ install_daphne_access_log()
 # restores Python's default.
 _threshold = os.environ.get("DEATHMATCH_GC_THRESHOLD", "").strip() or "700,10,100"
 gc.set_threshold(*(int(x) for x in _threshold.split(",")))
-
-# A move's update is drawn in a worker thread and written by the event loop's thread; each hand-over
-# of the interpreter lock between them waited up to CPython's switch interval (5 ms by default)
-# while the other thread kept running Python.  A few such waits were most of what a move took to
-# reach 10 spectators beyond the bare send (bench/README.md, issue 22).
-sys.setswitchinterval(0.001)
 
 application = ProtocolTypeRouter(
     {
