@@ -173,6 +173,16 @@ def plan(public: dict[str, Any], seat: int, chips: int, line_rank: int, share: f
     return [(f"{LETTERS[b]}{c + 1}", a) for (b, c), a in zip(tiles, amounts, strict=True) if a > 0]
 
 
+def legal(game: Game[Any, Any], state: Any, seat: int, text: str) -> Any | None:
+    """The submission `text` names when the seat may make it now (within its chips), else None."""
+    try:
+        action = game.parse(state, seat, text)
+        game.apply(state, seat, action)
+    except ValueError:
+        return None
+    return action
+
+
 def propose(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, knobs: Strength,
             extra: list[Any]) -> list[Any]:
     """Planned submissions (best lines of boards, three chip levels, narrow and wide), then `extra`."""
@@ -187,13 +197,8 @@ def propose(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, kno
                 bids = plan(public, seat, chips, line_rank, min(1.0, SHARE.get(rnd, 1.0) * factor), wide)
                 if not bids:
                     continue
-                text = "; ".join(f"{tile} {amount}" for tile, amount in bids)
-                try:
-                    action = game.parse(state, seat, text)
-                    game.apply(state, seat, action)
-                except ValueError:
-                    continue
-                if action not in out:
+                action = legal(game, state, seat, "; ".join(f"{tile} {amount}" for tile, amount in bids))
+                if action is not None and action not in out:
                     out.append(action)
     for action in extra:
         if action not in out:

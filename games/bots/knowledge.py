@@ -82,12 +82,8 @@ def _bidding_spread(game: Game[Any, Any], state: Any, seat: int, rng: random.Ran
         tiles = [t for t, _ in action.bids]
         spread = max(1, share // len(tiles))
         text = "; ".join(f"{game.format(type(action)(((t, 1),))).split()[0]} {spread}" for t in tiles)
-        try:
-            better = game.parse(state, seat, text)
-            game.apply(state, seat, better)
-        except ValueError:
-            continue
-        if better not in proposals:
+        better = bidding.legal(game, state, seat, text)
+        if better is not None and better not in proposals:
             proposals.append(better)
     return proposals
 
