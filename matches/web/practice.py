@@ -18,7 +18,7 @@ from games.registry import get_game, slugs
 from matches.play import bots, services
 from matches.web import forms
 
-STRENGTH_CHOICES = [("easy", "Easy"), ("normal", "Normal"), ("strong", "Strong")]
+STRENGTH_CHOICES = [(strength, strength.capitalize()) for strength in bots.STRENGTHS]
 
 
 class PracticeError(ValueError):

@@ -236,9 +236,9 @@ def host_act(request: HttpRequest, token: str) -> HttpResponse:
     undo, action = "", request.POST.get("action")
     # the ending stays undoable from the toast for 30 s (static/js/confirm.js hides it): the reopen
     # path; a round resolved early, the undo of that one turn (the round waits for orders again)
-    taken_back = ("reopen" if action in UNDOABLE and not services.reopen_refusal(match)
+    taken_back = ("" if error else "reopen" if action in UNDOABLE and not services.reopen_refusal(match)
                   else "undo" if action == "resolve" else "")
-    if not error and taken_back:
+    if taken_back:
         undo = render_to_string("matches/partials/undo_toast.html", {
             "host_act_url": reverse("host_act", args=[token]), "seq": host_seq(match), "action": taken_back,
             "version": match.current_bout.version if match.current_bout else 0, "what": message})
