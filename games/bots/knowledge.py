@@ -20,7 +20,8 @@ from . import bidding
 from .evals import grid_master_evaluate, lance_evaluate, yinsh_evaluate
 from .grids import choose_stone
 from .planner import plan_orders
-from .search import Evaluate, Strength, sample_actions
+from .search import Evaluate, Strength, deadline_for, sample_actions
+from .solver import dump_key, solve_and_play
 
 Propose = Callable[[Game[Any, Any], Any, int, random.Random, Strength], list[Any]]
 Decide = Callable[[Game[Any, Any], Any, int, list[Any], Strength, random.Random], Any]
@@ -97,6 +98,26 @@ def _stones(three_loses: bool) -> Play:
     return play
 
 
+# -- Grid Master: search to the end (solver.py) -----------------------------------------------
+#: by strength (a `Strength` of a test may set them in `extra`): plies searched against the best
+#: defence (None: to the end), plies of the chances search, and whether the chances only break
+#: ties between the actions with the best value against any defence (easy) or choose among all
+#: of them once no forced win is found (normal, strong: measured against a random player, 200
+#: games each, this wins 96-97 % where keeping the best value won 89-91 %: a draw held against
+#: perfect play is a game not won against a fallible one)
+GRID_KNOBS: dict[str, dict[str, Any]] = {
+    "easy": {"solve_depth": 2, "chance_depth": 1, "hold": True},
+    "normal": {"solve_depth": 4, "chance_depth": 3, "hold": False},
+    "strong": {"solve_depth": None, "chance_depth": 6, "hold": False},
+}
+
+
+def _grid_master(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rng: random.Random) -> Any:
+    knobs = replace(knobs, extra={**GRID_KNOBS.get(knobs.name, GRID_KNOBS["normal"]), **knobs.extra})
+    return solve_and_play(game, state, seat, knobs, partial(grid_master_evaluate, game), dump_key(game),
+                          deadline_for(knobs))
+
+
 _KNOWLEDGE: dict[str, Knowledge] = {
     "gomoku": Knowledge(_listed, play=_stones(three_loses=False)),
     "squava": Knowledge(_listed, play=_stones(three_loses=True)),
@@ -104,7 +125,7 @@ _KNOWLEDGE: dict[str, Knowledge] = {
     "back-to-the-wall": Knowledge(_sampled, play=plan_orders),
     "yinsh": Knowledge(_listed, judge=yinsh_evaluate, depth=20),
     "lance-assembly": Knowledge(_listed, judge=lance_evaluate, depth=8),
-    "grid-master": Knowledge(_listed, judge=grid_master_evaluate, depth=8, contempt=0.3),
+    "grid-master": Knowledge(_listed, play=_grid_master),
 }
 
 
