@@ -17,6 +17,7 @@ Nothing here asserts a time.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import subprocess
@@ -40,8 +41,10 @@ while True:
 
 
 def pct(values: list[float], p: float) -> float:
+    # nearest rank: the smallest value with at least p % of the values at or below it (the 19th of
+    # 20 at p95; the old round(x + 0.5) rounded 19.5 up to 20 and so took the largest)
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(p / 100 * len(ordered) - 1e-9) - 1))]
 
 
 def main() -> None:

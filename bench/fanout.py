@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import itertools
 import json
+import math
 import os
 import random
 import re
@@ -54,8 +55,10 @@ BLOCK = 5
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
+    # nearest rank: the smallest value with at least p % of the values at or below it (the 19th of
+    # 20 at p95; the old round(x + 0.5) rounded 19.5 up to 20 and so took the largest)
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(p / 100 * len(ordered) - 1e-9) - 1))]
 
 
 # -- setup --------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ the mover's send.
 
 from __future__ import annotations
 
+import math
 import statistics
 import sys
 from collections import defaultdict
@@ -36,7 +37,7 @@ def main(path: str) -> None:
         print(f"{label}{len(chosen)} moves; median (p95) ms after the mover's send:")
         for name in order:
             values = sorted(steps[name])
-            p95 = values[min(len(values) - 1, int(0.95 * len(values)))]
+            p95 = values[max(0, math.ceil(0.95 * len(values) - 1e-9) - 1)]  # nearest rank
             print(f"  {name:24s} {statistics.median(values):7.2f} ({p95:7.2f})  (n={len(values)})")
 
 
