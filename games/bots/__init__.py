@@ -72,4 +72,4 @@ def choose(game: Game[Any, Any], state: Any, seat: int, strength: str | Strength
         return safe[0]
     if know.decide is not None:
         return know.decide(game, observed, seat, safe, knobs, rng)
-    return uct(game, observed, seat, safe, knobs, rng, know.evaluate, deadline=deadline, contempt=know.contempt)
+    return uct(game, observed, seat, safe, knobs, rng, know.evaluate, deadline=deadline)

@@ -40,8 +40,6 @@ class Knowledge:
     #: random moves before a playout is cut and evaluated, at most (an evaluation is
     #: worth more than a long random tail)
     depth: int | None = None
-    #: a draw's value below a half for the searching seat (search.uct)
-    contempt: float = 0.0
 
 
 def _listed(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, knobs: Strength) -> list[Any]:

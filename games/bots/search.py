@@ -196,11 +196,9 @@ class _Node:
 
 def uct(game: Game[Any, Any], state: Any, seat: int, actions: list[Any], strength: Strength,
         rng: random.Random, evaluate: Evaluate | None = None, c: float = 1.2,
-        deadline: float | None = None, contempt: float = 0.0) -> Any:
+        deadline: float | None = None) -> Any:
     """UCT over turn-based play from `state`, root actions `actions`; the most visited.
-    Stops at `deadline` (the decision's clock; the strength's own from now when None).
-    `contempt`: how much less than half a drawn end is worth to `seat` (the others still
-    value it at a half), so the search plays on for the win where a draw is likely."""
+    Stops at `deadline` (the decision's clock; the strength's own from now when None)."""
     root = _Node(state, None, -1)
     root.untried = list(actions)
     budget = Budget(strength, deadline)
@@ -230,8 +228,6 @@ def uct(game: Game[Any, Any], state: Any, seat: int, actions: list[Any], strengt
         for n in path[1:]:
             if n.mover not in cache:
                 cache[n.mover] = score(game, end, n.mover, evaluate)
-                if n.mover == seat and contempt and end[1] is not None and not end[1].winners:
-                    cache[n.mover] -= contempt  # a draw is worth less to us than to them
             n.visits += 1
             n.value += cache[n.mover]
         root.visits += 1
