@@ -17,7 +17,6 @@ Nothing here asserts a time.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import statistics
 import subprocess
@@ -27,6 +26,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from stats import pct  # noqa: E402
 
 POLL = """
 import os, time, django
@@ -38,13 +40,6 @@ while True:
     sweep_clocks()
     time.sleep(float(os.environ["BENCH_POLL"]))
 """
-
-
-def pct(values: list[float], p: float) -> float:
-    # nearest rank: the smallest value with at least p % of the values at or below it (the 19th of
-    # 20 at p95; the old round(x + 0.5) rounded 19.5 up to 20 and so took the largest)
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(p / 100 * len(ordered) - 1e-9) - 1))]
 
 
 def main() -> None:

@@ -24,7 +24,6 @@ import argparse
 import asyncio
 import itertools
 import json
-import math
 import os
 import random
 import re
@@ -41,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from stats import pct  # noqa: E402
 from wsclient import WebSocket  # noqa: E402
 
 META = re.compile(r'id="live-meta"[^>]*?data-bout="(\d+)"[^>]*?data-version="(\d+)"(?:[^>]*?data-base="(\d*)")?')
@@ -50,15 +50,6 @@ CHAT = re.compile(r"bench chat (\d+)")
 TRACE: Any = None  # --trace: this process's moves and arrivals, beside daphne's steps
 #: moves timed in a row with chat flowing, then without (issue 24's comparison)
 BLOCK = 5
-
-
-def pct(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    # nearest rank: the smallest value with at least p % of the values at or below it (the 19th of
-    # 20 at p95; the old round(x + 0.5) rounded 19.5 up to 20 and so took the largest)
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(p / 100 * len(ordered) - 1e-9) - 1))]
 
 
 # -- setup --------------------------------------------------------------------------------

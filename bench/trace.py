@@ -8,10 +8,11 @@ the mover's send.
 
 from __future__ import annotations
 
-import math
 import statistics
 import sys
 from collections import defaultdict
+
+from stats import pct
 
 
 def main(path: str) -> None:
@@ -37,8 +38,7 @@ def main(path: str) -> None:
         print(f"{label}{len(chosen)} moves; median (p95) ms after the mover's send:")
         for name in order:
             values = sorted(steps[name])
-            p95 = values[max(0, math.ceil(0.95 * len(values) - 1e-9) - 1)]  # nearest rank
-            print(f"  {name:24s} {statistics.median(values):7.2f} ({p95:7.2f})  (n={len(values)})")
+            print(f"  {name:24s} {statistics.median(values):7.2f} ({pct(values, 95):7.2f})  (n={len(values)})")
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ from typing import Any
 
 from games.core import Game
 
-from .search import Evaluate, Strength
+from .search import Evaluate, Strength, actor, reward
 
 #: a position's key for the tables: two states with the same key have the same future
 Key = Callable[[Any], Hashable]
@@ -64,7 +64,8 @@ def _frozen(value: Any) -> Hashable:
 class Solver:
     """The two searches of one decision, with their tables (kept for that decision only)."""
 
-    def __init__(self, game: Game[Any, Any], key: Key, evaluate: Evaluate | None, deadline: float | None) -> None:
+    def __init__(self, game: Game[Any, Any], key: Key, evaluate: Evaluate | None, deadline: float | None,
+                 budget: int | None = None) -> None:
         self.game = game
         self.key = key
         self.evaluate = evaluate
@@ -75,7 +76,7 @@ class Solver:
         self.nodes = 0
         self.ticks = 0
         #: positions the chances search may expand (None: the deadline alone)
-        self.budget: int | None = None
+        self.budget = budget
 
     def _tick(self, counted: bool = False) -> None:
         """One more position searched; OutOfTime past the deadline, or past `budget` positions of
@@ -89,12 +90,9 @@ class Solver:
             raise OutOfTime
 
     def _end(self, state: Any, seat: int) -> float | None:
+        """An ended position's value for `seat`: 1 won, 0 drawn, -1 lost (None: not ended)."""
         result = self.game.result(state)
-        if result is None:
-            return None
-        if not result.winners:
-            return 0.0
-        return 1.0 if seat in result.winners and len(result.winners) == 1 else -1.0
+        return None if result is None else 2.0 * reward(result, seat, 2) - 1.0
 
     def _guess(self, state: Any, seat: int) -> float:
         """A position cut short, for `seat`, strictly between a loss and a win."""
@@ -104,7 +102,7 @@ class Solver:
 
     def negamax(self, state: Any, depth: int | None) -> float:
         """The value of `state` (not ended) for the seat to move: exact (-1, 0, 1) with `depth` None."""
-        seat = _mover(self.game, state)
+        seat = actor(self.game, state)
         if depth == 0:
             return self._guess(state, seat)
         key = self.key(state)
@@ -143,16 +141,12 @@ class Solver:
         if slot in self.chance:
             return self.chance[slot]
         self._tick(counted=True)
-        mover = _mover(self.game, state)
+        mover = actor(self.game, state)
         values = [self.expected(self.game.apply(state, mover, a), seat, depth - 1)
                   for a in self.game.legal_actions(state, mover)]
         value = max(values) if mover == seat else sum(values) / len(values)
         self.chance[slot] = value
         return value
-
-
-def _mover(game: Game[Any, Any], state: Any) -> int:
-    return min(game.to_act(state))
 
 
 def solve_and_play(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, evaluate: Evaluate | None,
@@ -163,10 +157,9 @@ def solve_and_play(game: Game[Any, Any], state: Any, seat: int, knobs: Strength,
     actions = list(game.legal_actions(state, seat))
     if len(actions) == 1:
         return actions[0]
-    solver = Solver(game, key, evaluate, deadline)
     # a strength's iterations bound the chances search too: a test's strength without a clock
     # (`seconds=None`) decides the same way on every machine
-    solver.budget = knobs.iterations * NODES_PER_ITERATION
+    solver = Solver(game, key, evaluate, deadline, budget=knobs.iterations * NODES_PER_ITERATION)
     solve_depth = knobs.extra.get("solve_depth")
     chance_depth = int(knobs.extra.get("chance_depth", 2))
     afters = [game.apply(state, seat, a) for a in actions]
