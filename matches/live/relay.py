@@ -42,11 +42,6 @@ log = logging.getLogger(__name__)
 LAYER_ERRORS = (LayerUnavailable, OSError, TimeoutError)
 UPDATE_TYPE = "relay.update"
 RECOVERED_TYPE = RECOVERED["type"]  # what the resilient layer sends each of its channels when Redis is back
-#: sockets written between two turns of the event loop.  A socket's `send` never suspends under
-#: daphne (it frames and writes in one step), so writing an update to 1,000 sockets held the loop
-#: for ~30 ms: with chat lines flowing to 1,000 spectators a move arrived, and waited there before
-#: its consumer read it, 35 ms at the median (bench/trace.py).
-YIELD_EVERY = 50
 #: seconds after which a join adds the relay to its group again (channels_redis expires a group's
 #: members after `group_expiry`, a day by default)
 REJOIN_AFTER = 3600.0
@@ -165,9 +160,7 @@ class Relay:
         """Write one update to every local socket of `group`; one that fails is dropped (it is
         closed or closing: its consumer's disconnect would drop it too)."""
         members = self.sockets.get(group, set())
-        for index, socket in enumerate(list(members)):
-            if index and index % YIELD_EVERY == 0:
-                await asyncio.sleep(0)  # (daphne's send never suspends: see YIELD_EVERY)
+        for socket in list(members):
             try:
                 await socket.send(text_data=html)
             except Exception as error:  # a socket closing meanwhile must not stop the others
