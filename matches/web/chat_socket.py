@@ -15,6 +15,7 @@ from http.cookies import CookieError, SimpleCookie
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.db import connections
 from django.utils.html import escape
 
 from games.core import SPECTATOR
@@ -65,9 +66,23 @@ def draw_panel(match: Any, viewer: int, who: dict[str, str]) -> str:
     return live_chat.panel(match, viewer, oob=True, **who)
 
 
-@database_sync_to_async  # in the one thread that writes matches, as a move (SQLite takes one writer at a time)
-def post(match_id: int, viewer: int, room: str, text: str, who: dict[str, str]) -> str:
-    """The reply to a chat line: its room's error line, empty and hidden when it was taken."""
+async def post(match_id: int, viewer: int, room: str, text: str, who: dict[str, str]) -> str:
+    """The reply to a chat line: its room's error line, empty and hidden when it was taken.
+
+    On PostgreSQL a line is written and drawn in a worker thread of its own, beside the moves
+    (chat never locks the match row: play/chat.py), so that a move never queues behind a chat
+    line in the one thread Channels gives the moves (`database_sync_to_async`), where it waited
+    for the line's transaction and drawing (bench/README.md, "Chat never slows a move").  SQLite
+    takes one writer at a time (two transactions that read, then write, fail with "database is
+    locked"), so there a line waits in the moves' thread."""
+    return await database_sync_to_async(_post, thread_sensitive=_one_writer())(match_id, viewer, room, text, who)
+
+
+def _one_writer() -> bool:
+    return connections["default"].vendor == "sqlite"
+
+
+def _post(match_id: int, viewer: int, room: str, text: str, who: dict[str, str]) -> str:
     from matches.models import Match
 
     error = ""

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+import threading
 import uuid
 from typing import Any
 
@@ -246,3 +248,32 @@ async def test_a_lifted_mute_lets_the_writer_chat_again(make_match: Any) -> None
     assert count == 1
     for comm in (host, watch):
         await comm.disconnect()
+
+
+@pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+                    reason="PostgreSQL: SQLite takes one writer at a time, so there chat waits for the moves")
+async def test_a_chat_line_is_taken_while_the_moves_thread_is_busy(make_match: Any) -> None:
+    """A move (`database_sync_to_async`, Channels' one thread for them) never queues behind a chat
+    line, nor a line behind a move: the line is written and drawn in a worker thread of its own."""
+    from matches.web import chat_socket
+
+    match = await database_sync_to_async(make_match)("lance-assembly")
+    entered, release = threading.Event(), threading.Event()
+
+    def a_long_move() -> None:  # holds the moves' thread until the line was taken
+        entered.set()
+        release.wait(30)
+
+    holding = asyncio.ensure_future(database_sync_to_async(a_long_move)())
+    assert await asyncio.get_running_loop().run_in_executor(None, entered.wait, 10)
+    try:
+        reply = await asyncio.wait_for(
+            chat_socket.post(match.id, HOST, chatrooms.SPECTATORS, "while a move is drawn", {}), 10)
+        taken = await database_sync_to_async(
+            lambda: ChatMessage.objects.filter(match=match, text="while a move is drawn").exists(),
+            thread_sensitive=False)()
+        assert not release.is_set()  # the moves' thread was held all along
+    finally:
+        release.set()
+        await holding
+    assert taken and 'class="chat-error"' in reply and " hidden" in reply  # taken: the error line hidden
