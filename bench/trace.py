@@ -37,7 +37,7 @@ def main(path: str) -> None:
         order = sorted(steps, key=lambda n: statistics.median(steps[n]))
         print(f"{label}{len(chosen)} moves; median (p95) ms after the mover's send:")
         for name in order:
-            values = sorted(steps[name])
+            values = steps[name]
             print(f"  {name:24s} {statistics.median(values):7.2f} ({pct(values, 95):7.2f})  (n={len(values)})")
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 import threading
 import uuid
@@ -14,6 +13,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connection
 from django.test import Client
 
 from config.asgi import application
@@ -250,7 +250,7 @@ async def test_a_lifted_mute_lets_the_writer_chat_again(make_match: Any) -> None
         await comm.disconnect()
 
 
-@pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+@pytest.mark.skipif(connection.vendor == "sqlite",
                     reason="PostgreSQL: SQLite takes one writer at a time, so there chat waits for the moves")
 async def test_a_chat_line_is_taken_while_the_moves_thread_is_busy(make_match: Any) -> None:
     """A move (`database_sync_to_async`, Channels' one thread for them) never queues behind a chat
