@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from games.core import HOST, Game, IllegalAction, Result, RuleError
-from matches.core import events, formats
+from matches.core import commits, events, formats
 from matches.core.errors import NotAllowed, StaleVersion
 from matches.models import Bout, Match, TurnLog
 from matches.play import clocks, endings, lag
@@ -26,12 +26,17 @@ log = logging.getLogger(__name__)
 
 def lock(match: Match | int, *, with_clocks: bool = False) -> tuple[Match, Bout | None]:
     """Lock the match row, then its current bout row (always in this order).  `with_clocks`: read
-    the bout's clocks too (clocks.rows), as the move's transaction will change them."""
+    the bout's clocks too (clocks.rows), as the move's transaction will change them.
+
+    The lock is PostgreSQL's FOR NO KEY UPDATE (`no_key=True`, what an UPDATE of columns other
+    than the key takes): it orders every change of the match as FOR UPDATE would, but does not
+    wait for transactions that only insert rows pointing at the match or bout (a chat line, whose
+    foreign key check holds FOR KEY SHARE on the match until its commit reaches the disk)."""
     pk = match if isinstance(match, int) else match.pk
-    found = Match.objects.select_for_update().filter(pk=pk).first()
+    found = Match.objects.select_for_update(no_key=True).filter(pk=pk).first()
     if found is None:
         raise Match.DoesNotExist(f"there is no match {pk}")
-    bout = Bout.objects.select_for_update().filter(match_id=pk).order_by("-number").first()
+    bout = Bout.objects.select_for_update(no_key=True).filter(match_id=pk).order_by("-number").first()
     if bout is not None:
         bout.match = found  # the locked row, not another read of it
         if with_clocks:
@@ -203,6 +208,7 @@ def finish_bout(
     whole_match: bool = False,
 ) -> None:
     """End `bout`; then the match if the format says so (or `whole_match`)."""
+    commits.flush_now()  # a bout's end (its result, the season's ledger) always waits for the disk
     clocks.stop_all(bout, now)
     result = Result(frozenset(winners), reason, scores, detail)
     bout.result = result.to_json()
@@ -305,10 +311,12 @@ def play(
         from matches.seasons import results as season_results
 
         season_results.check_spends(match, bout, actor, action, by_host=by_host)
+    news: list[str] = []
     if match.season_id and game.host_moves:  # the host's game: reveals go to the season's webhook
         from matches.seasons import results as season_results
 
-        season_results.game_news(match, bout, game.news(before, after, actor, action), now)
+        news = game.news(before, after, actor, action)
+        season_results.game_news(match, bout, news, now)
     canonical = game.format(action)
     timing: dict[str, Any] = {"time_used": None}
     clock = clocks.of(bout, actor)
@@ -329,6 +337,8 @@ def play(
     if game.host_moves:  # the host's game: a round's clock starts when it opens and stops when it closes
         new_round = round_opened_or_closed(game, before, after)
     after_state_change(match, bout, after, now, new_round=new_round)
+    if bout.finished is None and not news:
+        commits.flush_lazily()  # a move inside a bout: its commit need not wait for the disk (core/commits.py)
     return entry
 
 

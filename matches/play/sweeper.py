@@ -74,11 +74,11 @@ def claim_and_expire(match_id: int, bout_id: int, version: int, now: datetime) -
     """
     with transaction.atomic():
         # the match row first: every service locks match then bout (no deadlock)
-        match = Match.objects.select_for_update().get(pk=match_id)
+        match = Match.objects.select_for_update(no_key=True).get(pk=match_id)
         claimed = Bout.objects.filter(id=bout_id, version=version, deadline__lte=now).update(version=version + 1)
         if not claimed:
             return False
-        bout = Bout.objects.select_for_update().get(pk=bout_id)
+        bout = Bout.objects.select_for_update(no_key=True).get(pk=bout_id)
         return engine.expire(match, bout, now, bumped=True)
 
 

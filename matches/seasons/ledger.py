@@ -28,6 +28,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Sum
 from django.utils import timezone
 
+from matches.core import commits
 from matches.core.errors import NotAllowed, ServiceError
 from matches.models import GarnetEntry, Match, Season, SeasonEvent, SeasonPlayer, Seat, TokenOfLife
 from matches.seasons import webhooks
@@ -124,6 +125,7 @@ def log_event(
     announce: bool = True,
 ) -> SeasonEvent:
     """One line of the season log (and its announcement, if the season has a webhook)."""
+    commits.flush_now()  # what the season's log and webhook say is never lost (core/commits.py)
     event = SeasonEvent.objects.create(
         season=season, kind=kind, text=text[:500], reason=reason[:200], key=key, player=player, match=match,
         bout=bout, data=data or {}, created=now or timezone.now(),

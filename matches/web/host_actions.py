@@ -246,7 +246,7 @@ def perform(match: Any, data: Any) -> str:
         raise BadRequest("reload the page: the form lost its version") from None
     with transaction.atomic():
         # the services lock the match row too (match first, then bout): same order, no deadlock
-        locked = Match.objects.select_for_update().get(pk=match.pk)
+        locked = Match.objects.select_for_update(no_key=True).get(pk=match.pk)
         if host_seq(locked) != seen:
             raise AlreadyDone("already done: another host action was applied since this page was drawn "
                               "(a double click or a retry?); check the log before repeating it")
