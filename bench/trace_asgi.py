@@ -54,16 +54,18 @@ def _wrap_sync(owner: Any, name: str, before: str, after: str | None = None) -> 
 _wrap_async(consumers.MatchConsumer, "receive", "receive", "replied")
 _wrap_sync(services, "submit", "submit", "committed")
 _wrap_sync(live, "prepare", "prepare", "prepared")
-_real_send = live._send
+_real_send = live._deliver_here
 
 
-async def _send(messages: Any) -> None:
+async def _send(messages: Any) -> Any:
     mark("send:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
-    await _real_send(messages)
-    mark("sent:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
+    try:
+        return await _real_send(messages)
+    finally:
+        mark("sent:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
 
 
-live._send = _send
+live._deliver_here = _send
 _real_deliver = relay.Relay.deliver
 
 

@@ -29,6 +29,7 @@ import logging
 import threading
 import time
 import weakref
+from collections import Counter
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
@@ -261,6 +262,8 @@ store = _make_store()
 
 #: this process's open connections: connection id -> presence key (refreshed by the heartbeat)
 _open: dict[str, str] = {}
+#: this process's open connections per presence key (changed on the loop, read by the drawing thread)
+_here: Counter[str] = Counter()
 _heartbeats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = weakref.WeakKeyDictionary()
 _tasks: set[asyncio.Task[None]] = set()
 _pending: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, set[tuple[int, str]]] = weakref.WeakKeyDictionary()
@@ -364,14 +367,20 @@ def seat_presence(match_id: int, seat: int) -> tuple[int | None, float | None]:
 
 def open_audiences(match_id: int, labels: list[str]) -> set[str] | None:
     """The audiences (of `labels`) with a socket open; None when unknown (Redis away
-    or restarted empty): then live renders every audience (one too many is harmless)."""
+    or restarted empty): then live renders every audience (one too many is harmless).
+    An audience with a socket on this process is open without asking Redis (one web process:
+    no round trip before a move is drawn, ~0.8 ms); the store is asked about the others."""
+    here = {label for label in labels if _here[key(match_id, label)] > 0}
+    rest = [label for label in labels if label not in here]
+    if not rest:
+        return here
     try:
-        counts = store.known(match_id, [key(match_id, label) for label in labels])
+        counts = store.known(match_id, [key(match_id, label) for label in rest])
     except _Unavailable:
         return None
     if counts is None:
         return None
-    return {label for label, count in zip(labels, counts, strict=True) if count > 0}
+    return here | {label for label, count in zip(rest, counts, strict=True) if count > 0}
 
 
 # -- connections (async: called by the consumer) ------------------------------------------
@@ -379,6 +388,10 @@ def open_audiences(match_id: int, labels: list[str]) -> set[str] | None:
 
 async def arrive(match_id: int, audience: str, conn: str) -> None:
     name = key(match_id, audience)
+    if _open.get(conn) != name:
+        _here[name] += 1
+        if conn in _open:  # (a connection never changes audience; kept exact all the same)
+            _here[_open[conn]] -= 1
     _open[conn] = name
     _ensure_heartbeat()
     with contextlib.suppress(_Unavailable):  # if Redis is away, the heartbeat adds it when it is back
@@ -387,7 +400,13 @@ async def arrive(match_id: int, audience: str, conn: str) -> None:
 
 
 async def leave(match_id: int, audience: str, conn: str) -> None:
-    name = _open.pop(conn, key(match_id, audience))
+    name = _open.pop(conn, None)
+    if name is None:  # (already gone)
+        name = key(match_id, audience)
+    else:
+        _here[name] -= 1
+        if _here[name] <= 0:
+            del _here[name]
     await _remove((name, conn))
     _schedule_push(match_id, audience)
 

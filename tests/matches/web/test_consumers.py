@@ -271,6 +271,32 @@ async def test_notify_renders_once_per_audience_with_a_socket_not_per_connection
         await comm.disconnect()
 
 
+async def test_audiences_with_sockets_on_this_process_are_drawn_without_asking_the_store(
+        make_match: Any, monkeypatch: Any) -> None:
+    """The shared store of who is connected (Redis) is asked only about audiences with no socket on
+    this process.  Here it has forgotten everything (a restart): asked only about the two audiences
+    open here, it is not asked and both are open; once one closes, it is asked about that one, and
+    its answer (unknown) has every audience of an update drawn."""
+    from matches.live import fanout as live
+
+    match = await database_sync_to_async(make_match)("lance-assembly")
+    seat_token = await database_sync_to_async(lambda: match.seats.get(number=1).token)()
+    seat, watch = await _open(seat_token), await _open(match.watch_token)
+    for comm in (seat, watch):
+        await _drain(comm)
+    asked: list[list[str]] = []
+    monkeypatch.setattr(presence.store, "known", lambda match_id, names: asked.append(names) and None)
+    opened = await database_sync_to_async(presence.open_audiences)(match.id, ["seat-1", "watch"])
+    assert opened == {"seat-1", "watch"} and asked == []
+    await seat.disconnect()
+    await _drain(watch)
+    assert await database_sync_to_async(presence.open_audiences)(match.id, ["seat-1", "watch"]) is None
+    assert asked == [[presence.key(match.id, "seat-1")]]
+    drawn = await database_sync_to_async(live.prepare)(match.id)
+    assert len(drawn) == 4  # unknown: every audience drawn
+    await watch.disconnect()
+
+
 async def test_moves_over_sockets_reach_every_audience_as_deltas_drawn_from_their_transactions(
         make_match: Any, monkeypatch: Any) -> None:
     """Every audience gets every version, each a delta on the one before (the first one whole
@@ -288,13 +314,13 @@ async def test_moves_over_sockets_reach_every_audience_as_deltas_drawn_from_thei
     real = live._draw  # (args[3]: what the transaction wrote, when the update is drawn from it)
     monkeypatch.setattr(live, "_draw", lambda *args: read_back.append(args[3] is None) or real(*args))
     sent: list[str] = []
-    real_send = live._send
+    real_send = live._deliver_here
 
-    async def recording(messages: Any) -> None:
+    async def recording(messages: Any) -> Any:
         sent.extend(group.rsplit("-", 1)[-1] for group, _ in messages)
-        await real_send(messages)
+        return await real_send(messages)
 
-    monkeypatch.setattr(live, "_send", recording)
+    monkeypatch.setattr(live, "_deliver_here", recording)
     held = dict.fromkeys(socks, await _current_version(match))
     for index, text in enumerate(["place C3", "place D4", "place C4", "place E5"]):
         seat = 1 + index % 2
