@@ -29,12 +29,20 @@ def _key(match_id: int, seat: int) -> str:
     return f"deathmatch:netlag:{int(match_id)}:{int(seat)}"
 
 
+def clean(round_trip: float) -> float | None:
+    """A measured round trip as it is kept (seconds, at most MAX_ROUND_TRIP), None if it is no measure."""
+    if not math.isfinite(round_trip) or round_trip < 0:
+        return None
+    return min(round_trip, MAX_ROUND_TRIP)
+
+
 def record(match_id: int, seat: int, round_trip: float) -> None:
     """Store the latest round trip (seconds) measured on seat `seat`'s socket."""
-    if not math.isfinite(round_trip) or round_trip < 0:
+    kept = clean(round_trip)
+    if kept is None:
         return
     try:
-        cache.set(_key(match_id, seat), min(round_trip, MAX_ROUND_TRIP), TTL)
+        cache.set(_key(match_id, seat), kept, TTL)
     except Exception as error:  # Redis away: the lag is unknown until the next ping
         log.info("network lag of a seat not stored: %s", type(error).__name__)
 

@@ -203,15 +203,19 @@ def start_next_bout(match: Match) -> Bout:
 # -- moves ----------------------------------------------------------------------------
 
 
-def submit(match: Match | int, seat: int, text: str, expected_version: int, *, think: float | None = None) -> TurnLog:
+def submit(match: Match | int, seat: int, text: str, expected_version: int, *, think: float | None = None,
+           network_lag: float | None = None) -> TurnLog:
     """A seat's move (or sealed submission) on the current bout (`match`: the match or its id).
 
     `think`: the seconds the page says its player took (position shown -> Play pressed); the
-    seat's clock gives back the lag beyond it, within its quota (play/lag.py)."""
+    seat's clock gives back the lag beyond it, within its quota (play/lag.py).  `network_lag`: the
+    round trip the server measured on the socket the move came by (core/netlag.py); when None,
+    the latest one measured on any of the seat's sockets."""
     now = _now()
     timed_out = False
     match_id = match if isinstance(match, int) else match.pk
-    network_lag = netlag.measured(match_id, int(seat)) if isinstance(seat, int) else None
+    if network_lag is None and isinstance(seat, int):
+        network_lag = netlag.measured(match_id, seat)
     with transaction.atomic():
         match, bout = engine.lock(match, with_clocks=True)
         bout = engine.require_running_bout(match, bout)

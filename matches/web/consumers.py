@@ -67,6 +67,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
     group: str = ""
     #: ping number -> when its pong was sent (time.monotonic), until the page acknowledges it
     _pings: dict[int, float] | None = None
+    #: the latest round trip measured on this socket (seconds), None before the first
+    _lag: float | None = None
 
     async def connect(self) -> None:
         token = str(self.scope["url_route"]["kwargs"].get("token", ""))
@@ -149,7 +151,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
             return
         sent = pings.pop(n, None)
         if sent is not None and self.match_id is not None and self.viewer >= 1:
-            await _read_only(netlag.record)(self.match_id, self.viewer, time.monotonic() - sent)
+            round_trip = time.monotonic() - sent
+            self._lag = netlag.clean(round_trip)  # this socket's moves use it without asking the cache
+            await _read_only(netlag.record)(self.match_id, self.viewer, round_trip)
 
     # -- called by the relay ------------------------------------------------------------
     async def layer_recovered(self) -> None:
@@ -188,7 +192,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
         assert self.match_id is not None
         try:  # by id: the service reads (and locks) the match itself
-            services.submit(self.match_id, self.viewer, text, version, think=think)
+            services.submit(self.match_id, self.viewer, text, version, think=think, network_lag=self._lag)
         except (services.ServiceError, RuleError) as exc:
             return str(exc)
         return ""
