@@ -150,6 +150,7 @@ SLOW_NETWORK = """
 MOVES = 20
 
 
+@pytest.mark.alone  # a second of lag over twenty moves: three busy test workers on two cores make more
 def test_a_slowed_network_costs_the_reserve_under_a_second_over_twenty_moves(server: Server, browser: Any) -> None:
     """Issue 26: Uli's page waits 300 ms each way.  Over 20 Gomoku moves his reserve loses under 1 s
     to lag (the server's lag compensation), where the same moves would have lost about 12 s
