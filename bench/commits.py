@@ -25,16 +25,23 @@ from stats import pct
 
 
 def run(url: str, setting: str, commits: int, pause: float) -> list[float]:
+    # a plain table: a temporary one writes no write-ahead log, so its commits never wait for the disk
+    table = f"bench_commits_{os.getpid()}"
     with psycopg.connect(url, options=f"-c synchronous_commit={setting}") as conn:
-        conn.execute("CREATE TEMP TABLE bench_commits (id serial PRIMARY KEY, v int)")
+        conn.execute(f"CREATE TABLE {table} (id serial PRIMARY KEY, v int)")
         conn.commit()
         took = []
-        for i in range(commits):
-            conn.execute("INSERT INTO bench_commits (v) VALUES (%s)", (i,))
-            started = time.perf_counter()
+        try:
+            for i in range(commits):
+                conn.execute(f"INSERT INTO {table} (v) VALUES (%s)", (i,))
+                started = time.perf_counter()
+                conn.commit()
+                took.append((time.perf_counter() - started) * 1000)
+                time.sleep(pause)
+        finally:
+            conn.rollback()
+            conn.execute(f"DROP TABLE {table}")
             conn.commit()
-            took.append((time.perf_counter() - started) * 1000)
-            time.sleep(pause)
         return took
 
 
@@ -48,10 +55,10 @@ def main() -> None:
     print("| synchronous_commit | p50 | p95 | p99 | max | over 10 ms |")
     print("| --- | --- | --- | --- | --- | --- |")
     for setting in ("on", "off"):
-        took = sorted(run(args.database, setting, args.commits, args.pause))
+        took = run(args.database, setting, args.commits, args.pause)
         over = sum(1 for t in took if t > 10)
         print(f"| {setting} | {pct(took, 50):.2f} ms | {pct(took, 95):.2f} ms | {pct(took, 99):.2f} ms "
-              f"| {took[-1]:.1f} ms | {over} |")
+              f"| {max(took):.1f} ms | {over} |")
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
@@ -53,6 +53,7 @@ from matches.live import presence, relay, render
 log = logging.getLogger(__name__)
 
 UPDATE_TYPE = "match.update"
+T = TypeVar("T")
 #: called with an audience's (group, message) as soon as it is drawn
 Emit = Callable[[str, dict[str, Any]], None]
 #: matches whose last sent parts are kept in memory (per process) for deltas
@@ -174,8 +175,8 @@ def _prepare_and_close(match_id: int, moved: Moved | None, emit: Emit) -> None:
         close_old_connections()
 
 
-#: the server loop's queue of updates to send, in the order they were drawn, and its sender
-#: updates drawn, and an event to set once they are written to this process's sockets
+#: the server loop's queue of updates to send, in the order they were drawn, and its sender; each
+#: entry: updates drawn, and an event to set once they are written to this process's sockets
 _Batch = tuple[list[tuple[str, dict[str, Any]]], threading.Event | None]
 _outboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Queue[_Batch]] = weakref.WeakKeyDictionary()
 _senders: set[asyncio.Task[None]] = set()
@@ -201,31 +202,34 @@ async def _send_in_order(outbox: asyncio.Queue[_Batch]) -> None:
     publisher = asyncio.get_running_loop().create_task(_publish_in_order(onward))
     try:
         while True:
-            messages, written = await outbox.get()
-            events = [written]
-            while not outbox.empty():  # what was drawn meanwhile goes together
-                more, written = outbox.get_nowait()
-                messages, events = messages + more, [*events, written]
+            batches = await _all_queued(outbox)  # what was drawn meanwhile goes together
             try:
-                onward.put_nowait(await _deliver_here(messages))
+                onward.put_nowait(await _deliver_here([m for messages, _ in batches for m in messages]))
             except Exception:  # a broken send must never stop the next
                 log.exception("live update not sent")
-            for event in events:
-                if event is not None:
-                    event.set()
+            for _, written in batches:
+                if written is not None:
+                    written.set()
     finally:
         publisher.cancel()
 
 
 async def _publish_in_order(onward: asyncio.Queue[list[tuple[str, dict[str, Any]]]]) -> None:
     while True:
-        relayed = await onward.get()
-        while not onward.empty():  # published side by side (each group's in order: one connection)
-            relayed += onward.get_nowait()
+        # published side by side (each group's in order: one connection)
+        relayed = [message for batch in await _all_queued(onward) for message in batch]
         try:
             await _publish(relayed)
         except Exception:
             log.exception("live update not relayed")
+
+
+async def _all_queued(queue: asyncio.Queue[T]) -> list[T]:
+    """The next entry of `queue` (waiting for one) and every entry queued behind it."""
+    entries = [await queue.get()]
+    while not queue.empty():
+        entries.append(queue.get_nowait())
+    return entries
 
 
 def _send_now(match_id: int, moved: Moved | None = None) -> None:

@@ -388,10 +388,8 @@ def open_audiences(match_id: int, labels: list[str]) -> set[str] | None:
 
 async def arrive(match_id: int, audience: str, conn: str) -> None:
     name = key(match_id, audience)
-    if _open.get(conn) != name:
+    if conn not in _open:  # (a page that resyncs after a Redis outage arrives again)
         _here[name] += 1
-        if conn in _open:  # (a connection never changes audience; kept exact all the same)
-            _here[_open[conn]] -= 1
     _open[conn] = name
     _ensure_heartbeat()
     with contextlib.suppress(_Unavailable):  # if Redis is away, the heartbeat adds it when it is back

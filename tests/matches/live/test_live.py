@@ -417,6 +417,17 @@ async def test_notify_returns_before_rendering_when_a_server_loop_runs(make_matc
         live._loop = None  # the next tests run without a server loop
 
 
+@contextlib.contextmanager
+def _server_loop(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
+    """Draw and send from `loop`, as a server does; the next tests run without a server loop."""
+    live.attach(loop)
+    try:
+        yield
+    finally:
+        live._loop = None
+        live._pending.clear()
+
+
 async def test_each_audiences_update_leaves_while_the_next_one_is_drawn(monkeypatch: Any) -> None:
     """Issue 22 (spectators' p95): the spectators' update is sent as soon as it is drawn, not
     after the seats' and the host's.  Here the drawing of the second audience waits until the
@@ -442,14 +453,10 @@ async def test_each_audiences_update_leaves_while_the_next_one_is_drawn(monkeypa
 
     monkeypatch.setattr(live, "prepare", prepare)
     monkeypatch.setattr(live, "_deliver_here", record)
-    live.attach(loop)
-    try:
+    with _server_loop(loop):
         await asyncio.to_thread(live.notify, 3)
         await asyncio.wait_for(done.wait(), 10)
         assert sent == ["watch", "host"]
-    finally:
-        live._loop = None
-        live._pending.clear()
 
 
 async def test_an_update_reaches_this_process_while_the_one_before_is_still_relayed(monkeypatch: Any) -> None:
@@ -485,14 +492,10 @@ async def test_an_update_reaches_this_process_while_the_one_before_is_still_rela
     monkeypatch.setattr(live, "prepare", prepare)
     monkeypatch.setattr(live, "_deliver_here", deliver)
     monkeypatch.setattr(live, "_publish", publish)
-    live.attach(loop)
-    try:
+    with _server_loop(loop):
         await asyncio.to_thread(live.notify, 4)
         await asyncio.wait_for(both_relayed.wait(), 10)
         assert here == ["seat", "watch"] and relayed == ["seat", "watch"]
-    finally:
-        live._loop = None
-        live._pending.clear()
 
 
 async def test_a_broadcaster_lost_with_its_loop_does_not_stop_the_next_loops(monkeypatch: Any) -> None:
