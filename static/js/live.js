@@ -70,6 +70,20 @@
       if (!older && !(got.bout === last.bout && got.version === last.version)) { setTimeout(refetch, 0); }
     }
   });
+  // An answer by HTTP (a move's reply, the host's, a refetch) older than the page: a websocket
+  // update overtook it (the computer's answer to a move was drawn and sent before the move's own
+  // reply reached the page, which then showed the position before the answer and waited for ever).
+  // Its state is dropped; what comes before it (the move's error, the host's flash) still shows.
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var html = e.detail.serverResponse;
+    if (!last || typeof html !== "string") { return; }
+    var at = html.indexOf('<div id="live-meta"');
+    var got = at < 0 ? null : parseMeta(html.slice(at));
+    if (got && (got.bout < last.bout || (got.bout === last.bout && got.version < last.version))) {
+      e.detail.serverResponse = html.slice(0, at);
+    }
+  });
+
   // htmx parses a message as HTML outside any <svg>, so a live part of an SVG board (a point's
   // <g>) arrives as an HTML element, which an <svg> does not draw: rebuild it in the SVG namespace,
   // as the parser does inside <svg>.  (Its children must be written with end tags: "/>" closes

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import TIMEOUT, Server, cell, wait_connected
+from .conftest import TIMEOUT, Server, cell, same_as_fresh, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -109,3 +109,51 @@ def test_every_page_kept_live_equals_a_fresh_load_when_the_movers_reply_races_it
             page.wait_for_function(f"(() => {{ const rows = ({LOG_JS})(); return rows.some(r => r.startsWith({row!r})); }})()",
                                    timeout=TIMEOUT)
             assert _log(page) == _fresh_log(browser, urls[name]), f"after {row}, the log of {name} is not a fresh load's"
+
+
+def _version(page: Any) -> int:
+    return int(page.get_attribute("#live-meta", "data-version"))
+
+
+def test_a_movers_reply_overtaken_by_the_answer_to_its_move_leaves_the_page_on_the_answer(
+        server: Server, browser: Any) -> None:
+    """The move's HTTP reply reaches the page only after the opponent has answered and the
+    websocket has brought the answer (as a computer answers in practice, within milliseconds).
+    The page stays on the answer: before the fix it swapped the reply in, went back to the
+    position before the answer ("Player 2 to move") and waited there for ever."""
+    host = browser.new_context().new_page()
+    host.goto(server.url + "/")
+    host.select_option("#game-select", "lance-assembly")
+    host.fill("#per_move", "")
+    host.fill("#reserve", "")
+    host.click("button[type=submit]")
+    host.wait_for_url("**/h/**")
+    urls = {n: host.input_value(f"#seat-link-{n}") for n in (1, 2)}
+    seats = {n: browser.new_context().new_page() for n in (1, 2)}
+    for n, page in seats.items():
+        page.goto(urls[n])
+    wait_connected(host, *seats.values())
+    host.click("#host-start")
+    seats[1].wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+    before = _version(seats[1])
+
+    def reply_after_the_answer(route: Any) -> None:
+        response = route.fetch()  # the move is applied (version before + 1); its reply waits
+        seats[2].wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+        seats[2].click('#board .cell[data-coord="F1"]')
+        seats[2].click("#move-submit")
+        seats[1].wait_for_function(f"+document.getElementById('live-meta').dataset.version >= {before + 2}",
+                                   timeout=TIMEOUT)
+        route.fulfill(response=response)
+
+    seats[1].route("**/move/", reply_after_the_answer)
+    seats[1].click('#board .cell[data-coord="A1"]')
+    with seats[1].expect_response("**/move/"):
+        seats[1].click("#move-submit")
+    seats[1].unroute("**/move/")
+    seats[1].wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+    assert _version(seats[1]) == before + 2
+    assert seats[1].is_hidden("#move-error")
+    same_as_fresh(browser, seats[1], urls[1], clocks=2)
+    for page in (host, *seats.values()):
+        page.context.close()
