@@ -131,8 +131,7 @@ def test_a_season_from_roster_to_elimination(server: Server, browser: Any) -> No
             seats[n].goto(links[n])
         wait_connected(host, *seats.values())
         host.click("#host-start")
-        version = None
-        for page in seats.values():
+        for page in (host, *seats.values()):  # the host's page too: its version is read next
             page.wait_for_function("document.querySelector('#live-meta').dataset.bout === '1'", timeout=TIMEOUT)
         version = _version(host)
 
