@@ -57,23 +57,25 @@ _wrap_sync(live, "prepare", "prepare", "prepared")
 _real_send = live._deliver_here
 
 
-async def _send(messages: Any) -> Any:
-    mark("send:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
+async def _send(messages: Any, **kwargs: Any) -> Any:
+    # a chat line or alert (sent giving way to moves: `between`) is marked apart from the moves' steps
+    kind = "chat-send" if kwargs.get("between") else "send"
+    mark(f"{kind}:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
     try:
-        return await _real_send(messages)
+        return await _real_send(messages, **kwargs)
     finally:
-        mark("sent:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
+        mark(f"{kind.replace('send', 'sent')}:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
 
 
 live._deliver_here = _send
 _real_deliver = relay.Relay.deliver
 
 
-async def deliver(self: Any, group: str, html: str) -> None:
-    watch = group.endswith("-watch")
+async def deliver(self: Any, group: str, html: str, **kwargs: Any) -> None:
+    watch = group.endswith("-watch") and not kwargs.get("between")
     if watch:
         mark("deliver")
-    await _real_deliver(self, group, html)
+    await _real_deliver(self, group, html, **kwargs)
     if watch:
         mark("delivered*")
 

@@ -32,6 +32,7 @@ import asyncio
 import logging
 import time
 import weakref
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from config.channel_layer import RECOVERED, LayerUnavailable
@@ -156,16 +157,20 @@ class Relay:
             if isinstance(error, Exception):  # a socket closing meanwhile must not stop the others
                 log.info("a page did not resync after Redis came back: %r", error)
 
-    async def deliver(self, group: str, html: str) -> None:
+    async def deliver(self, group: str, html: str, between: Callable[[], Awaitable[None]] | None = None,
+                      every: int = 50) -> None:
         """Write one update to every local socket of `group`; one that fails is dropped (it is
-        closed or closing: its consumer's disconnect would drop it too)."""
+        closed or closing: its consumer's disconnect would drop it too).  `between`: awaited after
+        every `every` sockets (a chat line giving way to moves: live/fanout.py)."""
         members = self.sockets.get(group, set())
-        for socket in list(members):
+        for count, socket in enumerate(list(members), start=1):
             try:
                 await socket.send(text_data=html)
             except Exception as error:  # a socket closing meanwhile must not stop the others
                 members.discard(socket)
                 log.info("relay dropped a socket of %s: %r", group, error)
+            if between is not None and count % every == 0:
+                await between()
 
 
 async def _stop(task: asyncio.Future[Any]) -> None:

@@ -733,6 +733,59 @@ def test_the_seat_to_act_is_sent_first_then_spectators(roles: Any) -> None:
     assert order == ["seat-2", "watch", "seat-1", "host"]
 
 
+async def test_a_chat_line_to_many_sockets_gives_way_to_a_move_committed_meanwhile(monkeypatch: Any) -> None:
+    """Issue 24 (chat never slows a move): a chat line written to 200 spectators' sockets lets a
+    move committed while it is written be drawn and written first; the line then goes on.  The
+    move here commits when the first socket gets the line: the sockets of the first
+    GIVE_WAY_EVERY got the line first, every later one the move first.  Written in one go, as
+    before, every socket got the line first."""
+    from channels.layers import InMemoryChannelLayer
+
+    from matches.live import relay
+
+    got: dict[int, list[str]] = {}
+    moved = asyncio.Event()
+    order: list[int] = []  # the sockets in the order the relay writes them
+
+    class Sock:
+        def __init__(self, number: int) -> None:
+            self.number = number
+            got[number] = []
+
+        async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+            got[self.number].append(text_data or "")
+            if self.number == order[0] and text_data == "chat":
+                live.notify(5)  # a move commits now (from the server's loop: notify only queues it)
+            if self.number == order[-1] and text_data == "move":
+                moved.set()
+
+    def prepare(match_id: int, moved: Any = None, emit: Any = None) -> list[Any]:
+        emit("match-5-watch", live.message(None, "move"))
+        return []
+
+    layer = InMemoryChannelLayer()
+    monkeypatch.setattr(live, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(live, "prepare", prepare)
+    monkeypatch.setattr(live, "GIVE_WAY_AT_MOST", 30.0)  # (the bound is not what is tested: a slow CI machine)
+    mine = relay.for_loop(layer)
+    for number in range(200):
+        await mine.join("match-5-watch", Sock(number))
+    order.extend(sock.number for sock in mine.sockets["match-5-watch"])
+    with _server_loop(asyncio.get_running_loop()):
+        live.send_soon([("match-5-watch", live.message(None, "chat"))])
+        await asyncio.wait_for(moved.wait(), 10)
+        for _ in range(500):
+            if all(len(messages) == 2 for messages in got.values()):
+                break
+            await asyncio.sleep(0.01)
+    first = order[:live.GIVE_WAY_EVERY]
+    assert all(got[n] == ["chat", "move"] for n in first), [got[n] for n in first]
+    assert all(got[n] == ["move", "chat"] for n in order[live.GIVE_WAY_EVERY:]), [got[n] for n in order]
+    assert mine.task is not None and mine.refresher is not None
+    mine.task.cancel()
+    mine.refresher.cancel()
+
+
 async def test_the_relay_writes_to_every_socket_and_drops_one_that_fails() -> None:
     from channels.layers import InMemoryChannelLayer
 
