@@ -249,7 +249,8 @@ async def _send_aside(queue: asyncio.Queue[list[tuple[str, dict[str, Any]]]], ou
     while True:
         messages = [m for batch in await _all_queued(queue) for m in batch]
         try:
-            await _publish(await _deliver_here(messages, between=give_way))
+            relayed = await _deliver_here(messages, between=give_way)
+            await _publish([(group, {**message, "aside": True}) for group, message in relayed])
         except Exception:  # a broken send must never stop the next
             log.exception("a live update (chat line, host alert) failed")
 

@@ -72,6 +72,9 @@ class Relay:
         self._starting = asyncio.Lock()
         self._joining: dict[str, asyncio.Lock] = {}
         self._joined: dict[str, float] = {}  # group -> when the relay last joined it (monotonic)
+        #: chat lines and alerts drawn by another process, written by a task of their own (`_aside`)
+        self.aside: asyncio.Queue[tuple[str, str]] | None = None
+        self.aside_task: asyncio.Task[None] | None = None
 
     async def join(self, group: str, socket: Socket) -> None:
         """`socket` gets the updates sent to `group` from now on.
@@ -144,9 +147,26 @@ class Relay:
                 continue
             if message.get("type") == UPDATE_TYPE and message.get("origin") != channel:
                 # (this process's own updates were delivered when they were sent: `local`)
-                await self.deliver(str(message.get("group", "")), str(message.get("html", "")))
+                if message.get("aside"):
+                    self._aside(str(message.get("group", "")), str(message.get("html", "")))
+                else:
+                    await self.deliver(str(message.get("group", "")), str(message.get("html", "")))
             elif message.get("type") == RECOVERED_TYPE:
                 await self.recovered()
+
+    def _aside(self, group: str, html: str) -> None:
+        """A chat line or alert from another process: written in order by a task of its own, which
+        gives the loop a turn every 50 sockets, so that this relay reads (and writes) a move sent
+        meanwhile without waiting for the whole line (live/fanout.py gives way the same)."""
+        if self.aside is None or self.aside_task is None or self.aside_task.done():
+            self.aside = asyncio.Queue()
+            self.aside_task = asyncio.get_running_loop().create_task(self._write_aside(self.aside))
+        self.aside.put_nowait((group, html))
+
+    async def _write_aside(self, queue: asyncio.Queue[tuple[str, str]]) -> None:
+        while True:
+            group, html = await queue.get()
+            await self.deliver(group, html, between=_a_turn)
 
     async def recovered(self) -> None:
         """The layer rejoined this relay's groups after an outage: every local page resyncs (it
@@ -171,6 +191,10 @@ class Relay:
                 log.info("relay dropped a socket of %s: %r", group, error)
             if between is not None and count % every == 0:
                 await between()
+
+
+async def _a_turn() -> None:
+    await asyncio.sleep(0)
 
 
 async def _stop(task: asyncio.Future[Any]) -> None:

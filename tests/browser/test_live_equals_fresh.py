@@ -54,6 +54,20 @@ def _fresh_log(browser: Any, url: str) -> list[str]:
         fresh.context.close()
 
 
+def _new_match(server: Server, browser: Any, seat1: str = "") -> Any:
+    """The host's page of a new Lance Assembly match without a clock."""
+    host = browser.new_context().new_page()
+    host.goto(server.url + "/")
+    host.select_option("#game-select", "lance-assembly")
+    host.fill("#per_move", "")
+    host.fill("#reserve", "")  # no clock
+    if seat1:
+        host.fill('input[name="seat1"]', seat1)
+    host.click("button[type=submit]")
+    host.wait_for_url("**/h/**")
+    return host
+
+
 def _move_racing_its_update(page: Any, coord: str) -> None:
     """Click `coord`, then Play, with the move's reply swapped in just before its websocket update."""
     page.evaluate("""() => { window.__held = [];
@@ -75,14 +89,7 @@ def _move_racing_its_update(page: Any, coord: str) -> None:
 
 def test_every_page_kept_live_equals_a_fresh_load_when_the_movers_reply_races_its_update(
         server: Server, browser: Any) -> None:
-    host = browser.new_context().new_page()
-    host.goto(server.url + "/")
-    host.select_option("#game-select", "lance-assembly")
-    host.fill("#per_move", "")
-    host.fill("#reserve", "")  # no clock
-    host.fill('input[name="seat1"]', "Kai")
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
+    host = _new_match(server, browser, seat1="Kai")
     urls = {1: host.input_value("#seat-link-1"), 2: host.input_value("#seat-link-2"),
             "watch": host.input_value("#watch-link"), "host": host.url}
     seats = {}
@@ -121,13 +128,7 @@ def test_a_movers_reply_overtaken_by_the_answer_to_its_move_leaves_the_page_on_t
     websocket has brought the answer (as a computer answers in practice, within milliseconds).
     The page stays on the answer: before the fix it swapped the reply in, went back to the
     position before the answer ("Player 2 to move") and waited there for ever."""
-    host = browser.new_context().new_page()
-    host.goto(server.url + "/")
-    host.select_option("#game-select", "lance-assembly")
-    host.fill("#per_move", "")
-    host.fill("#reserve", "")
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
+    host = _new_match(server, browser)
     urls = {n: host.input_value(f"#seat-link-{n}") for n in (1, 2)}
     seats = {n: browser.new_context().new_page() for n in (1, 2)}
     for n, page in seats.items():

@@ -786,6 +786,51 @@ async def test_a_chat_line_to_many_sockets_gives_way_to_a_move_committed_meanwhi
     mine.refresher.cancel()
 
 
+async def test_another_processs_relay_reads_a_move_sent_while_it_writes_a_chat_line() -> None:
+    """A chat line drawn by another web process comes through the layer marked `aside`; its relay
+    writes it to 1,000 sockets from a task of its own, giving the loop a turn every 50 sockets, so a
+    move sent while the line is written reaches the last sockets before the line does (here the
+    relay read it within 250 sockets).  Read and written in line, as before, every socket got the
+    line first."""
+    from channels.layers import InMemoryChannelLayer
+
+    from matches.live import relay
+
+    got: dict[int, list[str]] = {}
+    order: list[int] = []
+    layer = InMemoryChannelLayer()
+    sent: list[asyncio.Task[None]] = []
+    moved = asyncio.Event()
+
+    def update(html: str, **extra: Any) -> dict[str, Any]:
+        return {"type": relay.UPDATE_TYPE, "group": "match-6-watch", "html": html, "origin": "elsewhere", **extra}
+
+    class Sock:
+        def __init__(self, number: int) -> None:
+            self.number = number
+            got[number] = []
+
+        async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+            got[self.number].append(text_data or "")
+            if self.number == order[0] and text_data == "chat":  # a move is sent now
+                sent.append(asyncio.get_running_loop().create_task(
+                    layer.group_send("relay-match-6-watch", update("move"))))
+            if self.number == order[-1] and len(got[self.number]) == 2:
+                moved.set()
+
+    mine = relay.Relay(layer)
+    for number in range(1000):
+        await mine.join("match-6-watch", Sock(number))
+    order.extend(sock.number for sock in mine.sockets["match-6-watch"])
+    await layer.group_send("relay-match-6-watch", update("chat", aside=True))
+    await asyncio.wait_for(moved.wait(), 10)
+    assert got[order[0]] == ["chat", "move"]
+    assert got[order[-1]] == ["move", "chat"]
+    for task in (mine.task, mine.refresher, mine.aside_task):
+        assert task is not None
+        task.cancel()
+
+
 async def test_the_relay_writes_to_every_socket_and_drops_one_that_fails() -> None:
     from channels.layers import InMemoryChannelLayer
 
