@@ -35,7 +35,7 @@ import logging
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -60,9 +60,9 @@ Emit = Callable[[str, dict[str, Any]], None]
 CACHE_MATCHES = 1000
 #: seconds the drawing thread waits for the loop to take an update it drew (see `emit`)
 HANDOFF_WAIT = 0.005
-#: chat lines and alerts give way to moves every this many sockets written, polling every
+#: chat lines and alerts give way to moves every GIVE_WAY_EVERY sockets written, polling every
 #: GIVE_WAY_POLL s, for at most GIVE_WAY_AT_MOST s a batch (`_send_aside`)
-GIVE_WAY_EVERY, GIVE_WAY_POLL, GIVE_WAY_AT_MOST = 50, 0.001, 0.25
+GIVE_WAY_EVERY, GIVE_WAY_POLL, GIVE_WAY_AT_MOST = relay.GIVE_WAY_EVERY, 0.001, 0.25
 
 _lock = threading.Lock()
 #: match ids waiting for a broadcast (in order), with what the move wrote when only one change waits
@@ -188,12 +188,19 @@ _senders: set[asyncio.Task[None]] = set()
 def _outbox(loop: asyncio.AbstractEventLoop) -> asyncio.Queue[_Batch]:
     """The loop's outbox (made on the loop, with the task that empties it).  One sender sends in
     the order things were drawn: a page never gets a version before the one it follows."""
-    outbox = _outboxes.get(loop)
-    if outbox is None:
-        outbox = _outboxes[loop] = asyncio.Queue()
-        _senders.add(task := loop.create_task(_send_in_order(outbox)))
+    return _queue_of(_outboxes, loop, _send_in_order)
+
+
+def _queue_of(queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Queue[T]],
+              loop: asyncio.AbstractEventLoop,
+              sender: Callable[[asyncio.Queue[T]], Coroutine[Any, Any, None]]) -> asyncio.Queue[T]:
+    """The loop's queue in `queues`, made on first use with the task of `sender` that empties it."""
+    queue = queues.get(loop)
+    if queue is None:
+        queue = queues[loop] = asyncio.Queue()
+        _senders.add(task := loop.create_task(sender(queue)))
         task.add_done_callback(_senders.discard)
-    return outbox
+    return queue
 
 
 async def _send_in_order(outbox: asyncio.Queue[_Batch]) -> None:
@@ -223,12 +230,7 @@ _asides: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Queue[list
 
 def _aside(loop: asyncio.AbstractEventLoop) -> asyncio.Queue[list[tuple[str, dict[str, Any]]]]:
     """The loop's queue of messages drawn elsewhere (chat lines, the host's alerts), and its sender."""
-    queue = _asides.get(loop)
-    if queue is None:
-        queue = _asides[loop] = asyncio.Queue()
-        _senders.add(task := loop.create_task(_send_aside(queue, _outbox(loop))))
-        task.add_done_callback(_senders.discard)
-    return queue
+    return _queue_of(_asides, loop, lambda queue: _send_aside(queue, _outbox(loop)))
 
 
 async def _send_aside(queue: asyncio.Queue[list[tuple[str, dict[str, Any]]]], outbox: asyncio.Queue[_Batch]) -> None:
@@ -299,7 +301,7 @@ async def _deliver_here(messages: list[tuple[str, dict[str, Any]]],
     mine = relay.local(layer)
     if mine is not None:
         for group, message in messages:
-            await mine.deliver(group, message["html"], between=between, every=GIVE_WAY_EVERY)
+            await mine.deliver(group, message["html"], between=between)
     origin = mine.channel if mine is not None else ""
     return [(relay.relay_group(group), {**message, "type": relay.UPDATE_TYPE, "group": group, "origin": origin})
             for group, message in messages]

@@ -46,6 +46,8 @@ RECOVERED_TYPE = RECOVERED["type"]  # what the resilient layer sends each of its
 #: seconds after which a join adds the relay to its group again (channels_redis expires a group's
 #: members after `group_expiry`, a day by default)
 REJOIN_AFTER = 3600.0
+#: a chat line (or alert) written to many sockets gives the loop a turn after this many (`deliver`)
+GIVE_WAY_EVERY = 50
 
 
 class Socket(Protocol):
@@ -156,7 +158,7 @@ class Relay:
 
     def _aside(self, group: str, html: str) -> None:
         """A chat line or alert from another process: written in order by a task of its own, which
-        gives the loop a turn every 50 sockets, so that this relay reads (and writes) a move sent
+        gives the loop a turn every GIVE_WAY_EVERY sockets, so that this relay reads (and writes) a move sent
         meanwhile without waiting for the whole line (live/fanout.py gives way the same)."""
         if self.aside is None or self.aside_task is None or self.aside_task.done():
             self.aside = asyncio.Queue()
@@ -177,11 +179,10 @@ class Relay:
             if isinstance(error, Exception):  # a socket closing meanwhile must not stop the others
                 log.info("a page did not resync after Redis came back: %r", error)
 
-    async def deliver(self, group: str, html: str, between: Callable[[], Awaitable[None]] | None = None,
-                      every: int = 50) -> None:
+    async def deliver(self, group: str, html: str, between: Callable[[], Awaitable[None]] | None = None) -> None:
         """Write one update to every local socket of `group`; one that fails is dropped (it is
         closed or closing: its consumer's disconnect would drop it too).  `between`: awaited after
-        every `every` sockets (a chat line giving way to moves: live/fanout.py)."""
+        every GIVE_WAY_EVERY sockets (a chat line giving way to moves: live/fanout.py)."""
         members = self.sockets.get(group, set())
         for count, socket in enumerate(list(members), start=1):
             try:
@@ -189,7 +190,7 @@ class Relay:
             except Exception as error:  # a socket closing meanwhile must not stop the others
                 members.discard(socket)
                 log.info("relay dropped a socket of %s: %r", group, error)
-            if between is not None and count % every == 0:
+            if between is not None and count % GIVE_WAY_EVERY == 0:
                 await between()
 
 

@@ -14,6 +14,11 @@
     return { bout: +attr("bout"), version: +attr("version"), base: base === null || base === "" ? null : +base };
   }
 
+  // a state (parsed #live-meta) older than the one the page shows
+  function olderThanPage(got) {
+    return got.bout < last.bout || (got.bout === last.bout && got.version < last.version);
+  }
+
   function refetch() {
     var root = liveRoot();
     if (root && window.htmx) { htmx.ajax("GET", root.dataset.fragmentsUrl, { target: "#live-meta", swap: "none" }); }
@@ -59,7 +64,7 @@
   document.addEventListener("htmx:wsBeforeMessage", function (e) {
     var got = parseMeta(e.detail.message);
     if (!got || !last) { return; }
-    var older = got.bout < last.bout || (got.bout === last.bout && got.version < last.version);
+    var older = olderThanPage(got);
     if (got.base === null) {
       if (older) { e.preventDefault(); }  // a full update older than the page: keep the page
       return;
@@ -79,7 +84,7 @@
     if (!last || typeof html !== "string") { return; }
     var at = html.indexOf('<div id="live-meta"');
     var got = at < 0 ? null : parseMeta(html.slice(at));
-    if (got && (got.bout < last.bout || (got.bout === last.bout && got.version < last.version))) {
+    if (got && olderThanPage(got)) {
       e.detail.serverResponse = html.slice(0, at);
     }
   });

@@ -733,6 +733,39 @@ def test_the_seat_to_act_is_sent_first_then_spectators(roles: Any) -> None:
     assert order == ["seat-2", "watch", "seat-1", "host"]
 
 
+class _Recorded:
+    """`count` sockets of `group` on the relay `mine`, each recording what it is sent.  `on_chat()`
+    is called when the first socket the relay writes gets "chat"; `done` is set once the last one
+    has two messages (then every socket has both: each message is written to them in one order)."""
+
+    def __init__(self, on_chat: Any) -> None:
+        self.got: dict[int, list[str]] = {}
+        self.order: list[int] = []  # the sockets in the order the relay writes them
+        self.done = asyncio.Event()
+        self.on_chat = on_chat
+
+    async def join(self, mine: Any, group: str, count: int) -> None:
+        recorded = self
+
+        class Sock:
+            def __init__(self, number: int) -> None:
+                self.number = number
+                recorded.got[number] = []
+
+            async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                           close: bool = False) -> None:
+                got = recorded.got[self.number]
+                got.append(text_data or "")
+                if self.number == recorded.order[0] and text_data == "chat":
+                    recorded.on_chat()
+                if self.number == recorded.order[-1] and len(got) == 2:
+                    recorded.done.set()
+
+        for number in range(count):
+            await mine.join(group, Sock(number))
+        self.order.extend(sock.number for sock in mine.sockets[group])
+
+
 async def test_a_chat_line_to_many_sockets_gives_way_to_a_move_committed_meanwhile(monkeypatch: Any) -> None:
     """Issue 24 (chat never slows a move): a chat line written to 200 spectators' sockets lets a
     move committed while it is written be drawn and written first; the line then goes on.  The
@@ -743,21 +776,9 @@ async def test_a_chat_line_to_many_sockets_gives_way_to_a_move_committed_meanwhi
 
     from matches.live import relay
 
-    got: dict[int, list[str]] = {}
-    moved = asyncio.Event()
-    order: list[int] = []  # the sockets in the order the relay writes them
-
-    class Sock:
-        def __init__(self, number: int) -> None:
-            self.number = number
-            got[number] = []
-
-        async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
-            got[self.number].append(text_data or "")
-            if self.number == order[0] and text_data == "chat":
-                live.notify(5)  # a move commits now (from the server's loop: notify only queues it)
-            if self.number == order[-1] and text_data == "move":
-                moved.set()
+    # a move commits when the first socket gets the line (from the server's loop: notify only queues it)
+    sockets = _Recorded(on_chat=lambda: live.notify(5))
+    got, order = sockets.got, sockets.order
 
     def prepare(match_id: int, moved: Any = None, emit: Any = None) -> list[Any]:
         emit("match-5-watch", live.message(None, "move"))
@@ -768,16 +789,10 @@ async def test_a_chat_line_to_many_sockets_gives_way_to_a_move_committed_meanwhi
     monkeypatch.setattr(live, "prepare", prepare)
     monkeypatch.setattr(live, "GIVE_WAY_AT_MOST", 30.0)  # (the bound is not what is tested: a slow CI machine)
     mine = relay.for_loop(layer)
-    for number in range(200):
-        await mine.join("match-5-watch", Sock(number))
-    order.extend(sock.number for sock in mine.sockets["match-5-watch"])
+    await sockets.join(mine, "match-5-watch", 200)
     with _server_loop(asyncio.get_running_loop()):
         live.send_soon([("match-5-watch", live.message(None, "chat"))])
-        await asyncio.wait_for(moved.wait(), 10)
-        for _ in range(500):
-            if all(len(messages) == 2 for messages in got.values()):
-                break
-            await asyncio.sleep(0.01)
+        await asyncio.wait_for(sockets.done.wait(), 10)
     first = order[:live.GIVE_WAY_EVERY]
     assert all(got[n] == ["chat", "move"] for n in first), [got[n] for n in first]
     assert all(got[n] == ["move", "chat"] for n in order[live.GIVE_WAY_EVERY:]), [got[n] for n in order]
@@ -796,34 +811,20 @@ async def test_another_processs_relay_reads_a_move_sent_while_it_writes_a_chat_l
 
     from matches.live import relay
 
-    got: dict[int, list[str]] = {}
-    order: list[int] = []
     layer = InMemoryChannelLayer()
     sent: list[asyncio.Task[None]] = []
-    moved = asyncio.Event()
 
     def update(html: str, **extra: Any) -> dict[str, Any]:
         return {"type": relay.UPDATE_TYPE, "group": "match-6-watch", "html": html, "origin": "elsewhere", **extra}
 
-    class Sock:
-        def __init__(self, number: int) -> None:
-            self.number = number
-            got[number] = []
-
-        async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
-            got[self.number].append(text_data or "")
-            if self.number == order[0] and text_data == "chat":  # a move is sent now
-                sent.append(asyncio.get_running_loop().create_task(
-                    layer.group_send("relay-match-6-watch", update("move"))))
-            if self.number == order[-1] and len(got[self.number]) == 2:
-                moved.set()
-
+    # a move is sent when the first socket gets the line
+    sockets = _Recorded(on_chat=lambda: sent.append(asyncio.get_running_loop().create_task(
+        layer.group_send("relay-match-6-watch", update("move")))))
+    got, order = sockets.got, sockets.order
     mine = relay.Relay(layer)
-    for number in range(1000):
-        await mine.join("match-6-watch", Sock(number))
-    order.extend(sock.number for sock in mine.sockets["match-6-watch"])
+    await sockets.join(mine, "match-6-watch", 1000)
     await layer.group_send("relay-match-6-watch", update("chat", aside=True))
-    await asyncio.wait_for(moved.wait(), 10)
+    await asyncio.wait_for(sockets.done.wait(), 10)
     assert got[order[0]] == ["chat", "move"]
     assert got[order[-1]] == ["move", "chat"]
     for task in (mine.task, mine.refresher, mine.aside_task):
