@@ -341,8 +341,12 @@ async def app_phase(n: int, moves: int, port: int, match: Any, pause: float, war
     flowing = asyncio.create_task(chatter())
     with_chat: list[float] = []
     without_chat: list[float] = []
+    # this client's CPU share (process time / wall time) without and with chat: it reads every frame
+    # on the same two cores as the server it measures
+    cpu, wall = [0.0, 0.0], [0.0, 0.0]
     for index in range(2 * moves * (BLOCK + 1) // BLOCK):
         on = (index // (BLOCK + 1)) % 2 == 1
+        cpu_start, wall_start = time.process_time(), time.perf_counter()
         if on:
             chatting.set()
         else:
@@ -365,10 +369,13 @@ async def app_phase(n: int, moves: int, port: int, match: Any, pause: float, war
             (with_chat if on else without_chat).append((tracker.done_at[target] - t0) * 1000)
         chooser.version = target
         await asyncio.sleep(pause)
+        cpu[on] += time.process_time() - cpu_start
+        wall[on] += time.perf_counter() - wall_start
     flowing.cancel()
     full = firsts[0] if firsts else ""
     await close_all(sockets + extra)
     return {"lat": latencies, "chat": chat_lat, "with_chat": with_chat, "without_chat": without_chat,
+            "client_cpu": [c / w if w else 0.0 for c, w in zip(cpu, wall, strict=True)],
             "errors": tracker.errors + others.errors, "gaps": tracker.gaps,
             "retries": tracker.retries + others.retries,
             "bytes": statistics.median(tracker.sizes.values()) if tracker.sizes else 0, "full": full,
@@ -509,14 +516,15 @@ def main() -> None:
               f"| {app['errors'] + bare['errors']} (gaps {app['gaps']}, connects retried {app['retries']}) |")
     print()
     print(f"| spectators | chat line p50 / p95 | move p50 / p95 without / with 5 chat lines a second "
-          f"(blocks of {BLOCK} alternated) | p95 increase |")
-    print("| --- | --- | --- | --- |")
+          f"(blocks of {BLOCK} alternated) | p95 increase | client CPU without / with chat |")
+    print("| --- | --- | --- | --- | --- |")
     for row in rows:
         app = row["app"]
         alone, chat = pct(app["without_chat"], 95), pct(app["with_chat"], 95)
         print(f"| {row['n']} | {pct(app['chat'], 50):.0f} / {pct(app['chat'], 95):.0f} ms "
               f"| {pct(app['without_chat'], 50):.0f} / {alone:.0f} ms, {pct(app['with_chat'], 50):.0f} / {chat:.0f} ms "
-              f"| {100 * (chat / alone - 1):+.0f} % |")
+              f"| {100 * (chat / alone - 1):+.0f} % "
+              f"| {100 * app['client_cpu'][0]:.0f} / {100 * app['client_cpu'][1]:.0f} % |")
     update = statistics.median([r["app"]["bytes"] for r in rows if r["app"]["bytes"]] or [0])
     print()
     print(f"bytes per spectator update (median): {update:.0f}; bare full page: {bare_bytes}")
