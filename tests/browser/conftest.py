@@ -22,6 +22,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 TIMEOUT = 10_000  # ms for any page to show an update
+DAPHNE_LOG_LINES = 60  # of a failed test's server, in its report
 
 
 def cell(coord: str, value: str = "") -> str:
@@ -114,6 +115,20 @@ def same_as_fresh(browser: Any, page: Any, url: str, clocks: int) -> None:
     differ = [p for p in now if p not in then]
     assert not differ, f"live: {differ}\nfresh: {[p for p in then if p not in now]}"
     assert len([p for p in now if p[0].startswith("clock-")]) == clocks
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed browser test's report ends with what its daphne logged (errors, tracebacks,
+    requests answered with an error): a failure seen only in CI can then be read there."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    server = getattr(item, "funcargs", {}).get("server")
+    if report.when == "call" and report.failed and isinstance(server, Server):
+        log = server.workdir / f"daphne-{server.port}.log"
+        if log.exists():
+            lines = log.read_text(errors="replace").splitlines()[-DAPHNE_LOG_LINES:]
+            report.sections.append((f"daphne log, last {len(lines)} lines", "\n".join(lines)))
 
 
 def _free_port() -> int:

@@ -96,6 +96,9 @@ def test_chat_by_clicks_on_desktop_and_phone(server: Server, browser: Any) -> No
     host.click("#chat-tab-spectators")
     host.click("#chat-list-spectators li >> text=Remove")
     zed.wait_for_selector("#chat-list-spectators li.removed >> text=removed by the host", timeout=TIMEOUT)
+    # the host's reply redraws their panel: the host opens the moderation once it has come (a click
+    # whose press and release fall on either side of that redraw opens nothing)
+    host.wait_for_selector("#chat-flash >> text=Message removed.", timeout=TIMEOUT)
     host.click(".chat-moderate summary")
     host.select_option(".chat-mute-form select[name=writer]", label="Zed (spectator)")
     host.select_option(".chat-mute-form select[name=duration]", "15")
