@@ -66,7 +66,26 @@
     document.querySelectorAll("#chat .chat-list").forEach(function (list) { list.scrollTop = list.scrollHeight; });
   }
 
-  function refresh() { dedupe(); show(active); }
+  // The host's "Mute" list: the server draws it with the panel (each seat, each spectator who
+  // wrote, newest first); a spectator who writes afterwards is offered as soon as their line comes,
+  // so the host never reloads the page to mute them.
+  function offerWriters() {
+    var select = document.querySelector("#chat .chat-mute-form select[name=writer]");
+    if (!select) { return; }
+    var known = {}, first = null;
+    Array.prototype.forEach.call(select.options, function (o) {
+      known[o.value] = true;
+      if (!first && o.value.indexOf("spectator-") === 0) { first = o; }
+    });
+    document.querySelectorAll("#chat .chat-list > li[data-writer^='spectator-']").forEach(function (li) {
+      var who = li.querySelector(".chat-who");
+      if (known[li.dataset.writer] || !who) { return; }
+      known[li.dataset.writer] = true;
+      first = select.insertBefore(new Option(who.textContent.replace(/\s+/g, " ").trim(), li.dataset.writer), first);
+    });
+  }
+
+  function refresh() { dedupe(); offerWriters(); show(active); }
 
   document.addEventListener("click", function (e) {
     var tab = e.target.closest && e.target.closest("#chat .chat-tab");
@@ -120,6 +139,7 @@
       });
       var details = document.querySelector("#chat .chat-moderate");
       if (details && moderating) { details.open = true; }
+      offerWriters();  // (lines the page kept over a panel drawn before them)
       show(active);
     }
   });
