@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from django.apps import apps
 
 
 def is_web_server(argv: list[str] | None = None, environ: dict[str, str] | None = None) -> bool:
@@ -19,3 +24,17 @@ def is_web_server(argv: list[str] | None = None, environ: dict[str, str] | None 
         # the autoreloader's parent only watches files; its child serves
         return environ.get("RUN_MAIN") == "true" or "--noreload" in argv
     return False
+
+
+def start_worker(target: Callable[..., Any], *args: Any, name: str) -> threading.Thread:
+    """Run `target(*args)` in a daemon thread of its own once Django is set up.  The web
+    process's workers (clocks, bots, webhooks) are started by `MatchesConfig.ready`, before every
+    app is ready; a first query made then draws Django's "Accessing the database during app
+    initialization is discouraged".  (`apps.ready_event` is what Django's own autoreloader waits on.)"""
+    def after_setup() -> None:
+        apps.ready_event.wait()
+        target(*args)
+
+    thread = threading.Thread(target=after_setup, name=name, daemon=True)
+    thread.start()
+    return thread

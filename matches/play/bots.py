@@ -38,7 +38,7 @@ from games.bots.search import Strength
 from games.core import RuleError
 from matches.core import events
 from matches.core.errors import NotAllowed, ServiceError
-from matches.core.runtime import is_web_server
+from matches.core.runtime import is_web_server, start_worker
 from matches.models import Bout, Match, Seat
 from matches.play import clocks, engine, services
 
@@ -211,5 +211,5 @@ def maybe_start() -> bool:
         return False
     _started.set()
     idle = float(getattr(settings, "DEATHMATCH_CLOCK_MAX_IDLE", 1.0))
-    threading.Thread(target=run, args=(idle,), name="deathmatch-bots", daemon=True).start()
+    start_worker(run, idle, name="deathmatch-bots")
     return True

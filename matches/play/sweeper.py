@@ -31,7 +31,7 @@ from django.db.utils import DatabaseError
 from django.utils import timezone
 
 from matches.core import away, events, formats
-from matches.core.runtime import is_web_server
+from matches.core.runtime import is_web_server, start_worker
 from matches.models import Bout, Clock, Match, Seat, TurnLog
 from matches.play import clocks, engine
 
@@ -244,5 +244,5 @@ def start(max_idle: float | None = None) -> bool:
         return False
     _started.set()
     idle = max_idle or float(getattr(settings, "DEATHMATCH_CLOCK_MAX_IDLE", 1.0))
-    threading.Thread(target=run, args=(idle,), name="deathmatch-clocks", daemon=True).start()
+    start_worker(run, idle, name="deathmatch-clocks")
     return True

@@ -41,6 +41,7 @@ from django.db.models import F
 from django.db.utils import DatabaseError
 from django.utils import timezone
 
+from matches.core.runtime import is_web_server, start_worker
 from matches.models import Match, Season, Seat, WebhookPost
 from matches.seasons import safe_http
 
@@ -230,8 +231,6 @@ def _post(client: httpx.Client, url: str, text: str) -> tuple[str | None, float 
 def maybe_start() -> bool:
     """Start the in-process worker in a web server process (never in tests or
     other management commands), unless DEATHMATCH_INPROCESS_WEBHOOKS is off."""
-    from matches.core.runtime import is_web_server
-
     if not getattr(settings, "DEATHMATCH_INPROCESS_WEBHOOKS", True) or not is_web_server():
         return False
     return start()
@@ -242,7 +241,7 @@ def start(interval: float | None = None) -> bool:
         return False
     _started.set()
     every = interval or float(getattr(settings, "DEATHMATCH_WEBHOOK_INTERVAL", 2.0))
-    threading.Thread(target=run, args=(every,), name="deathmatch-webhooks", daemon=True).start()
+    start_worker(run, every, name="deathmatch-webhooks")
     return True
 
 
