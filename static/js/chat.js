@@ -130,7 +130,11 @@
     });
   });
   document.addEventListener("htmx:oobAfterSwap", function (e) {
+    // htmx fires this on every element settled with the swap: over the socket, on the socket's own
+    // element too, which fetched the panel twice after each change of the rooms (and the second
+    // redraw could land between a press and a release of "Send", which then sent nothing)
     var id = e.detail.target && e.detail.target.id;
+    if (!id || e.target.id !== id) { return; }
     if (id === "chat-stale") { if (window.htmx) { htmx.ajax("GET", "chat/", { target: "#chat-stale", swap: "none" }); } return; }
     if (id === "chat") {
       Object.keys(typed).forEach(function (room) {
@@ -139,8 +143,7 @@
       });
       var details = document.querySelector("#chat .chat-moderate");
       if (details && moderating) { details.open = true; }
-      offerWriters();  // (lines the page kept over a panel drawn before them)
-      show(active);
+      refresh();  // (the Mute list also offers writers of lines the page kept over a panel drawn before them)
     }
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
@@ -160,7 +163,8 @@
       refresh();
       var error = form.dataset.room ? document.getElementById("chat-error-" + form.dataset.room) : null;
       if (e.detail.successful && form.classList.contains("chat-form") && (!error || error.hidden)) {
-        var box = form.querySelector(".chat-text");
+        // (the room's box on the page now: a panel drawn meanwhile replaced the form that sent)
+        var box = document.querySelector("#chat-room-" + form.dataset.room + " .chat-text");
         if (box) { box.value = ""; box.focus(); }
       }
     }, 0);

@@ -43,7 +43,8 @@ class Server:
         self.workdir = workdir
         db = workdir / "db.sqlite3"
         self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DJANGO_DEBUG": "1",
-                    "DJANGO_SETTINGS_MODULE": "config.settings", "DEATHMATCH_INPROCESS_CLOCKS": "1"}
+                    "DJANGO_SETTINGS_MODULE": "config.settings", "DEATHMATCH_INPROCESS_CLOCKS": "1",
+                    "PYTHONUNBUFFERED": "1"}  # its log holds every line up to a failure (the report shows it)
         # one process: the in-memory channel layer; several processes share Redis
         self.env.pop("REDIS_URL", None)
         if redis_url:
