@@ -124,12 +124,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     requests answered with an error): a failure seen only in CI can then be read there."""
     outcome = yield
     report = outcome.get_result()  # type: ignore[attr-defined]
-    server = getattr(item, "funcargs", {}).get("server")
-    if report.when == "call" and report.failed and isinstance(server, Server):
-        log = server.workdir / f"daphne-{server.port}.log"
-        if log.exists():
-            lines = log.read_text(errors="replace").splitlines()[-DAPHNE_LOG_LINES:]
-            report.sections.append((f"daphne log, last {len(lines)} lines", "\n".join(lines)))
+    if report.when != "call" or not report.failed:
+        return
+    for value in getattr(item, "funcargs", {}).values():  # `server`, or several (`two_servers`)
+        for server in value if isinstance(value, tuple) else (value,):
+            log = server.workdir / f"daphne-{server.port}.log" if isinstance(server, Server) else None
+            if log is not None and log.exists():
+                lines = log.read_text(errors="replace").splitlines()[-DAPHNE_LOG_LINES:]
+                report.sections.append((f"daphne {server.url} log, last {len(lines)} lines", "\n".join(lines)))
 
 
 def _free_port() -> int:
