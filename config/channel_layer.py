@@ -30,6 +30,11 @@ offer:
    restarted Redis has lost them) and sends every local channel a
    ``{"type": "layer.recovered"}`` message, so each page resyncs at once.
    (All through the base layer's public calls: it has no hook for this.)
+
+Time limits are ``asyncio.timeout`` blocks, never ``asyncio.wait_for``: on
+Python 3.11 ``wait_for`` returns the inner call's result when a cancellation
+lands as that call completes, so a consumer torn down while the layer was
+recovering kept waiting on Redis for ever (tests/chaos/test_cancelled_receive.py).
 """
 
 from __future__ import annotations
@@ -48,7 +53,7 @@ from redis.exceptions import RedisError
 
 log = logging.getLogger("deathmatch.redis")
 
-#: what a Redis outage raises: refused/reset connections, read timeouts, our own wait_for
+#: what a Redis outage raises: refused/reset connections, read timeouts, our own time limits
 REDIS_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
 RECOVERED = {"type": "layer.recovered"}
 
@@ -133,7 +138,8 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
             call.close()
             raise LayerUnavailable(f"{what} skipped: Redis failed less than {self.retry_after} s ago")
         try:
-            result = await asyncio.wait_for(call, timeout)
+            async with asyncio.timeout(timeout):
+                result = await call
         except REDIS_ERRORS as error:
             self._failed(what, error)
             raise LayerUnavailable(f"{what} failed: {type(error).__name__}") from error
@@ -200,7 +206,8 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
             if self.failed_at is None:
                 return True
             try:
-                await asyncio.wait_for(self._rejoin(), self.group_timeout)
+                async with asyncio.timeout(self.group_timeout):
+                    await self._rejoin()
             except REDIS_ERRORS as error:
                 self.failed_at = time.monotonic()
                 log.debug("Redis still unavailable: %s", type(error).__name__)
