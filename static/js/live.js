@@ -112,6 +112,25 @@
   }
   noteDrawn(document);  // deferred: the page is parsed and no other script has run yet
 
+  // A part as the server drew it: each live element ([data-live]) with the attributes it arrived
+  // with (the page's scripts add some: a roving tabindex, a pending move's classes), and each run of
+  // white space that holds a line break cut to one line break, as the socket sends it (render.tidy)
+  // and the page served does not.
+  function asDrawn(el) {
+    var copy = el.cloneNode(true), walker = document.createTreeWalker(copy, NodeFilter.SHOW_TEXT), text;
+    while ((text = walker.nextNode())) { text.nodeValue = text.nodeValue.replace(/\s*\n\s*/g, "\n"); }
+    var mine = [el].concat(Array.from(el.querySelectorAll("[data-live]")));
+    var its = [copy].concat(Array.from(copy.querySelectorAll("[data-live]")));
+    mine.forEach(function (live, i) {
+      var attributes = drawn.get(live);
+      if (!attributes) { return; }
+      Array.from(its[i].attributes).forEach(function (a) { its[i].removeAttribute(a.name); });
+      attributes.forEach(function (pair) { its[i].setAttribute(pair[0], pair[1]); });
+    });
+    return copy;
+  }
+  function sameDrawing(incoming, target) { return asDrawn(incoming).isEqualNode(asDrawn(target)); }
+
   document.addEventListener("htmx:oobBeforeSwap", function (e) {
     var fragment = e.detail.fragment, target = e.detail.target;
     var incoming = fragment && fragment.firstElementChild;
@@ -119,6 +138,15 @@
     if (target.namespaceURI === SVG_NS && incoming.namespaceURI !== SVG_NS) {
       var rebuilt = asSvg(incoming);
       if (rebuilt) { fragment.replaceChild(rebuilt, incoming); incoming = rebuilt; }
+    }
+    // a part the page already shows exactly so (the socket's first full update repeats the page
+    // just loaded) stays in place: a click or a tap under way on it is not lost to a redraw (its
+    // press landed on the old element and its release on the new one: the host's first "Start
+    // match" did nothing)
+    if (incoming.id && incoming.id === target.id && !incoming.hasAttribute("data-keep") &&
+        !incoming.hasAttribute("data-merge") && sameDrawing(incoming, target)) {
+      e.detail.shouldSwap = false;
+      return;
     }
     // a live part sent as a patch: only the attributes that changed (data-merge), those it lost
     // named in data-drop; the others as the server drew them on the page's element (for an
