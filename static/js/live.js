@@ -238,8 +238,15 @@
   document.addEventListener("htmx:wsAfterMessage", readMeta);
   document.addEventListener("htmx:afterSettle", readMeta);
   document.addEventListener("htmx:afterRequest", function () { setTimeout(readMeta, 0); });
-  document.addEventListener("htmx:wsClose", function () { document.body.classList.add("offline"); });
-  document.addEventListener("htmx:wsOpen", function () { document.body.classList.remove("offline"); });
+  // body[data-socket]: "open" while the page's socket is (browser tests wait on it)
+  document.addEventListener("htmx:wsClose", function () {
+    document.body.classList.add("offline");
+    document.body.dataset.socket = "closed";
+  });
+  document.addEventListener("htmx:wsOpen", function () {
+    document.body.classList.remove("offline");
+    document.body.dataset.socket = "open";
+  });
 
   // the clock countdown lives in clocks.js
 

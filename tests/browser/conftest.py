@@ -30,10 +30,9 @@ def cell(coord: str, value: str = "") -> str:
 
 
 def wait_connected(*pages: Any, timeout: int = TIMEOUT) -> None:
+    """Each page's socket is open (live.js marks the body on htmx's wsOpen)."""
     for page in pages:
-        page.wait_for_function(
-            "document.querySelector('#live')['htmx-internal-data']?.webSocket?.socket?.readyState === 1",
-            timeout=timeout)
+        page.wait_for_selector("body[data-socket=open]", state="attached", timeout=timeout)
 
 
 class Server:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, CHROMIUM, ROOT, TIMEOUT, Server, cell
+from .conftest import ARTIFACTS, CHROMIUM, ROOT, TIMEOUT, Server, cell, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -63,7 +63,7 @@ def test_live_pages_work_under_the_content_security_policy(csp_server: Server, b
     p1.goto(links[1])
     p2.goto(links[2])
     watch.goto(host.input_value("#watch-link"))
-    host.wait_for_timeout(1500)  # the sockets open (no string evaluation to wait on them)
+    wait_connected(host, p1, p2, watch)  # a selector: the policy refuses string evaluation
     host.click("#host-start")  # an htmx post; the boards arrive over the websockets
     for page in (p1, p2, watch):
         page.wait_for_selector(cell("A1"), timeout=TIMEOUT)
