@@ -238,15 +238,10 @@
   document.addEventListener("htmx:wsAfterMessage", readMeta);
   document.addEventListener("htmx:afterSettle", readMeta);
   document.addEventListener("htmx:afterRequest", function () { setTimeout(readMeta, 0); });
-  // body[data-socket]: "open" while the page's socket is (browser tests wait on it)
-  document.addEventListener("htmx:wsClose", function () {
-    document.body.classList.add("offline");
-    document.body.dataset.socket = "closed";
-  });
-  document.addEventListener("htmx:wsOpen", function () {
-    document.body.classList.remove("offline");
-    document.body.dataset.socket = "open";
-  });
+  // body[data-socket]: "open" while the page's socket is, "closed" while it reconnects (app.css
+  // shows "reconnecting…"; browser tests wait on "open")
+  document.addEventListener("htmx:wsClose", function () { document.body.dataset.socket = "closed"; });
+  document.addEventListener("htmx:wsOpen", function () { document.body.dataset.socket = "open"; });
 
   // the clock countdown lives in clocks.js
 

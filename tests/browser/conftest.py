@@ -127,8 +127,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         return
     for value in getattr(item, "funcargs", {}).values():  # `server`, or several (`two_servers`)
         for server in value if isinstance(value, tuple) else (value,):
-            log = server.workdir / f"daphne-{server.port}.log" if isinstance(server, Server) else None
-            if log is not None and log.exists():
+            if not isinstance(server, Server):
+                continue
+            log = server.workdir / f"daphne-{server.port}.log"
+            if log.exists():
                 lines = log.read_text(errors="replace").splitlines()[-DAPHNE_LOG_LINES:]
                 report.sections.append((f"daphne {server.url} log, last {len(lines)} lines", "\n".join(lines)))
 
