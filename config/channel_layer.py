@@ -35,6 +35,8 @@ Time limits are ``asyncio.timeout`` blocks, never ``asyncio.wait_for``: on
 Python 3.11 ``wait_for`` returns the inner call's result when a cancellation
 lands as that call completes, so a consumer torn down while the layer was
 recovering kept waiting on Redis for ever (tests/chaos/test_cancelled_receive.py).
+redis-py itself writes every command through ``wait_for``, so ``receive``
+passes a cancellation on until the wait below it has ended.
 """
 
 from __future__ import annotations
@@ -56,6 +58,17 @@ log = logging.getLogger("deathmatch.redis")
 #: what a Redis outage raises: refused/reset connections, read timeouts, our own time limits
 REDIS_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
 RECOVERED = {"type": "layer.recovered"}
+
+
+async def cancel_until_done(task: asyncio.Future[Any]) -> None:
+    """Cancel `task` until it has ended (a cancellation can be lost below it: `receive`).  The
+    caller being cancelled meanwhile does not stop this: it re-raises its own cancellation after."""
+    while not task.done():
+        task.cancel()
+        try:
+            await asyncio.wait([task], timeout=0.2)
+        except asyncio.CancelledError:
+            continue
 
 
 class LayerUnavailable(Exception):
@@ -170,6 +183,21 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
 
     # -- receiving -------------------------------------------------------------------------
     async def receive(self, channel: str) -> dict[str, Any]:
+        """The next message of `channel`.  Cancelling this call ends the wait on Redis: the wait runs
+        in a task of its own, cancelled again until it has ended.  redis-py writes each command
+        through `asyncio.wait_for`, which on Python 3.11 returns the write's result when a
+        cancellation lands as the write completes: the cancellation is lost, and channels_redis's
+        receive goes back to its blocking read, an empty one every `blocking_read` seconds, for
+        ever.  A socket refused or closed then leaked a task, and an event loop closing waited
+        for it (tests/matches/web/test_consumers.py hung in CI; tests/reliability/test_cancelled_wait.py)."""
+        waiting = asyncio.ensure_future(self._receive(channel))
+        try:
+            return await asyncio.shield(waiting)
+        except asyncio.CancelledError:
+            await cancel_until_done(waiting)
+            raise
+
+    async def _receive(self, channel: str) -> dict[str, Any]:
         self._forget_closed_loop()
         delay = 0.2
         while True:

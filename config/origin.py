@@ -22,8 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from asgiref.typing import ASGI3Application, ASGIReceiveCallable, ASGISendCallable, Scope
-from channels.security.websocket import WebsocketDenier
+from asgiref.typing import ASGI3Application, ASGIReceiveCallable, ASGISendCallable, Scope, WebSocketCloseEvent
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 
@@ -76,6 +75,16 @@ class SameOriginValidator:
 
     async def __call__(self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
         if scope["type"] == "websocket" and not allowed(scope):
-            await WebsocketDenier.as_asgi()(scope, receive, send)
+            await deny(receive, send)
             return
         await self.application(scope, receive, send)
+
+
+async def deny(receive: ASGIReceiveCallable, send: ASGISendCallable) -> None:
+    """Refuse the handshake (the client sees HTTP 403) and end at once.  Not channels'
+    WebsocketDenier: a consumer, it opens a channel-layer channel and waits on it (a Redis read)
+    until the client goes, for a socket nobody may use."""
+    message = await receive()
+    if message["type"] == "websocket.connect":
+        close: WebSocketCloseEvent = {"type": "websocket.close", "code": 1008, "reason": None}
+        await send(close)

@@ -137,12 +137,9 @@ class Relay:
 
     async def _run(self, channel: str) -> None:
         while True:
-            receiving = asyncio.ensure_future(self.layer.receive(channel))
             try:
-                message = await asyncio.shield(receiving)
-            except asyncio.CancelledError:
-                await _stop(receiving)
-                raise
+                # (a cancellation ends the wait on Redis: config/channel_layer.py's receive)
+                message = await self.layer.receive(channel)
             except Exception as error:  # a layer without the resilient wrapper: wait, try again
                 log.warning("relay receive failed: %r", error)
                 await asyncio.sleep(1.0)
@@ -196,15 +193,6 @@ class Relay:
 
 async def _a_turn() -> None:
     await asyncio.sleep(0)
-
-
-async def _stop(task: asyncio.Future[Any]) -> None:
-    """Cancel `task` until it has ended.  A cancellation can be lost below a layer's receive (seen
-    with channels_redis on Python 3.11: the receive then went back to its blocking read, forever),
-    and an event loop that is shutting down waits for every task it cancelled."""
-    while not task.done():
-        task.cancel()
-        await asyncio.wait([task], timeout=0.2)
 
 
 def local(layer: Any) -> Relay | None:

@@ -100,8 +100,11 @@ async def test_bad_token_closes_with_4404(lance: Any) -> None:
 
 async def test_foreign_origin_is_refused(lance: Any) -> None:
     comm = WebsocketCommunicator(application, f"/ws/m/{lance.watch_token}/", headers=[(b"origin", b"http://evil.example")])
-    connected, _ = await comm.connect()
-    assert not connected
+    connected, code = await comm.connect()
+    assert not connected and code == 1008  # policy violation (the client sees HTTP 403)
+    # and the application has ended by itself: a refused socket holds nothing (channels'
+    # WebsocketDenier waited on a channel-layer channel until the client went)
+    await comm.wait(timeout=5)
 
 
 async def test_each_audience_receives_its_own_rendering(lance: Any) -> None:
