@@ -171,21 +171,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-@pytest.fixture(scope="session")
-def _chromium() -> Iterator[Any]:
-    """One chromium per test process (launching it and Playwright's driver for each module cost
-    ~1.5 s of CPU each time)."""
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    # one per module, not per session: Playwright's sync API runs an event loop in this thread
+    # while it is started, and the chaos tests that follow in the same process call asyncio.run()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
-
-
-@pytest.fixture(scope="module")
-def browser(_chromium: Any) -> Iterator[Any]:
-    """The chromium; the pages a module opened are closed after it, as a browser of its own would be."""
-    yield _chromium
-    for context in _chromium.contexts:
-        context.close()
