@@ -5,6 +5,7 @@ chromium.  pytest-django's live_server is WSGI only, hence the subprocess."""
 from __future__ import annotations
 
 import atexit
+import functools
 import os
 import shutil
 import signal
@@ -52,7 +53,7 @@ class Server:
         if redis_url:
             self.env["REDIS_URL"] = redis_url
         if migrate and not db.exists():  # (an existing file is another server's: migrated, and in use)
-            shutil.copyfile(_migrated(self.env), db)
+            shutil.copyfile(_migrated(), db)
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -137,21 +138,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
                 report.sections.append((f"daphne {server.url} log, last {len(lines)} lines", "\n".join(lines)))
 
 
-_template: Path | None = None
-
-
-def _migrated(env: dict[str, str]) -> Path:
+@functools.cache
+def _migrated() -> Path:
     """A database file migrated once per test process, which each server starts from a copy of:
     `migrate` took ~4 s a module on the project machine (~2 min of a CI run)."""
-    global _template
-    if _template is None:
-        workdir = Path(tempfile.mkdtemp(prefix="browser-template-"))
-        atexit.register(shutil.rmtree, workdir, True)
-        template = workdir / "db.sqlite3"
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True,
-                       env={**env, "DATABASE_URL": f"sqlite:///{template}"})
-        _template = template
-    return _template
+    workdir = Path(tempfile.mkdtemp(prefix="browser-template-"))
+    atexit.register(shutil.rmtree, workdir, True)
+    template = workdir / "db.sqlite3"
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True,
+                   env={**{k: v for k, v in os.environ.items() if k != "REDIS_URL"}, "DATABASE_URL": f"sqlite:///{template}",
+                        "DJANGO_DEBUG": "1", "DJANGO_SETTINGS_MODULE": "config.settings"})
+    return template
 
 
 def _free_port() -> int:
