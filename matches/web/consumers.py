@@ -90,16 +90,24 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.group = render.group_name(self.match_id, self.viewer)
         self.presence_id = uuid.uuid4().hex  # this socket, among the audience's open pages
         live.attach()  # broadcasts of this process run on this (the server's) event loop
-        await relay.for_loop(get_channel_layer()).join(self.group, self)  # everything it is sent
-        await presence.arrive(self.match_id, render.viewer_label(self.viewer), self.presence_id)
-        # a (re)connecting page may have missed updates: send the current state
-        # (and the chat's history, chat_socket.py)
-        # (sockets of one audience arriving together share one drawing of it: shared_draw.py)
-        who = self._chat_identity()
-        match_id, viewer = self.match_id, self.viewer
-        await self.send(text_data=await shared_draw.fresh(
-            ("connect", match_id, viewer, tuple(sorted(who.items()))),
-            lambda: _read_only(_connect_state)(match_id, viewer, who)))
+        try:
+            await relay.for_loop(get_channel_layer()).join(self.group, self)  # everything it is sent
+            await presence.arrive(self.match_id, render.viewer_label(self.viewer), self.presence_id)
+            # a (re)connecting page may have missed updates: send the current state
+            # (and the chat's history, chat_socket.py)
+            # (sockets of one audience arriving together share one drawing of it: shared_draw.py)
+            who = self._chat_identity()
+            match_id, viewer = self.match_id, self.viewer
+            await self.send(text_data=await shared_draw.fresh(
+                ("connect", match_id, viewer, tuple(sorted(who.items()))),
+                lambda: _read_only(_connect_state)(match_id, viewer, who)))
+        except BaseException:
+            # the consumer ends here (a client gone before its state was sent: daphne's "Attempt to
+            # send on a closed protocol"), and channels runs no disconnect for it: leave the relay
+            # and presence now, or the socket stayed in its audience for good
+            # (tests/chaos/test_socket_memory.py found a closed socket's relay membership)
+            await self.disconnect(1006)
+            raise
 
     def _chat_identity(self) -> dict[str, str]:
         return chat_socket.identity(self.scope, self.viewer)
