@@ -156,8 +156,10 @@
     }
   });
   document.addEventListener("htmx:afterRequest", function (e) {
-    // (a form the reply replaced is no longer in #chat: known by its class)
-    var form = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("form");
+    // (a form the reply replaced is no longer in #chat: known by its class; htmx then tells the
+    // nearest element still on the page, and the form is the request's own element)
+    var source = (e.detail.requestConfig && e.detail.requestConfig.elt) || e.detail.elt;
+    var form = source && source.closest && source.closest("form");
     if (!form || !/\bchat-/.test(form.className)) { return; }
     setTimeout(function () {
       refresh();
@@ -166,6 +168,13 @@
         // (the room's box on the page now: a panel drawn meanwhile replaced the form that sent)
         var box = document.querySelector("#chat-room-" + form.dataset.room + " .chat-text");
         if (box) { box.value = ""; box.focus(); }
+      }
+      // a mute that was done (a refusal shows in #chat-flash as an error): its form is empty again
+      // (the panel the reply drew anew kept the typed reason: live.js keeps a form's edits over a redraw)
+      var flash = document.getElementById("chat-flash");
+      if (e.detail.successful && form.classList.contains("chat-mute-form") && !(flash && flash.classList.contains("chat-error"))) {
+        var reason = document.querySelector("#chat .chat-mute-form input[name=reason]");
+        if (reason) { reason.value = ""; }
       }
     }, 0);
   });

@@ -108,6 +108,8 @@ def test_chat_by_clicks_on_desktop_and_phone(server: Server, browser: Any) -> No
     host.fill(".chat-mute-form input[name=reason]", "ghosting")
     host.click(".chat-mute-form button[type=submit]")
     host.wait_for_selector("#chat-flash >> text=Writer muted.", timeout=TIMEOUT)
+    # the mute is done: its form is empty again, ready for the next one
+    host.wait_for_function("document.querySelector('.chat-mute-form input[name=reason]').value === ''", timeout=TIMEOUT)
     zed.wait_for_selector("#chat-mute-note >> text=Reason: ghosting", timeout=TIMEOUT)
     assert "until" in zed.inner_text("#chat-mute-note")
     zed.fill("#chat-room-spectators .chat-text", "but I saw it")
