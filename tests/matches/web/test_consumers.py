@@ -31,11 +31,12 @@ async def _open(token: str) -> WebsocketCommunicator:
 
 
 async def _state(comm: WebsocketCommunicator) -> str:
-    """The state sent on connect.  A host page may get the presence box first: the socket joins
-    the relay before it draws the state (so no update in between is lost), and the box of the
-    seats that just arrived comes through the relay."""
+    """The state sent on connect.  A page may get a presence box first (the host's "presence",
+    everyone else's "watching"): the socket joins the relay before it draws the state (so no
+    update in between is lost), and the box of the sockets that just arrived comes through the
+    relay."""
     while 'id="live-meta"' not in (text := await comm.receive_from(timeout=5)):
-        assert text.lstrip().startswith('<section id="presence"'), text[:200]
+        assert text.lstrip().startswith(('<section id="presence"', '<section id="watching"')), text[:200]
     return text
 
 
