@@ -22,6 +22,7 @@ from matches.core import chatrooms
 from matches.live import chat_feed, presence
 from matches.models import ChatMessage
 from matches.play import chat
+from tests.matches.web.test_consumers import state_on_connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,10 +43,7 @@ async def _open(token: str, cookie: str = "") -> tuple[WebsocketCommunicator, st
     comm = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=headers)
     connected, _ = await comm.connect()
     assert connected
-    # the page's state and the chat's history (a host page may get the presence box first:
-    # test_consumers._state)
-    while 'id="live-meta"' not in (first := await comm.receive_from(timeout=5)):
-        assert first.lstrip().startswith('<section id="presence"'), first[:200]
+    first = await state_on_connect(comm)  # the page's state and the chat's history
     assert 'id="live-meta"' in first and 'id="chat"' in first
     return comm, first
 

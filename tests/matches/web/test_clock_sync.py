@@ -20,6 +20,7 @@ from django.urls import reverse
 from config.asgi import application
 from matches.core import netlag
 from matches.models import Match, TurnLog
+from tests.matches.web.test_consumers import state_on_connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,9 +38,7 @@ async def _open(token: str) -> WebsocketCommunicator:
     comm = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=ORIGIN)
     connected, _ = await comm.connect()
     assert connected
-    # a host page may get its presence box (drawn PUSH_DELAY s after it joined) before the state
-    while 'id="live-meta"' not in (text := await comm.receive_from(timeout=5)):
-        assert text.lstrip().startswith('<section id="presence"'), text[:200]
+    await state_on_connect(comm)
     return comm
 
 

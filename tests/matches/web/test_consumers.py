@@ -25,12 +25,12 @@ async def _open(token: str) -> WebsocketCommunicator:
     comm = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=ORIGIN)
     connected, _ = await comm.connect()
     assert connected
-    first = await _state(comm)  # the current state, sent on (re)connect
+    first = await state_on_connect(comm)  # the current state, sent on (re)connect
     assert 'id="live-meta"' in first
     return comm
 
 
-async def _state(comm: WebsocketCommunicator) -> str:
+async def state_on_connect(comm: WebsocketCommunicator) -> str:
     """The state sent on connect.  A page may get a presence box first (the host's "presence",
     everyone else's "watching"): the socket joins the relay before it draws the state (so no
     update in between is lost), and the box of the sockets that just arrived comes through the
