@@ -41,8 +41,8 @@ def close(match: Match, bout: Bout | None, at: datetime) -> int | None:
     seat, since = match.away_paused, match.away_paused_since
     match.away_paused = match.away_paused_since = None
     clock = clocks.of(bout, seat) if bout is not None and seat is not None else None
-    if clock is not None:
-        begun = bout.started if since is None or bout is None else max(since, bout.started)
+    if bout is not None and clock is not None:
+        begun = bout.started if since is None else max(since, bout.started)
         held = max(0.0, (at - begun).total_seconds())
         clock.away_used = min(formats.away_budget(match.format), clock.away_used + held)
         clock.save(update_fields=["away_used"])
