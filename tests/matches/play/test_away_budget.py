@@ -8,6 +8,7 @@ core/away.py), the pauses are the sweeper's own code, the host's Resume is the s
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -221,3 +222,16 @@ def test_several_sweepers_end_an_away_pause_once(make_match: Any, at: Any) -> No
     assert sweeper.sweep_away() + sweeper.sweep_away() == 1
     assert _clock(match, 1).away_used == 120
     assert TurnLog.objects.filter(match=match, kind=TurnLog.CLOCK).count() == 2
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    (0, "the clock setting away_budget must be a positive number of seconds"),
+    (-1, "the clock setting away_budget must be a positive number of seconds"),
+    ("soon", "the clock setting away_budget must be a number of seconds"),
+    (1e9, "the clock setting away_budget must be at most 604800 seconds (a week)"),
+])
+def test_the_services_refuse_a_wrong_away_time(db: Any, value: Any, message: str) -> None:
+    count = Match.objects.count()
+    with pytest.raises(services.ServiceError, match=re.escape(message)):
+        services.create_match("lance-assembly", seat_names=["Ann", "Bob"], clock={"away_pause": 3, "away_budget": value})
+    assert Match.objects.count() == count
