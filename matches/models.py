@@ -239,6 +239,9 @@ class Match(models.Model):
     paused = models.BooleanField(default=False)
     #: the seat whose lost connection paused the clocks (play/sweeper.sweep_away); resumed when it returns
     away_paused = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: when that away pause began: its time comes out of the seat's away time for the bout
+    #: (`Clock.away_used`, play/awaytime.py)
+    away_paused_since = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(default=timezone.now)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -311,6 +314,9 @@ class Seat(models.Model):
     #: since when the seat has had no page open, once the sweeper alerted the host of it (the match's
     #: format `away_alert`, play/sweeper.sweep_alerts); cleared when the seat has a page open again
     away_alert = models.DateTimeField(null=True, blank=True)
+    #: the host restarted the clocks while this seat had no page open: the sweeper does not pause them
+    #: for it again until it has had a page open (play/awaytime.py); stored here, so every sweeper knows
+    away_resumed = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "number"]
@@ -471,6 +477,9 @@ class Clock(models.Model):
     #: lag compensation (play/lag.py): the quota left and its gain per move; None: off
     lag_quota = models.FloatField(null=True, blank=True)
     lag_gain = models.FloatField(default=0)
+    #: seconds the seat's away pauses held the bout's clocks (closed pauses; play/awaytime.py):
+    #: bounded by the match's `away_budget`, and a new bout's clocks start at 0
+    away_used = models.FloatField(default=0)
 
     class Meta:
         ordering = ["bout", "seat"]

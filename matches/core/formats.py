@@ -19,7 +19,8 @@ the reserve; `refill` resets the reserve at every bout (else it carries
 over); `on_timeout` "bout" | "match" is what running out loses; `bank`
 is shorthand for {per_move: None, reserve: bank, refill: False}; `lag_compensation`
 False charges every seat the server's own measure of its moves (on when absent: play/lag.py);
-`away_pause` N pauses the clocks when the seat to act has had no page open for N seconds.  Sealed
+`away_pause` N pauses the clocks when the seat to act has had no page open for N seconds, for at
+most `away_budget` seconds a seat a bout in all (AWAY_BUDGET when absent): past it its clock runs.  Sealed
 games use `round_seconds` instead: a deadline for the whole round, after
 which the round is resolved as if the host applied "resolve".
 """
@@ -32,8 +33,11 @@ from collections.abc import Mapping
 from typing import Any
 
 CLOCK_KEYS = {"per_move", "reserve", "refill", "on_timeout", "round_seconds", "bank", "lag_compensation",
-              "away_pause"}
+              "away_pause", "away_budget"}
 FORMAT_KEYS = {"bouts", "alternate", "stalemate_replays", "forfeit", "clock", "auto_next_bout", "away_alert"}
+
+#: `away_budget` when the host sets none: two minutes a seat a bout
+AWAY_BUDGET = 120.0
 
 _SINGLE: dict[str, Any] = {
     "bouts": 1,
@@ -142,9 +146,13 @@ def normalise_clock(clock: Mapping[str, Any], base: Mapping[str, Any] | None = N
     out.update({k: v for k, v in clock.items() if k != "bank"})
     if clock.get("bank") is not None:
         out.update(per_move=None, reserve=clock["bank"], refill=False)
-    if out.get("away_pause") in ("", None):
-        out.pop("away_pause", None)
-    for key in ("per_move", "reserve", "round_seconds", *(["away_pause"] if "away_pause" in out else [])):
+    away_keys = []
+    for key in ("away_pause", "away_budget"):  # absent unless set: old formats stay as they were
+        if out.get(key) in ("", None):
+            out.pop(key, None)
+        else:
+            away_keys.append(key)
+    for key in ("per_move", "reserve", "round_seconds", *away_keys):
         value = out[key]
         if value in ("", None):
             out[key] = None
@@ -183,6 +191,13 @@ def away_pause(fmt: Mapping[str, Any]) -> float | None:
     """Seconds the seat to act may have no page open before the clocks pause (None: never)."""
     value = (fmt.get("clock") or {}).get("away_pause")
     return None if value is None else float(value)
+
+
+def away_budget(fmt: Mapping[str, Any]) -> float:
+    """Seconds in all a seat's away pauses may hold the clocks in one bout (issue 37): past them, its
+    clock runs and times out as usual.  Matches created before the option get the default too."""
+    value = (fmt.get("clock") or {}).get("away_budget")
+    return AWAY_BUDGET if value is None else float(value)
 
 
 def away_alert(fmt: Mapping[str, Any]) -> float | None:

@@ -276,8 +276,15 @@ _removing: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = 
 
 
 def rows(match: Any, seats: list[Any] | None = None) -> list[dict[str, Any]]:
-    """Open connections per audience; `count` is None when Redis does not answer."""
-    names = {s.number: s.name for s in (seats if seats is not None else match.seats.all())}
+    """Open connections per audience; `count` is None when Redis does not answer.  A seat's row
+    also has its away time left in the bout (`away_left` seconds, `away_until` while an away pause
+    uses it), when the match pauses for a seat away (play/awaytime.py)."""
+    # (reads the models: imported when used, like this module's other model imports)
+    from matches.play import awaytime
+
+    seats = list(seats if seats is not None else match.seats.all())
+    names = {s.number: s.name for s in seats}
+    away_left = awaytime.left(match, seats, datetime.now(UTC))
     audiences = [("host", "Host"), ("watch", "Spectators")]
     audiences += [(f"seat-{n}", f"{names[n]} (seat {n})") for n in sorted(names)]
     names_ = [key(match.id, a) for a, _ in audiences]
@@ -294,6 +301,7 @@ def rows(match: Any, seats: list[Any] | None = None) -> list[dict[str, Any]]:
             row["away_since"] = datetime.fromtimestamp(gone, tz=UTC)
         if a.startswith("seat-"):
             row["lag"] = lags.get(int(a[5:]))
+            row["away_left"], row["away_until"] = away_left.get(int(a[5:]), (None, None))
         out.append(row)
     return out
 

@@ -38,7 +38,7 @@ from matches.models import (
     Seat,
     TurnLog,
 )
-from matches.play import clocks, engine, sweeper
+from matches.play import awaytime, clocks, engine, sweeper
 from matches.play.engine import bout_state, replay_bout
 from matches.seasons import results as season_results
 
@@ -502,8 +502,9 @@ def resume_clocks(match: Match) -> None:
         match, bout = engine.lock(match)
         if not match.paused:
             raise NotAllowed("the clocks are not paused")
-        match.paused, match.away_paused = False, None  # the host's restart ends an away pause too
-        match.save(update_fields=["paused", "away_paused"])
+        awaytime.host_resume(match, bout, now)  # ends an away pause too; the host wins while the seat is away
+        match.paused = False
+        match.save(update_fields=["paused", *awaytime.MATCH_FIELDS])
         if bout is not None:
             to_act = match.game.to_act(engine.bout_state(bout)) if bout.finished is None else ()
             clocks.resume(bout, to_act, now)

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Mapping
 from datetime import UTC, datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
@@ -33,7 +35,7 @@ from django.utils import timezone
 from matches.core import away, events, formats
 from matches.core.runtime import is_web_server, start_worker
 from matches.models import Bout, Clock, Match, Seat, TurnLog
-from matches.play import clocks, engine
+from matches.play import awaytime, clocks, engine
 
 log = logging.getLogger(__name__)
 
@@ -82,36 +84,47 @@ def claim_and_expire(match_id: int, bout_id: int, version: int, now: datetime) -
         return engine.expire(match, bout, now, bumped=True)
 
 
-# -- a seat away: pause, and restart when it is back (issue 26) -------------------------------
+# -- a seat away: pause, and restart when it is back (issue 26) or its away time is used (37) --------
 
 
 def sweep_away(now: datetime | None = None) -> int:
     """Pause the clocks of every match whose seat to act has had no page open for the match's
-    `away_pause` seconds, and restart them when that seat has a page open again; the number of
-    matches changed.  Presence is shared by every web process and expires with a killed one, so
-    this sweeper, not the socket's process, decides; each change is made under the match's lock
-    after checking again, so any number of sweepers make it once."""
+    `away_pause` seconds, and restart them when that seat has a page open again or has used its away
+    time for the bout (awaytime.py); the number of matches changed.  Presence is shared by every web
+    process and expires with a killed one, so this sweeper, not the socket's process, decides; each
+    change is made under the match's lock after checking again, so any number of sweepers make it
+    once.  A seat the host restarted the clocks for while it was away is not paused for again until
+    it has had a page open (`Seat.away_resumed`, cleared here by compare-and-swap)."""
     now = now or timezone.now()
     candidates = Match.objects.filter(status=Match.RUNNING).filter(
         Q(paused=False, format__clock__away_pause__isnull=False) | Q(paused=True, away_paused__isnull=False))
     changed = 0
-    for match_id, paused, seat, fmt in candidates.values_list("id", "paused", "away_paused", "format"):
+    for match_id, paused, seat, since, fmt in candidates.values_list(
+            "id", "paused", "away_paused", "away_paused_since", "format"):
         try:
+            skip = set()
+            for seat_id, number, bot, resumed in Seat.objects.filter(match_id=match_id).values_list(
+                    "id", "number", "bot", "away_resumed"):
+                if bot:
+                    skip.add(number)  # a computer player has no page to open
+                elif resumed is not None:
+                    if (away.presence(match_id, number)[0] or 0) > 0:  # back: the next time away counts again
+                        Seat.objects.filter(pk=seat_id, away_resumed=resumed).update(away_resumed=None)
+                    skip.add(number)  # the host restarted the clocks while it was away: the host wins
             if paused:
-                if seat is not None and (away.presence(match_id, seat)[0] or 0) > 0:
-                    changed += _restart_when_back(match_id, now)
+                changed += _away_paused(match_id, seat, since, fmt, now)
                 continue
             limit = formats.away_pause(fmt)
+            budget = formats.away_budget(fmt)
             running = Clock.objects.filter(bout__match_id=match_id, bout__finished__isnull=True,
-                                           running_since__isnull=False).values_list("seat", "running_since")
-            computers = set(Seat.objects.filter(match_id=match_id).exclude(bot="").values_list("number", flat=True))
-            for seat, since in running:
-                if seat in computers:
-                    continue  # a computer player has no page to open
+                                           running_since__isnull=False).values_list("seat", "running_since", "away_used")
+            for seat, started, used in running:
+                if seat in skip or used >= budget:
+                    continue  # its away time for the bout is used: its clock runs as usual
                 count, left = away.presence(match_id, seat)
                 # a seat that never opened its page (or not for a day) has been away at least since
                 # its clock started: a player who never turns up does not lose on time either
-                gone = left if left is not None else since.timestamp() if since is not None else now.timestamp()
+                gone = left if left is not None else started.timestamp() if started is not None else now.timestamp()
                 if limit is not None and count == 0 and now.timestamp() - gone >= limit:
                     changed += _pause_while_away(match_id, seat, now, now.timestamp() - gone)
                     break
@@ -120,39 +133,76 @@ def sweep_away(now: datetime | None = None) -> int:
     return changed
 
 
+def _away_paused(match_id: int, seat: int | None, since: datetime | None, fmt: Mapping[str, Any],
+                 now: datetime) -> int:
+    """A match the away `seat` paused: restart its clocks when the seat's away time for the bout is
+    used (from that moment: the clock is charged the sweeper's own delay too) or the seat is back."""
+    if seat is None:
+        return 0
+    found = (Clock.objects.filter(bout__match_id=match_id, seat=seat).order_by("-bout__number")
+             .values_list("away_used", "bout__started").first())
+    if found is not None and now >= awaytime.runs_out(fmt, since, found[1], found[0]):
+        return int(_restart(match_id, seat, now, used_up=True))
+    if (away.presence(match_id, seat)[0] or 0) > 0:
+        return int(_restart(match_id, seat, now, used_up=False))
+    return 0
+
+
 def _pause_while_away(match_id: int, seat: int, now: datetime, seconds: float) -> bool:
     with transaction.atomic():
         match, bout = engine.lock(match_id)
         if match.paused or match.status != Match.RUNNING or bout is None or bout.finished is not None:
             return False
-        match.paused, match.away_paused = True, seat
-        match.save(update_fields=["paused", "away_paused"])
+        clock = clocks.of(bout, seat)
+        if clock is None or clock.away_used >= formats.away_budget(match.format):
+            return False  # another sweeper's pause used the rest of its away time meanwhile
+        if Seat.objects.filter(match=match, number=seat, away_resumed__isnull=False).exists():
+            return False  # the host restarted the clocks since this sweeper looked
+        match.paused, match.away_paused, match.away_paused_since = True, seat, now
+        match.save(update_fields=["paused", *awaytime.MATCH_FIELDS])
         clocks.pause(bout, now)
         engine.bump(bout)
         bout.save()
         engine.note(match, bout, f"paused the clocks: {engine.seat_label(match, seat)} has had no page open for "
                                  f"{int(seconds)} s", now, kind=TurnLog.CLOCK)
         engine.notify(match.pk)
+        events.publish_alerts(match.pk)  # the host's presence box: the away time left runs down
     return True
 
 
-def _restart_when_back(match_id: int, now: datetime) -> bool:
+def _restart(match_id: int, seat: int, now: datetime, *, used_up: bool) -> bool:
+    """Restart the clocks `seat`'s away pause stopped: at the moment its away time ran out
+    (`used_up`), else now (it is back)."""
     with transaction.atomic():
         match, bout = engine.lock(match_id)
-        seat = match.away_paused
-        if not match.paused or seat is None:
+        if not match.paused or match.away_paused != seat:
             return False  # the host restarted them, or another sweeper did
-        match.paused, match.away_paused = False, None
-        match.save(update_fields=["paused", "away_paused"])
+        at = now
+        if used_up and bout is not None:
+            clock = clocks.of(bout, seat)
+            at = awaytime.runs_out(match.format, match.away_paused_since, bout.started,
+                                   clock.away_used if clock is not None else 0.0)
+            if at > now:
+                return False  # not the pause this sweeper judged: it ended and another began since
+        awaytime.close(match, bout, at)
+        match.paused = False
+        match.save(update_fields=["paused", *awaytime.MATCH_FIELDS])
         if bout is not None:
             to_act = match.game.to_act(engine.bout_state(bout)) if bout.finished is None else ()
-            clocks.resume(bout, to_act, now)
+            clocks.resume(bout, to_act, at)
             engine.bump(bout)
             bout.save()
-        engine.note(match, bout, f"restarted the clocks: {engine.seat_label(match, seat)} is back", now,
-                    kind=TurnLog.CLOCK)
+        label = engine.seat_label(match, seat)
+        text = (f"restarted the clocks: {label} has used its {_seconds(formats.away_budget(match.format))} of "
+                "away time this bout" if used_up else f"restarted the clocks: {label} is back")
+        engine.note(match, bout, text, now, kind=TurnLog.CLOCK)
         engine.notify(match.pk)
+        events.publish_alerts(match.pk)
     return True
+
+
+def _seconds(seconds: float) -> str:
+    return f"{seconds:g} s"
 
 
 # -- a seat away: alert the host (issue 26) ---------------------------------------------------

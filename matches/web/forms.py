@@ -230,6 +230,19 @@ def parse_create(data: Any) -> dict[str, Any]:
     away = _number(data.get("away_pause"), "time away before the clocks pause", "away_pause")
     if away is not None and kwargs.get("clock") is not False:
         kwargs["clock"] = {**(kwargs.get("clock") or {}), "away_pause": away}
+    budget = _number(data.get("away_budget"), "away time per bout", "away_budget")
+    if budget is not None:  # issue 37: how long, in all, the away pauses may hold a seat's clock a bout
+        if away is None:
+            raise CreateError("the away time per bout is how long the clocks may stay paused for a player away: "
+                              "set the time away before the clocks pause too, or leave it empty", field="away_budget")
+        if budget == 0:
+            raise CreateError("the away time per bout must be more than 0 seconds (leave the pause empty for none)",
+                              field="away_budget")
+        if budget > formats.MAX_SECONDS:
+            raise CreateError(f"the away time per bout must be at most {formats.MAX_SECONDS} seconds (a week)",
+                              field="away_budget")
+        if kwargs.get("clock") is not False:
+            kwargs["clock"] = {**(kwargs.get("clock") or {}), "away_budget": budget}
     table = str(data.get("chat_table", ""))
     if table not in CHAT_TABLE:
         raise CreateError(f"the players' table is on, off, or as usual (on for 2 players), not {table[:40]!r}",

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.ratelimits import limit_posts, token_lookup
 from games.core import HOST, SPECTATOR, RuleError
+from matches.core.formats import AWAY_BUDGET
 from matches.live import render as rendering
 from matches.models import Match, Seat
 from matches.play import bots, services
@@ -109,7 +110,7 @@ def home(request: HttpRequest) -> HttpResponse:
                "seat_players": forms.SEAT_PLAYERS,
                "practice_games": practice.practice_games(), "strengths": practice.STRENGTH_CHOICES,
                "chat_tables": [(value, words) for value, (_, words) in forms.CHAT_TABLE.items()],
-               "chat_spectators": list(forms.CHAT_SPECTATORS.items())}
+               "chat_spectators": list(forms.CHAT_SPECTATORS.items()), "away_budget_default": AWAY_BUDGET}
     return render(request, "matches/home.html", context, status=400 if error else 200)
 
 

@@ -91,6 +91,11 @@
       var since = Date.parse(el.dataset.since), out = el.querySelector(".away-time");
       if (!isNaN(since)) { show(out, fmtWhole(Math.max(0, Math.floor((now - since) / 1000)))); }
     });
+    // the host's presence box: a seat's away time left while an away pause is using it
+    document.querySelectorAll(".away-left[data-until]").forEach(function (el) {
+      var until = Date.parse(el.dataset.until);
+      if (!isNaN(until)) { show(el, fmt((until - now) / 1000)); }
+    });
     document.querySelectorAll(".round-time[data-deadline]").forEach(function (el) {
       var deadline = Date.parse(el.dataset.deadline);
       if (!isNaN(deadline)) { show(el, fmt((deadline - now) / 1000)); el.classList.toggle("low", deadline - now < 15000); }
