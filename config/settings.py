@@ -74,7 +74,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # a client that guessed too many secret links gets 429 on every link until its window frees
+    # a client that guessed too many secret links gets 429 for links that open nothing until its window frees
     "config.ratelimits.TokenGuessMiddleware",
     # no free database connection in time: 503 + Retry-After, not a 500
     "config.middleware.OverloadMiddleware",
