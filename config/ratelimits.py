@@ -144,9 +144,11 @@ class LocalCounter:
     def __init__(self) -> None:
         self._counts: dict[tuple[str, str, str, int], int] = {}
         self._lock = threading.Lock()  # sync views run in several threads
+        self._swept_at = 0
 
     def over(self, request: HttpRequest, group: str, *, key: Any = "ip", increment: bool = True) -> int | None:
         limit, period = self._split(_rate(group, request))
+        # the two kinds of key `over` is given here: "ip" or a function (group, request) -> str
         value = key(group, request) if callable(key) else _masked(client_ip(request))
         now = int(time.time())
         end = now - now % period + zlib.crc32(value.encode()) % period  # the window's last second
@@ -161,13 +163,11 @@ class LocalCounter:
                 self._counts[slot] = count
         return max(1, end - now + 1) if count > limit else None
 
-    def clear(self) -> None:
-        with self._lock:
-            self._counts.clear()
-
     def _forget_before(self, now: int) -> None:
-        # windows that have ended: a process never holds more than a window's clients
-        if len(self._counts) > 1000:
+        # windows that have ended, looked for once a second: the counts never hold more than the
+        # clients of the current windows, and a flood of requests does not scan them each time
+        if now != self._swept_at:
+            self._swept_at = now
             for slot in [slot for slot in self._counts if slot[3] < now]:
                 del self._counts[slot]
 
