@@ -16,8 +16,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /app
+# the locked versions and files only (requirements.txt, made by .ci/lock from pyproject.toml), in a
+# layer of their own that a change to the app's code does not rebuild
+COPY requirements.txt ./
+RUN pip install --require-hashes -r requirements.txt
 COPY . .
-RUN pip install .
+RUN python .ci/lockcheck.py && pip install --no-deps .
 COPY --from=frontend /build/vendor ./static/vendor
 # collectstatic needs settings, not secrets: a throwaway key for this step only
 RUN DJANGO_DEBUG=0 DJANGO_SECRET_KEY=build-only python manage.py collectstatic --noinput \

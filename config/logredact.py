@@ -2,17 +2,23 @@
 
 Every seat, host, watch and season manage link carries a token that IS the
 access (whoever holds a seat link plays that seat), so no log line may
-contain one.  Paths like /p/<token>/, /h/<token>/act/, /f/<token>/,
-/s/<token>/ and /ws/m/<token>/ are written with the audience instead:
-"/p/[match 12 seat-1]/" when this process has seen the token (the websocket
-consumer remembers what it resolved), else the kind of link the prefix tells
-("/p/[seat]/", "/ws/m/[page]/").
+contain one.  Tokens are found by their shape, wherever they are:
 
-A link is found by its shape alone: the token is every character of the
-token alphabet (secrets.token_urlsafe: A-Z a-z 0-9 _ -) after the prefix,
-whatever follows it (")", "%20", a quote, the end of the line...).  daphne
-logs the raw request line, so percent-encoding is read the way the router
-reads it: /%70/<token>/ and /p%2F<token>/ open a seat page too.
+- any run of the token alphabet (secrets.token_urlsafe: A-Z a-z 0-9 _ -) at
+  least as long as a token (matches.core.tokens.LENGTH) is a token, in a path
+  of any kind (/x/<token>, /seasons/<token>, /P/<token>, //h/<token>, an
+  unrouted /ws/<token>/), a query string (?x=<token>) or any other text.
+  It becomes "[token]", or the audience when this process has seen the token
+  ("[match 12 seat-1]": the websocket consumer remembers what it resolved);
+- after a link's own prefix (/p/, /h/, /w/, /f/, /s/, /ws/m/) any run of the
+  alphabet, however short (a cut token is still secret), becomes the
+  audience, or the kind of link the prefix tells: "/p/[seat]/", "/ws/m/[page]/".
+
+Shorter runs (words, names, numbers) are kept: the logs stay readable.
+Nothing ends a token but a character outside the alphabet (")", "%20", a quote,
+the end of the line...).  daphne logs the raw request line, so percent-encoding
+is read the way the router reads it: /%70/<token>/ and /p%2F<token>/ open a seat
+page too, and a token with an escaped character is still that token.
 
 Applied to daphne's access log (`install_daphne_access_log`, called by
 config.asgi), to `runserver`'s access log and to every log record through
@@ -27,8 +33,11 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-#: a link's prefix, then its token: as long as the token alphabet goes (a cut token is still secret)
-TOKEN_PATH = re.compile(r"/(ws/m|p|h|w|f|s)/([A-Za-z0-9_-]+)")
+from matches.core import tokens
+
+#: a link's prefix, then its token (as long as the alphabet goes); or, anywhere, a run of the
+#: alphabet as long as a token.  Tried left to right, so a link's prefix is seen before its token.
+TOKEN = re.compile(rf"/(?P<prefix>ws/m|p|h|w|f|s)/(?P<linked>[A-Za-z0-9_-]+)|(?P<run>[A-Za-z0-9_-]{{{tokens.LENGTH},}})")
 KIND = {"p": "seat", "h": "host", "w": "spectators", "f": "page", "s": "season manager", "ws/m": "page"}
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 MAX_REMEMBERED = 20_000
@@ -47,16 +56,19 @@ def remember(token: str, audience: str) -> None:
 
 
 def _audience(found: re.Match[str]) -> str:
-    prefix, token = found.group(1), found.group(2)
+    prefix = found.group("prefix")
+    token = found.group("linked") if prefix else found.group("run")
     with _lock:
-        label = _known.get(token) or KIND[prefix]
-    return f"/{prefix}/[{label}]"
+        known = _known.get(token)
+    if prefix:
+        return f"/{prefix}/[{known or KIND[prefix]}]"
+    return f"[{known or 'token'}]"
 
 
 def redact(text: str) -> str:
     if "%" in text:
         return _redact_encoded(text)
-    return TOKEN_PATH.sub(_audience, text) if "/" in text else text
+    return TOKEN.sub(_audience, text)
 
 
 def _redact_encoded(text: str) -> str:
@@ -78,27 +90,34 @@ def _redact_encoded(text: str) -> str:
     starts.append(len(text))
     view = "".join(decoded)
     out, kept = [], 0
-    for found in TOKEN_PATH.finditer(view):
+    for found in TOKEN.finditer(view):
         begin, end = starts[found.start()], starts[found.end()]
         out += [text[kept:begin], _audience(found)]
         kept = end
     return "".join(out) + text[kept:] if out else text
 
 
-def _redact_value(value: Any) -> Any:
-    return redact(value) if isinstance(value, str) else value
-
-
 class RedactTokensFilter(logging.Filter):
-    """Rewrites a record's message and arguments (Django's request log, daphne's runserver log...)."""
+    """Rewrites a record (Django's request log, daphne's runserver log, any logger's): its message
+    is formatted here, then redacted whole, so a token is found whatever carries it (the format,
+    an argument, an exception's text); a traceback is formatted and redacted too."""
+
+    _formatter = logging.Formatter()
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.msg, str):
-            record.msg = redact(record.msg)
-        if isinstance(record.args, dict):
-            record.args = {k: _redact_value(v) for k, v in record.args.items()}
-        elif isinstance(record.args, tuple):
-            record.args = tuple(_redact_value(v) for v in record.args)
+        try:
+            message = record.getMessage()
+        except Exception:  # arguments that do not fit the format: the handler reports it, as ever
+            message = None
+        if message is not None:
+            record.msg, record.args = redact(message), None
+        if record.exc_info and not record.exc_text:
+            # a handler's formatter keeps this text instead of formatting the exception again
+            record.exc_text = self._formatter.formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = redact(record.stack_info)
         request = getattr(record, "request", None)  # django.request attaches the request
         if request is not None and hasattr(request, "path"):
             record.request = _Safe(request)

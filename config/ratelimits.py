@@ -6,16 +6,25 @@ memory in the embedded one-process setup).  Budgets: settings.DEATHMATCH_RATE_LI
   (the home page's form) counts, whether or not the form is valid, so a burst
   of parallel posts cannot slip past (one atomic increment each).
 - `token-misses`: a secret link (/p/, /h/, /w/, /f/, /s/ and the pages under
-  them, the websocket /ws/m/) that opens nothing counts.  A client past its
-  budget gets 429 on every link, valid or not, until its window frees:
-  otherwise a lucky guess would still open the page.  Valid links never count.
+  them, the websocket /ws/m/) that opens nothing counts.  Past the budget such
+  a link gets 429 instead of 404 (a websocket closes with CLOSE_TOO_MANY
+  instead of 4404) until the window frees.  A valid link is never refused by
+  this limit and never counts: players behind one address (a NAT, a school's
+  proxy) share a budget, and one of them mistyping a link must not stop the
+  others' play.  What keeps a link from being guessed is its 192 random bits
+  (models.new_token), not this budget: refusing valid links too would not
+  make a guess likelier to fail, only cost the link's real holders their
+  match.  The limit makes a guesser's misses loud (429 and a log line) and
+  tells a well-behaved client to back off.
 - `webhook-tests`: "send a test post" on a season's manage page, per season and
   per client.
 
 A limited request gets 429 with Retry-After (seconds until the window frees) and
 one sentence; a limited websocket is closed with CLOSE_TOO_MANY.  Legal play
 (moves, host actions, pages and sockets opened with a valid link) is never
-limited.  If Redis does not answer, requests go through (logged) rather than fail.
+limited.  When the shared cache does not answer (Redis down, frozen, or out of
+connections), each process counts on its own in memory (`LocalCounter`) until
+it answers again: a limit per process, never no limit.
 """
 
 from __future__ import annotations
@@ -23,7 +32,10 @@ from __future__ import annotations
 import functools
 import ipaddress
 import logging
+import re
+import threading
 import time
+import zlib
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar, cast
 
@@ -38,7 +50,7 @@ log = logging.getLogger("deathmatch.ratelimits")
 F = TypeVar("F", bound=Callable[..., Any])
 
 CLOSE_TOO_MANY = 4429  # websocket close code: over the budget of unknown links
-RETRY_AFTER = 1.0  # seconds without asking the cache after it failed
+RETRY_AFTER = 1.0  # seconds without asking the cache after it failed (counted in this process meanwhile)
 UNKNOWN_CLIENT = "0.0.0.0"  # no address at all (a unix socket without a trusted proxy): one shared budget
 
 MESSAGES = {
@@ -100,21 +112,80 @@ def _rate(group: str, request: HttpRequest) -> str:
 
 def over(request: HttpRequest, group: str, *, key: Any = "ip", increment: bool = True) -> int | None:
     """Count this request in `group` (unless increment=False) and return the seconds until
-    the window frees if the client is over the budget, else None."""
+    the window frees if the client is over the budget, else None.  Counted in the shared cache,
+    or in this process while the cache does not answer."""
     global _failed_at
     if _failed_at is not None and time.monotonic() - _failed_at < RETRY_AFTER:
-        return None
+        return _local.over(request, group, key=key, increment=increment)
     try:
         usage = get_usage(request, group=group, key=key, rate=_rate, increment=increment)
     except (RedisError, OSError) as error:
         _failed_at = time.monotonic()
-        log.warning("rate limits not counted for a second: the cache did not answer (%s)", type(error).__name__)
-        return None
+        log.warning("rate limits counted in this process for a second: the cache did not answer (%s)",
+                    type(error).__name__)
+        return _local.over(request, group, key=key, increment=increment)
     _failed_at = None
     if usage is None or not usage["should_limit"]:
         return None
     # the window is named by its last second (time_left 0 is still inside it): it frees one later
     return max(1, int(usage["time_left"]) + 1)
+
+
+class LocalCounter:
+    """The budgets counted in this process's memory: what `over` falls back to while the shared
+    cache does not answer.  Not a second django-ratelimit cache: the library reads its one cache
+    from settings (RATELIMIT_USE_CACHE) on each call, so it cannot be pointed elsewhere for one
+    request without changing settings under every other thread.  Windows as django-ratelimit
+    makes them: `period` seconds, ending at a time of their own for each client, so clients'
+    windows do not all free in the same second."""
+
+    _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+    def __init__(self) -> None:
+        self._counts: dict[tuple[str, str, str, int], int] = {}
+        self._lock = threading.Lock()  # sync views run in several threads
+        self._swept_at = 0
+
+    def over(self, request: HttpRequest, group: str, *, key: Any = "ip", increment: bool = True) -> int | None:
+        limit, period = self._split(_rate(group, request))
+        # the two kinds of key `over` is given here: "ip" or a function (group, request) -> str
+        value = key(group, request) if callable(key) else _masked(client_ip(request))
+        now = int(time.time())
+        end = now - now % period + zlib.crc32(value.encode()) % period  # the window's last second
+        if end < now:
+            end += period
+        prefix = str(getattr(settings, "RATELIMIT_CACHE_PREFIX", "rl:"))  # tests count apart
+        slot = (prefix, group, value, end)
+        with self._lock:
+            self._forget_before(now)
+            count = self._counts.get(slot, 0) + (1 if increment else 0)
+            if increment:
+                self._counts[slot] = count
+        return max(1, end - now + 1) if count > limit else None
+
+    def _forget_before(self, now: int) -> None:
+        # windows that have ended, looked for once a second: the counts never hold more than the
+        # clients of the current windows, and a flood of requests does not scan them each time
+        if now != self._swept_at:
+            self._swept_at = now
+            for slot in [slot for slot in self._counts if slot[3] < now]:
+                del self._counts[slot]
+
+    @classmethod
+    def _split(cls, rate: str) -> tuple[int, int]:
+        found = re.fullmatch(r"(\d+)/(\d*)([smhd])", rate)
+        if found is None:
+            raise ValueError(f"not a rate: {rate!r} (count/period, e.g. 30/m)")
+        return int(found.group(1)), int(found.group(2) or 1) * cls._PERIODS[found.group(3)]
+
+
+def _masked(address: str) -> str:
+    """The address as django-ratelimit counts it: an IPv6 client by its /64 (settings.RATELIMIT_IPV6_MASK)."""
+    mask = getattr(settings, "RATELIMIT_IPV6_MASK", 64) if ":" in address else getattr(settings, "RATELIMIT_IPV4_MASK", 32)
+    return str(ipaddress.ip_network(f"{address}/{mask}", strict=False).network_address)
+
+
+_local = LocalCounter()
 
 
 def too_many(request: HttpRequest, group: str, seconds: int) -> HttpResponse:
@@ -170,31 +241,21 @@ def token_lookup(helper: F) -> F:
     return cast(F, wrapped)  # functools.wraps keeps the helper's signature
 
 
-def guessing(request: HttpRequest) -> int | None:
-    """Seconds to wait if the client is past its budget of misses (nothing counted), else None."""
-    return over(request, "token-misses", increment=False)
-
-
 def missed(request: HttpRequest) -> int | None:
-    """Count a miss; seconds to wait if that put the client past its budget, else None."""
+    """Count a miss; seconds to wait if the client is past its budget of misses, else None."""
     return over(request, "token-misses")
 
 
 class TokenGuessMiddleware:
-    """Every view with a `token` in its URL (the secret links): refused with 429 while the
-    client is past its misses; a TokenMiss raised by the view counts one."""
+    """A TokenMiss raised by a view with a `token` in its URL (a secret link that opens nothing)
+    counts one miss, and past the budget answers 429 instead of 404.  A view that finds its
+    token is never refused here, however many misses its client has."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         return self.get_response(request)
-
-    def process_view(self, request: HttpRequest, view: Any, args: Any, kwargs: dict[str, Any]) -> HttpResponse | None:
-        if "token" not in kwargs:
-            return None
-        seconds = guessing(request)
-        return too_many(request, "token-misses", seconds) if seconds is not None else None
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, TokenMiss):

@@ -74,7 +74,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # a client that guessed too many secret links gets 429 on every link until its window frees
+    # a client that guessed too many secret links gets 429 for links that open nothing until its window frees
     "config.ratelimits.TokenGuessMiddleware",
     # no free database connection in time: 503 + Retry-After, not a 500
     "config.middleware.OverloadMiddleware",
@@ -195,7 +195,7 @@ if REDIS_URL:
         }
     }
     # rate limits (config/ratelimits.py) are counted here, so every web process sees the same counts;
-    # Redis errors let the request through (logged), as the presence cache does
+    # while Redis does not answer, each process counts in its own memory (logged), never not at all
     CACHES["ratelimit"] = {**CACHES["default"], "KEY_PREFIX": f"{REDIS_PREFIX}ratelimit"}
     # Django's own RedisCache is not on django-ratelimit's list (jsocol/django-ratelimit#283), yet
     # it has what the library needs: add() is SET NX and incr() is Redis's atomic INCR
@@ -214,8 +214,8 @@ else:
 # Per-client rate limits (config/ratelimits.py, django-ratelimit): "count/period" per client address.
 # Creating seasons and creating matches each have a budget of their own; a secret link (/p/, /h/,
 # /w/, /f/, /s/ and their sub-pages, the websocket) that matches nothing counts as a miss, and a
-# client past its misses gets 429 on every link until the window frees; the season manage page's
-# "send a test post" counts per season and per client.
+# client past its misses gets 429 for every such link until the window frees (a valid link always
+# opens); the season manage page's "send a test post" counts per season and per client.
 RATELIMIT_USE_CACHE = "ratelimit"
 RATELIMIT_IP_META_KEY = "config.ratelimits.client_ip"
 DEATHMATCH_RATE_LIMITS = {"seasons": "10/m", "matches": "10/m", "token-misses": "30/m", "webhook-tests": "3/m",

@@ -12,6 +12,9 @@ from django.urls import register_converter
 
 #: the alphabet of secrets.token_urlsafe; 128 leaves room above today's 32 characters
 PATTERN = r"[A-Za-z0-9_-]{1,128}"
+#: characters in a token: secrets.token_urlsafe(24) (models.new_token) is 24 bytes in unpadded
+#: base64, 4 characters for every 3 bytes.  config.logredact redacts every run this long.
+LENGTH = 32
 
 
 class TokenConverter:

@@ -75,13 +75,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # accept first: a handshake is never left waiting on the database (daphne drops
         # handshakes not accepted within its connect timeout when many sockets arrive at once)
         await self.accept()
-        client = ratelimits.scope_request(self.scope)
-        if await _read_only(ratelimits.guessing)(client) is not None:  # past its misses: no link opens
-            await self.close(code=ratelimits.CLOSE_TOO_MANY)
-            return
         found = await self._resolve(token)
         if found is None:
-            # accept first so the browser sees a 4xxx code (not a bare 403)
+            # accept first so the browser sees a 4xxx code (not a bare 403); a miss counts, and
+            # past the budget closes with CLOSE_TOO_MANY (a valid link always opens: ratelimits.py)
+            client = ratelimits.scope_request(self.scope)
             too_many = await _read_only(ratelimits.missed)(client) is not None
             await self.close(code=ratelimits.CLOSE_TOO_MANY if too_many else CLOSE_BAD_TOKEN)
             return

@@ -3,9 +3,14 @@
 
 - the 11th new season, or the 11th new match, from one address within a minute
   gets 429 with Retry-After, and the window frees after exactly that long;
-- the 31st secret link that opens nothing gets 429, and from then on every link
-  from that address does, even a valid one, while other addresses go on;
+- the 31st secret link that opens nothing gets 429, and so does every unknown link
+  from that address until the window frees; a valid link from that address (a
+  page, a move, a host action, a socket) still opens: issue 37, item 4 (players
+  behind one NAT lost their match when one of them mistyped a link);
 - legal play with valid links (moves, pages, sockets) never gets 429;
+- when the shared cache does not answer (Redis down or frozen), each process
+  counts on its own: unknown links still get 429 past the budget (issue 37: all
+  40 got 404);
 - the season manage page's test post: a few a minute;
 - with REDIS_URL the counts live in Redis, shared by every process;
 - /seasons/ lists only seasons that have a match.
@@ -18,9 +23,11 @@ from __future__ import annotations
 import datetime as dt
 import os
 import secrets
+import shutil
 import subprocess
 import sys
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +36,16 @@ import time_machine
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
+from django.core.cache import caches
 from django.test import Client
 
+from config import ratelimits
 from config.asgi import application
 from matches.models import Match, Season
 from matches.play import season_matches
 from matches.seasons import ledger as seasons
 from tests.conftest import REDIS
+from tests.hostform import seq
 
 ROOT = Path(__file__).resolve().parents[2]
 ORIGIN = [(b"origin", b"http://testserver")]
@@ -104,7 +114,8 @@ def test_the_eleventh_match_in_a_minute_gets_429_until_the_window_frees(client: 
 
 
 @pytest.mark.django_db
-def test_past_thirty_unknown_links_every_link_gets_429_until_the_window_frees(client: Client, roles: Any) -> None:
+def test_past_thirty_unknown_links_only_unknown_links_get_429_until_the_window_frees(client: Client,
+                                                                                    roles: Any) -> None:
     valid = [f"/p/{roles.player1.token}/", f"/h/{roles.host}/", f"/w/{roles.spectator}/", f"/f/{roles.host}/",
              f"/w/{roles.spectator}/record.txt"]
     with time_machine.travel(NOON, tick=False) as clock:
@@ -112,26 +123,28 @@ def test_past_thirty_unknown_links_every_link_gets_429_until_the_window_frees(cl
         refused = client.get(f"/p/{secrets.token_urlsafe(24)}/")
         seconds = _retry_after(refused)
         assert refused.content.decode().startswith("Too many links from your address opened nothing; try again in ")
-        # a correct guess now is refused too: it does not tell the guesser it found something
-        for url in valid:
-            response = client.get(url)
-            assert response.status_code == 429 and roles.host not in response.content.decode(), url
-        move = client.post(f"/p/{roles.player1.token}/move/", {"text": "place C3", "version": "1"})
-        assert move.status_code == 429
-        # another address with the same links is not held back
-        assert [client.get(url, REMOTE_ADDR=OTHER).status_code for url in valid] == [200] * len(valid)
-        clock.shift(seconds)
+        assert _misses(client, 16) == [429] * 16  # every kind of link that opens nothing
+        # the players and the host behind the same address go on playing
         assert [client.get(url).status_code for url in valid] == [200] * len(valid)
+        move = client.post(f"/p/{roles.player1.token}/move/", {"text": "place C3", "version": "1"})
+        assert move.status_code == 200 and "C3" in move.content.decode()
+        pause = client.post(f"/h/{roles.host}/act/", {"action": "pause", "host_seq": seq(roles.host)})
+        assert pause.status_code == 200 and "clocks paused" in pause.content.decode()
+        assert _misses(client, 1) == [429]  # and the valid links did not free the budget
+        # another address is not held back
+        assert _misses(client, 1, REMOTE_ADDR=OTHER) == [404]
+        clock.shift(seconds)
         assert _misses(client, 1) == [404]
 
 
 @pytest.mark.django_db
-def test_a_season_manage_link_that_opens_nothing_counts_and_then_a_valid_one_is_refused(client: Client) -> None:
+def test_a_season_manage_link_that_opens_nothing_counts_and_a_valid_one_still_opens(client: Client) -> None:
     season = seasons.create_season("Guessed")
     with time_machine.travel(NOON, tick=False):
         assert [client.get(f"/s/{secrets.token_urlsafe(24)}/").status_code for _ in range(31)] == [404] * 30 + [429]
-        assert client.get(f"/s/{season.manage_token}/").status_code == 429
-        assert client.get(f"/s/{season.manage_token}/", REMOTE_ADDR=OTHER).status_code == 200
+        assert client.get(f"/s/{season.manage_token}/").status_code == 200
+        assert client.post(f"/s/{season.manage_token}/act/", {"action": "add_player", "name": "Ann"}).status_code == 302
+        assert client.get(f"/s/{secrets.token_urlsafe(24)}/").status_code == 429
 
 
 @pytest.mark.django_db
@@ -153,8 +166,8 @@ def test_legal_play_with_valid_links_never_gets_429(client: Client, roles: Any) 
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_websockets_of_unknown_links_count_and_then_a_valid_one_is_closed(make_match: Any,
-                                                                                settings: Any) -> None:
+async def test_websockets_of_unknown_links_count_and_a_valid_one_still_opens(make_match: Any,
+                                                                             settings: Any) -> None:
     caches = {name: dict(conf) for name, conf in settings.CACHES.items()}
     caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"  # presence of this test only
     settings.CACHES = caches
@@ -174,12 +187,17 @@ async def test_websockets_of_unknown_links_count_and_then_a_valid_one_is_closed(
         for _ in range(30):
             assert await close_code(secrets.token_urlsafe(24), "198.51.100.7") == 4404
         assert await close_code(secrets.token_urlsafe(24), "198.51.100.7") == 4429
-        assert await close_code(match.watch_token, "198.51.100.7") == 4429
-        assert await close_code(match.watch_token, OTHER) is None  # opened: the board arrived
+        # valid links from the same address still open: the board arrived, no close
+        seat = await database_sync_to_async(lambda: match.seats.get(number=1).token)()
+        for token in (match.watch_token, seat, match.host_token):
+            assert await close_code(token, "198.51.100.7") is None
+        assert await close_code(secrets.token_urlsafe(24), "198.51.100.7") == 4429
+        assert await close_code(secrets.token_urlsafe(24), OTHER) == 4404
         client = Client(REMOTE_ADDR="198.51.100.7")
-        assert (await database_sync_to_async(client.get)(f"/w/{match.watch_token}/")).status_code == 429
+        assert (await database_sync_to_async(client.get)(f"/w/{match.watch_token}/")).status_code == 200
+        assert (await database_sync_to_async(client.get)(f"/w/{secrets.token_urlsafe(24)}/")).status_code == 429
         clock.shift(60)
-        assert await close_code(match.watch_token, "198.51.100.7") is None
+        assert await close_code(secrets.token_urlsafe(24), "198.51.100.7") == 4404
 
 
 # -- webhook test posts ----------------------------------------------------------------------------
@@ -261,6 +279,52 @@ def test_with_redis_the_misses_of_another_process_count_here(client: Client) -> 
         assert _misses(client, 10, REMOTE_ADDR=address) == [404] * 10
         assert _misses(client, 1, REMOTE_ADDR=address) == [429]
         assert _misses(client, 1, REMOTE_ADDR=OTHER) == [404]
+
+
+@pytest.fixture
+def unreachable_redis(request: pytest.FixtureRequest, tmp_path: Path, settings: Any,
+                      monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The ratelimit cache pointed at a Redis that does not answer: a port nothing listens on
+    ("closed"), or a redis-server of this test's own stopped with SIGSTOP ("frozen": connections
+    open, no reply comes)."""
+    from tests.chaos.conftest import RedisServer, free_port
+
+    monkeypatch.setattr(ratelimits, "_failed_at", None)  # put back as it was (None) afterwards
+    server = None
+    if request.param == "frozen":
+        if shutil.which("redis-server") is None:
+            pytest.skip("redis-server is not installed")
+        server = RedisServer(tmp_path)
+        url = server.url
+    else:
+        url = f"redis://127.0.0.1:{free_port()}/0"
+    settings.CACHES = {**settings.CACHES, "ratelimit": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url,
+        "OPTIONS": {"socket_timeout": 0.2, "socket_connect_timeout": 0.2}}}
+    if server is not None:
+        assert caches["ratelimit"].add("probe", 1)  # it answered before it froze
+        server.freeze()
+    try:
+        yield str(request.param)
+    finally:
+        if server is not None:
+            server.kill()
+
+
+@pytest.mark.parametrize("unreachable_redis", ["closed", "frozen"], indirect=True)
+@pytest.mark.django_db
+def test_with_the_shared_counter_unreachable_each_process_still_limits(client: Client, roles: Any,
+                                                                       unreachable_redis: str) -> None:
+    """Issue 37: with Redis stopped or frozen, 40 unknown links all got 404 (the limit failed open)."""
+    with time_machine.travel(NOON, tick=False) as clock:
+        statuses = _misses(client, 40)
+        assert statuses == [404] * 30 + [429] * 10
+        refused = client.get(f"/h/{secrets.token_urlsafe(24)}/")
+        seconds = _retry_after(refused)
+        assert client.get(f"/p/{roles.player1.token}/").status_code == 200  # a valid link still opens
+        assert _misses(client, 1, REMOTE_ADDR=OTHER) == [404]
+        clock.shift(seconds)
+        assert _misses(client, 1) == [404]
 
 
 # -- the public season list ------------------------------------------------------------------------
