@@ -12,6 +12,8 @@ from typing import Any
 import dj_database_url
 import django_stubs_ext
 
+from games.registry import apps as game_apps
+
 # Django's generic classes (ModelAdmin, QuerySet...) as django-stubs types them are subscripted
 # at run time too (`admin.ModelAdmin[Season]`); Django itself has no __class_getitem__ on them.
 django_stubs_ext.monkeypatch()
@@ -52,12 +54,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "django_ratelimit",  # per-client limits (config/ratelimits.py); its system checks look at the cache
-    "games.lance_assembly",
-    "games.grid_master",
-    "games.two_connect",
-    "games.bidding_ttt",
-    "games.back_to_the_wall",
-    "games.custom",
+    *game_apps(),  # each game's folder (games/registry.py: a game is its folder and one registry line)
     "matches",
 ]
 

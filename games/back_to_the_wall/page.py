@@ -24,13 +24,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import HOST, NotationError
-from games.core.pages import Page
+from games.core import HOST, NotationError, RuleError
+from games.core.pages import OptionField, Page
 
 from .board import (
     BOARD_NAMES,
+    BOARD_TITLES,
     CORNERS,
     DIRECTIONS,
+    MAX_SIZE,
+    MIN_SIZE,
     SEATS,
     Board,
     BoardOrders,
@@ -412,5 +415,36 @@ def _mine(
 class BackToTheWallPage(Page):
     """Back to the Wall page hooks (games.registry.get_page)."""
 
+    description = "Four players, three boards, three sealed rounds of walls and moves; most points wins."
+    option_fields = {
+        "garnets": OptionField("per_seat", "garnets each may spend; all empty = not counted (the host keeps the books)"),
+        "boards": OptionField("boards"),
+    }
+
+    def boards(self, value: Any) -> list[dict[str, Any]]:
+        return [{"name": name, "title": BOARD_TITLES[name], "size": spec.get("size"),
+                 "walls": ", ".join(spec.get("walls", [])), "sizes": list(range(MIN_SIZE, MAX_SIZE + 1))}
+                for name, spec in (value or {}).items()]
+
+    def check_board(self, game: Any, board: str, size: int | None, walls: list[str] | None) -> dict[str, Any]:
+        if board not in BOARD_NAMES:
+            raise ValueError("there is no such board")
+        index = BOARD_NAMES.index(board)
+        spec: dict[str, Any] = {"size": size, **({} if walls is None else {"walls": walls})}
+        try:
+            built = game.new({"boards": {board: spec}}).boards[index]
+        except RuleError as exc:
+            try:
+                bare = game.new({"boards": {board: {"size": size, "walls": []}}}).boards[index]
+            except RuleError:  # the size itself is wrong: no board to draw
+                return {"ok": False, "error": str(exc), "size": None, "walls": [], "corners": {}}
+            return {"ok": False, "error": str(exc), "size": bare.size, "walls": walls or [], "corners": _corners(bare)}
+        return {"ok": True, "error": "", "size": built.size, "corners": _corners(built),
+                "walls": sorted((built.square(w) for w in built.walls), key=lambda sq: (int(sq[1:]), sq[0]))}
+
     def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         return context(view, ctx)
+
+
+def _corners(board: Board) -> dict[str, int]:
+    return {board.square(board.corner(seat)): seat for seat in SEATS}

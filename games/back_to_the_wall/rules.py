@@ -77,7 +77,7 @@ from dataclasses import replace
 from itertools import permutations, product
 from typing import Any, ClassVar
 
-from games.core import HOST, Game, IllegalAction, NotationError, Result
+from games.core import HOST, IllegalAction, NotationError, Result
 from games.core.grid import parse_square, square_name
 
 from .board import (
@@ -113,16 +113,18 @@ from .resolve import (
     resolve_board,
     sole_first,
 )
+from .season import SeasonLedger
 from .state import NO_SUBMISSIONS, ZEROS, BackToTheWallState, Triple, make_state
 
 __all__ = ["BackToTheWall", "BackToTheWallState", "make_state"]
 
 
-class BackToTheWall(Game[BackToTheWallState, Action]):
+class BackToTheWall(SeasonLedger):  # its garnets, Token of Life and candidates in a season: season.py
     slug = "back-to-the-wall"
     name = "Back to the Wall"
     seats = 4
     sealed = True
+    reason_words = {"points": "most points"}
     default_options: ClassVar[Mapping[str, Any]] = {
         "boards": {
             name: {

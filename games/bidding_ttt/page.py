@@ -31,7 +31,7 @@ from typing import Any
 
 from games.bidding_ttt.rules import BOARDS, COLOURS, LINES, ROUNDS
 from games.core import HOST
-from games.core.pages import Page
+from games.core.pages import OptionField, Page
 
 SEATS = (1, 2)
 #: a letter per seat, so owners are told apart without colour
@@ -446,6 +446,9 @@ def _and(items: list[str]) -> str:
 
 class BiddingPage(Page):
     """Bidding 3D Tic-Tac-Toe page hooks (games.registry.get_page)."""
+
+    description = "Sealed bids for tiles on nine tic-tac-toe boards over three rounds; control three boards in a line."
+    option_fields = {"garnets": OptionField("per_seat", "whole numbers; empty = 0 (a season match uses the ledger)")}
 
     def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         return context(view, ctx)

@@ -127,6 +127,9 @@ class BiddingTTT(Game[BiddingState, BiddingAction]):
     seats = 2
     sealed = True
     default_options = {"chips": 80, "garnets": {}}
+    # the words the end banner has always shown ("Red wins the match — line")
+    reason_words = {"line": "line", "boards": "won more boards", "tiles": "tiles", "chips": "chips",
+                    "garnets": "garnets", "tie": "tie"}
 
     # -- construction --------------------------------------------------
     def new(self, options: Mapping[str, Any] | None = None) -> BiddingState:

@@ -24,6 +24,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import IllegalAction
+from .facts import ONE_BOUT, GarnetChange, SeasonAwards, Variant
 from .result import Result
 
 #: Viewer/actor constants.  Seats are numbered from 1.
@@ -57,6 +58,21 @@ class Game(ABC, Generic[S, A]):
     #: points): the host's page gets a move box, its actions go through `apply(state, HOST, ...)`.
     host_moves: ClassVar[bool] = False
 
+    # -- what the platform says about the game (games/core/README.md) ----
+    #: Result.reason -> why, in words ("line": "three in a row"), for the end banner ("Ann wins
+    #: the match — three in a row").  Every reason `result` gives needs its words: the structure
+    #: test fails a game without them.  Match events (time-outs, forfeits, awards) are the platform's.
+    reason_words: ClassVar[Mapping[str, str]] = {}
+    #: the match format a host starts from (bouts, alternate, stalemate_replays, forfeit, clock:
+    #: matches/core/formats.py says what each key means)
+    default_format: ClassVar[Mapping[str, Any]] = ONE_BOUT
+    #: named variants, by the value of the match option "variant": name and clock changes
+    variants: ClassVar[Mapping[str, Variant]] = {}
+    #: players read their bank to the minute ("17 min"; seconds only in the last minute)
+    clock_minutes: ClassVar[bool] = False
+    #: seats spend garnets of the season ledger in their actions (`garnet_cost`, `garnets_spent`)
+    spends_garnets: ClassVar[bool] = False
+
     # -- identity helpers -------------------------------------------------
     def options(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """`options` merged over `default_options` (unknown keys are refused)."""
@@ -87,6 +103,25 @@ class Game(ABC, Generic[S, A]):
         `after` from `before`, seats written "seat N" (the platform puts names in).  None by
         default; the host's game announces each reveal."""
         return []
+
+    # -- a season's ledger (matches/seasons/results.py asks; nothing by default) --
+    def bout_garnets(self, state: S) -> list[GarnetChange]:
+        """The garnets a finished bout earns or costs each seat, in the order they are logged."""
+        return []
+
+    def garnet_cost(self, action: A) -> int:
+        """Garnets `action` spends (checked against the seat's season balance before it counts)."""
+        return 0
+
+    def garnets_spent(self, state: S, seat: int, *, pending: bool) -> int:
+        """Garnets `seat` has spent in this running bout and not yet paid (its sealed submission
+        of the open round too when `pending`)."""
+        return 0
+
+    def season_awards(self, state: S | None, winners: tuple[int, ...]) -> SeasonAwards:
+        """What a finished match gives in its season.  `state` is the last bout's when its rules
+        ended it (None after a host's ruling); `winners` the match's."""
+        return SeasonAwards()
 
     def __repr__(self) -> str:
         return f"<Game {self.slug}>"

@@ -10,6 +10,12 @@ Plain types only: games/core never imports Django, and neither may a page
 (the view is a JSON-safe dict, the context a dict of plain values and model
 rows the page only reads).
 
+Besides the board, a page says what the platform's other pages show of the
+game: its one-line `description` on the home page, the `example_move` in an
+empty move box, and how the host form shows an option (`option_fields`: one
+number per seat, or a board editor fed by `boards` and checked by
+`check_board`).
+
 The one rule: a page runs for every audience with that audience's own
 `game.view()`, so it may only shape what the view already holds.  Hidden
 information never reaches a template another way.
@@ -17,7 +23,19 @@ information never reaches a template another way.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
+
+
+@dataclass(frozen=True)
+class OptionField:
+    """How the host form shows one of the game's options, when not by its default's type:
+    `kind` "per_seat" (one whole number per seat, `hint` beside them) or "boards" (a board
+    editor per board of `GamePage.boards`, each board checked by `GamePage.check_board`)."""
+
+    kind: str
+    hint: str = ""
 
 
 @runtime_checkable
@@ -27,6 +45,12 @@ class GamePage(Protocol):
     #: True when `context` reads nothing but the view (not `ctx`, not `view["viewer"]`):
     #: its output is then computed once per update for every audience with the same view.
     view_only: bool
+    #: one line for the home page's game menu (required: the structure test fails without it)
+    description: str
+    #: the move box's placeholder example ("place C3")
+    example_move: str
+    #: option key -> how the host form shows it (options not listed: by their default's type)
+    option_fields: Mapping[str, OptionField]
 
     def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         """Keys to add to (or override in) the context the game's templates read."""
@@ -37,11 +61,24 @@ class GamePage(Protocol):
         """The log rows a live update appends, with the game's notes ("Gomoku won by Uli")."""
         ...
 
+    def boards(self, value: Any) -> list[dict[str, Any]]:
+        """A "boards" option for its editor: per board its name, title, size, walls (text) and
+        the sizes allowed."""
+        ...
+
+    def check_board(self, game: Any, board: str, size: int | None, walls: list[str] | None) -> dict[str, Any]:
+        """One board of the editor checked by the game's own rules: {ok, error, size, walls,
+        corners}.  `walls` None: the game's default walls for that size."""
+        ...
+
 
 class Page:
     """The default page: no keys of its own, the log rows as they are."""
 
     view_only: bool = False
+    description: str = ""
+    example_move: str = "C3"
+    option_fields: Mapping[str, OptionField] = {}
 
     def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         return {}
@@ -49,3 +86,9 @@ class Page:
     def log_notes(self, view: dict[str, Any], entries: list[dict[str, Any]],
                   ctx: dict[str, Any]) -> list[dict[str, Any]]:
         return entries
+
+    def boards(self, value: Any) -> list[dict[str, Any]]:
+        return []
+
+    def check_board(self, game: Any, board: str, size: int | None, walls: list[str] | None) -> dict[str, Any]:
+        raise ValueError("there is no such board")

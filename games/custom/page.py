@@ -40,6 +40,8 @@ REVEAL_WORDS = {"everyone": "revealed to everyone when the host says",
 
 class CustomPage(Page):
     view_only = False
+    description = "Any other game: 2 to 16 named seats; you open rounds, they answer sealed, you reveal and score."
+    example_move = "answer 7"
 
     def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         return {"hg": shape(view, ctx), "private_rows": [], "hidden_rows": [],

@@ -59,6 +59,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.core import HOST, Game, IllegalAction, NotationError, Result
+from games.core.facts import SeasonAwards
 
 from .notation import (
     HOST_ACTIONS,
@@ -148,6 +149,7 @@ class CustomGame(Game[CustomState, CustomAction]):
     sealed_note = "answered"
     host_moves = True
     default_options = {"seats": 4}
+    reason_words = {"winner": "winner", "ranking": "ranking", "draw": "declared by the host"}
 
     # -- construction --------------------------------------------------
     def new(self, options: Mapping[str, Any] | None = None) -> CustomState:
@@ -155,6 +157,14 @@ class CustomGame(Game[CustomState, CustomAction]):
         if isinstance(count, bool) or not isinstance(count, int) or not 2 <= count <= MAX_SEATS:
             raise IllegalAction(f"option seats must be a whole number from 2 to {MAX_SEATS}, got {count!r}")
         return CustomState(seats=count, points=(0,) * count)
+
+    def season_awards(self, state: CustomState | None, winners: tuple[int, ...]) -> SeasonAwards:
+        """In a season, the host's ending names who earns a Token of Life and who is an Elimination Candidate."""
+        if state is None or state.ending is None:
+            return SeasonAwards()
+        return SeasonAwards(tokens=tuple(state.ending.token), token_reason="named by the host",
+                            candidates=tuple(state.ending.candidate),
+                            candidate_text="the host of {match} names {player} an Elimination Candidate")
 
     def seat_count(self, options: Mapping[str, Any] | None = None) -> int:
         return self.new(options).seats

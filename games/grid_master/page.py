@@ -43,6 +43,8 @@ class GridMasterPage(Page):
     #: `context` reads nothing but `view["public"]` (not ctx, not whose view it is): matches/render.py
     #: runs it once per update for every audience with the same view
     view_only = True
+    description = "Tic-tac-toe with moving symbols on 3x3: place, then reposition one of yours; three in a row wins."
+    example_move = "place B2; move A1 right 2"
 
     def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         return context(view, ctx)

@@ -151,6 +151,8 @@ class GridMaster(Game[GridState, Turn]):
     name = "Grid Master"
     seats = 2
     default_options = {"symbols": 5}
+    reason_words = {"line": "three in a row", "repetition": "the same position for the third time",
+                    "stalemate": "stalemate"}
 
     # -- setup ------------------------------------------------------------
     def new(self, options: Mapping[str, Any] | None = None) -> GridState:

@@ -26,6 +26,8 @@ class LancePage(Page):
     #: `context` reads nothing but `view["public"]` (not ctx, not whose view it is): matches/render.py
     #: runs it once per update for every audience with the same view
     view_only = True
+    description = "Place and slide tiles on a 6x6 board; five in a row (a lance) wins the bout. Best of 3."
+    example_move = "place C3; slide B2-B3 down 1"
 
     def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         return context(view, ctx)

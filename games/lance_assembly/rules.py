@@ -49,6 +49,7 @@ from functools import lru_cache
 from typing import Any
 
 from games.core.errors import IllegalAction
+from games.core.facts import Variant
 from games.core.game import Game
 from games.core.grid import index_name, parse_index
 from games.core.result import Result
@@ -135,6 +136,14 @@ class LanceAssembly(Game[LanceState, Turn]):
     name = "Lance Assembly"
     seats = 2
     default_options = {"starting_seat": 1, "variant": "lance-assembly"}
+    reason_words = {"lance": "five in a row", "stalemate": "stalemate"}
+    default_format = {"bouts": 3, "alternate": True, "stalemate_replays": True, "forfeit": "bout", "auto_next_bout": False,
+                      "clock": {"per_move": 60, "reserve": 300, "refill": True, "on_timeout": "bout", "round_seconds": None}}
+    variants = {
+        "lance-assembly": Variant("Lance Assembly", "60 s a move plus a 5-minute reserve, refilled every bout."),
+        "sliding-tic-tac-toe": Variant("Sliding Tic-Tac-Toe", "The same game timed 120 s a turn plus a 5-minute "
+                                       "reserve that is not refilled.", {"per_move": 120, "reserve": 300, "refill": False}),
+    }
 
     # -- setting up -------------------------------------------------------
     def new(self, options: Mapping[str, Any] | None = None) -> LanceState:

@@ -30,6 +30,7 @@ class Gomoku(BoardGame[GridBoard, int]):
     slug = "gomoku"
     name = "Gomoku"
     rules = GomokuRules()
+    reason_words = {"line": "five in a row", "full": "the board is full"}
     reasons: ClassVar[dict[str, str]] = {
         "line": "Five in a row wins the Gomoku board.",
         "full": "The Gomoku board is full without a result.",

@@ -471,7 +471,10 @@ def log_notes(view: Mapping[str, Any], log: list[Any], ctx: Mapping[str, Any]) -
 
 
 class TwoConnectPage(Page):
-    """Two Connect's (and Squava's, Gomoku's, Yinsh's) page hooks (games.registry.get_page)."""
+    """Two Connect's page hooks (games.registry.get_page); Squava's, Gomoku's and Yinsh's below."""
+
+    description = "Squava, Yinsh (blitz) and Gomoku at once, two moves a turn; first to win two boards."
+    example_move = "squava C3; gomoku H7"
 
     def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         return context(view, ctx)
@@ -479,3 +482,18 @@ class TwoConnectPage(Page):
     def log_notes(self, view: dict[str, Any], entries: list[dict[str, Any]],
                   ctx: dict[str, Any]) -> list[dict[str, Any]]:
         return log_notes(view, entries, ctx)
+
+
+class SquavaPage(TwoConnectPage):
+    description = "Squava alone: 5x5, four in a row wins, three in a row loses."
+    example_move = "C3"
+
+
+class GomokuPage(TwoConnectPage):
+    description = "Gomoku alone: 14x14, five in a row wins."
+    example_move = "C3"
+
+
+class YinshPage(TwoConnectPage):
+    description = "Yinsh blitz alone: rings and markers on the hex board, the first row of five wins."
+    example_move = "ring E5 or E5-E8"

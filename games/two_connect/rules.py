@@ -83,6 +83,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from games.core import Game, IllegalAction, NotationError, Result
+from games.core.facts import ONE_BOUT
 from games.core.notation import require_text
 
 from .board import BOARD_WORDS, BoardRules, tokens
@@ -123,6 +124,12 @@ class TwoConnect(Game[TwoConnectState, TwoConnectAction]):
     slug = "two-connect"
     name = "Two Connect"
     default_options: ClassVar[Mapping[str, Any]] = {"starting_seat": 1}
+    reason_words = {"two-boards": "won two boards", "more-boards": "more boards", "most-recent": "most recent",
+                    "no-board-won": "no board won"}
+    #: one bank of 20 minutes for the whole match, shown to the players to the minute (RULINGS 3)
+    default_format = {**ONE_BOUT, "clock": {"per_move": None, "reserve": 1200, "refill": False, "on_timeout": "match",
+                                            "round_seconds": None}}
+    clock_minutes = True
 
     # -- setup and notation ----------------------------------------------------
     def new(self, options: Mapping[str, Any] | None = None) -> TwoConnectState:

@@ -37,6 +37,7 @@ class Squava(BoardGame[GridBoard, int]):
     slug = "squava"
     name = "Squava"
     rules = SquavaRules()
+    reason_words = {"line": "four in a row", "three": "the opponent made three in a row", "full": "the board is full"}
     reasons: ClassVar[dict[str, str]] = {
         "line": "Four in a row wins the Squava board.",
         "three": "Three in a row (without four) loses the Squava board.",

@@ -434,6 +434,8 @@ class Yinsh(BoardGame[YinshBoard, YinshMove]):
 
     slug = "yinsh"
     name = "Yinsh"
+    reason_words = {"row": "a row of five markers", "markers": "more markers on the board when they ran out",
+                    "blocked": "the opponent could not move"}
     rules = YinshRules()
     reasons: ClassVar[dict[str, str]] = {
         "row": "The first row of 5 markers wins the Yinsh board.",

@@ -1,6 +1,7 @@
 """Match formats: how many bouts, who starts, and the clock, per game.
 
-Defaults follow RULINGS.md; the host may override any key when creating a
+Each game's default is its `Game.default_format` (RULINGS.md), with the clock
+changes of the variant the match options name (`Game.variants`); the host may override any key when creating a
 match.  A format is a JSON dict stored on `Match.format`:
 
     bouts              N: the match is first to ceil(N/2) bouts won (or N played)
@@ -32,44 +33,14 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from games.registry import get_game
+
 CLOCK_KEYS = {"per_move", "reserve", "refill", "on_timeout", "round_seconds", "bank", "lag_compensation",
               "away_pause", "away_budget"}
 FORMAT_KEYS = {"bouts", "alternate", "stalemate_replays", "forfeit", "clock", "auto_next_bout", "away_alert"}
 
 #: `away_budget` when the host sets none: two minutes a seat a bout
 AWAY_BUDGET = 120.0
-
-_SINGLE: dict[str, Any] = {
-    "bouts": 1,
-    "alternate": True,
-    "stalemate_replays": False,
-    "forfeit": "match",
-    "auto_next_bout": False,
-    "clock": None,
-}
-
-_DEFAULTS: dict[str, dict[str, Any]] = {
-    "lance-assembly": {
-        "bouts": 3,
-        "alternate": True,
-        "stalemate_replays": True,
-        "forfeit": "bout",
-        "auto_next_bout": False,
-        "clock": {"per_move": 60, "reserve": 300, "refill": True, "on_timeout": "bout", "round_seconds": None},
-    },
-    "two-connect": {
-        **_SINGLE,
-        "clock": {"per_move": None, "reserve": 1200, "refill": False, "on_timeout": "match", "round_seconds": None},
-    },
-    # sealed rounds: the host sets a round deadline (none by default)
-    "bidding-ttt": {**_SINGLE, "clock": None},
-    "back-to-the-wall": {**_SINGLE, "clock": None},
-}
-
-#: variant name (match option "variant") -> clock changes
-_VARIANT_CLOCKS: dict[tuple[str, str], dict[str, Any]] = {
-    ("lance-assembly", "sliding-tic-tac-toe"): {"per_move": 120, "reserve": 300, "refill": False},
-}
 
 
 #: The longest clock setting (a week): timedelta and the database overflow
@@ -83,12 +54,13 @@ class FormatError(ValueError):
 
 def default_format(game_slug: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The RULINGS.md format of `game_slug` (with the variant in `options`)."""
-    fmt = copy.deepcopy(_DEFAULTS.get(game_slug, _SINGLE))
+    game = get_game(game_slug)
+    fmt = copy.deepcopy(dict(game.default_format))
     variant = (options or {}).get("variant")
     if isinstance(variant, str):
-        changes = _VARIANT_CLOCKS.get((game_slug, variant.strip().lower()))
-        if changes and fmt["clock"]:
-            fmt["clock"].update(changes)
+        found = game.variants.get(variant.strip().lower())
+        if found is not None and found.clock and fmt["clock"]:
+            fmt["clock"].update(found.clock)
     return fmt
 
 

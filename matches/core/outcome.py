@@ -12,40 +12,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.core import HOST
+from games.registry import get_game
 
-#: (game slug or "", Result.reason) -> why, in words.  A game's own reason
-#: word first ("line" is three in a row in Grid Master, four in Squava).
-_WHY: dict[tuple[str, str], str] = {
-    ("lance-assembly", "lance"): "five in a row",
-    ("grid-master", "line"): "three in a row",
-    ("squava", "line"): "four in a row",
-    ("squava", "three"): "the opponent made three in a row",
-    ("gomoku", "line"): "five in a row",
-    ("yinsh", "row"): "a row of five markers",
-    ("yinsh", "markers"): "more markers on the board when they ran out",
-    ("yinsh", "blocked"): "the opponent could not move",
-    ("", "lance"): "five in a row",
-    ("", "full"): "the board is full",
-    ("", "stalemate"): "stalemate",
-    ("", "repetition"): "the same position for the third time",
-    ("", "time"): "ran out of time",
-    ("", "timeout"): "ran out of time",
-    ("", "award"): "host awarded",
-    ("", "forfeit"): "forfeit",
-    ("", "resign"): "the opponent resigned",
-    ("", "draw"): "declared by the host",
-    ("", "ended"): "ended by the host",
-    ("", "ended by the host"): "ended by the host",
-    ("", "points"): "most points",
-    ("", "two-boards"): "won two boards",
-    ("", "boards"): "won more boards",
-    ("", "control"): "three boards in a line",
-}
-
-#: match variants with their own name (Sliding Tic-Tac-Toe is Lance Assembly's variant)
-VARIANT_NAMES: dict[tuple[str, str], str] = {
-    ("lance-assembly", "lance-assembly"): "Lance Assembly",
-    ("lance-assembly", "sliding-tic-tac-toe"): "Sliding Tic-Tac-Toe",
+#: the platform's own reasons, in words: how a match event ended a bout or a match (a time-out, a
+#: forfeit, the host's ruling).  A game's reasons are its own (`Game.reason_words`) and come first.
+_EVENTS: dict[str, str] = {
+    "stalemate": "stalemate",
+    "time": "ran out of time",
+    "timeout": "ran out of time",
+    "award": "host awarded",
+    "forfeit": "forfeit",
+    "resign": "the opponent resigned",
+    "draw": "declared by the host",
+    "ended": "ended by the host",
+    "ended by the host": "ended by the host",
 }
 
 
@@ -53,15 +33,16 @@ def title(match: Any) -> str:
     """The match's name: its variant's name when it has one."""
     variant = (match.options or {}).get("variant")
     if isinstance(variant, str):
-        name = VARIANT_NAMES.get((match.game_slug, variant.strip().lower()))
-        if name:
-            return name
+        found = match.game.variants.get(variant.strip().lower())
+        if found is not None:
+            return str(found.name)
     return str(match.game.name)
 
 
 def why(slug: str, reason: str, detail: str = "") -> str:
+    """`reason` (a Result's, or a match event's) in words: the game's own words first."""
     reason = (reason or "").strip()
-    found = _WHY.get((slug, reason)) or _WHY.get(("", reason))
+    found = get_game(slug).reason_words.get(reason) or _EVENTS.get(reason)
     if found:
         return found
     if reason.startswith("ended"):

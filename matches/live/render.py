@@ -33,9 +33,6 @@ from matches.play.requests import pending as open_requests
 __all__ = ["AUDIENCE_HOST", "AUDIENCE_WATCH", "audiences", "context", "fragments", "group_name", "shared",
            "step_context", "viewer_label"]
 
-#: games whose bank players see to the minute ("17 min"), seconds only in the last minute
-MINUTE_CLOCKS = frozenset({"two-connect"})
-
 # -- context -------------------------------------------------------------------
 
 
@@ -138,8 +135,8 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "title": outcome.title(match),
         "bout_label": snap.get("bout_label") or outcome.bout_label(match, bout, None),
         "banner": banner,
-        # Two Connect's bank is shown to the minute to players (RULINGS 3), exactly to the host
-        "clock_minutes": match.game_slug in MINUTE_CLOCKS and viewer != HOST,
+        # a game may show its bank to the minute to players (Two Connect: RULINGS 3), exactly to the host
+        "clock_minutes": match.game.clock_minutes and viewer != HOST,
         "viewer_cls": f"p{viewer}" if viewer >= 1 else "",
     }
     if viewer == HOST:

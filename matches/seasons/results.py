@@ -4,13 +4,14 @@ Called by `matches.play.engine` (and `services`) inside a match's transaction,
 with the match and bout rows locked; each function then locks the season
 row (lock order: match, bout, season).
 
-- A finished bout gets one `bout_result` event; for Back to the Wall it
-  credits +1 garnet per board where a seat was sole first and debits 1 per
-  board where a seat spent one (spends are debited when the bout ends, the
-  moment RULINGS.md lets them be revealed).
-- A finished match gets one `match_result` event: Back to the Wall gives
-  the winner(s) a Token of Life and makes the lowest seat(s) Elimination
-  Candidate; an elimination match eliminates its loser.
+- A finished bout gets one `bout_result` event and the ledger entries its
+  game says it earns or costs (`Game.bout_garnets`: Back to the Wall credits
+  a garnet per board where a seat was sole first and debits the ones spent).
+- A finished match gets one `match_result` event and what its game says it
+  gives (`Game.season_awards`: Tokens of Life, Elimination Candidates); an
+  elimination match eliminates its loser.
+- Orders that spend garnets (`Game.spends_garnets`) are checked against the
+  seat's balance less what it has committed in running bouts.
 - Announced in the order things happened: the result, then what follows from
   it.  A one-bout match's result is the bout's, announced once as the match
   result, so the bout's garnets are logged and announced right after it
@@ -51,7 +52,8 @@ from django.db.models import Sum
 from django.urls import reverse
 from django.utils import timezone
 
-from games.core import HOST, SPECTATOR
+from games.core import HOST
+from games.registry import get_game, slugs
 from matches.core.errors import NotAllowed
 from matches.models import (
     Bout,
@@ -66,7 +68,6 @@ from matches.models import (
 )
 from matches.seasons import ledger as seasons
 
-BTTW = "back-to-the-wall"
 BOUT_RESULT, MATCH_RESULT = "bout_result", "match_result"
 
 
@@ -162,46 +163,30 @@ def bout_finished(match: Match, bout: Bout, now: datetime) -> None:
     single = int(match.format.get("bouts", 1)) == 1
     event = seasons.log_event(season, BOUT_RESULT, text, key=_next_key(season, f"bout:{bout.pk}"), match=match,
                               bout=bout, now=now, announce=not single)
-    if match.game_slug == BTTW:
-        garnets = _bttw_garnets(season, match, bout, event, names, now)
-        if garnets and single and bout.counts:  # the match result, which is this bout's, comes first
-            event.data = {**event.data, "garnets": garnets}
-            event.save(update_fields=["data"])
-        elif garnets:
-            seasons.log_event(season, "garnets", garnets, match=match, bout=bout, now=now)
+    garnets = _bout_garnets(season, match, bout, event, now)
+    if garnets and single and bout.counts:  # the match result, which is this bout's, comes first
+        event.data = {**event.data, "garnets": garnets}
+        event.save(update_fields=["data"])
+    elif garnets:
+        seasons.log_event(season, "garnets", garnets, match=match, bout=bout, now=now)
 
 
-def _bttw_garnets(season: Season, match: Match, bout: Bout, event: SeasonEvent, names: dict[int, str],
-                  now: datetime) -> str:
-    """Credit and debit the bout's garnets; the log line that says so ("" if none)."""
-    from games.back_to_the_wall.board import BOARD_NAMES, BOARD_TITLES
-    from games.back_to_the_wall.resolve import sole_first
-
+def _bout_garnets(season: Season, match: Match, bout: Bout, event: SeasonEvent, now: datetime) -> str:
+    """Credit and debit the garnets the game says the bout earns or costs; the log line that says so ("" if none)."""
     game = match.game
-    state = game.load(bout.state)
-    spends = game.dump(state)["spends"]  # per seat, per board: round of the spend (0 = none)
-    final = game.view(state, SPECTATOR)["public"].get("final") if game.result(state) is not None else None
-    firsts: dict[int, list[str]] = {}
-    for name, board in zip(BOARD_NAMES, (final or {}).get("boards", []), strict=False):
-        first = sole_first({int(s): v for s, v in board["scores"].items()})
-        if first is not None:
-            firsts.setdefault(first, []).append(BOARD_TITLES[name])
+    changes = game.bout_garnets(game.load(bout.state))
+    if not changes:
+        return ""
     lines = []
     seats = {s.number: s for s in match.seats.select_related("season_player")}
     for number in sorted(seats):
         player = _player(match, seats[number])
-        won = firsts.get(number, [])
-        spent = [BOARD_TITLES[name] for name, rnd in zip(BOARD_NAMES, spends[number - 1], strict=True) if rnd]
-        if won:
-            reason = f"sole first on {' and '.join(won)} (match #{match.pk})"
-            GarnetEntry.objects.create(season=season, player=player, amount=len(won), reason=reason,
-                                       kind=GarnetEntry.EARNED, match=match, bout=bout, event=event, created=now)
-            lines.append(f"{player.name} +{len(won)} ({reason})")
-        if spent:
-            reason = f"spent on {' and '.join(spent)} (match #{match.pk})"
-            GarnetEntry.objects.create(season=season, player=player, amount=-len(spent), reason=reason,
-                                       kind=GarnetEntry.SPENT, match=match, bout=bout, event=event, created=now)
-            lines.append(f"{player.name} -{len(spent)} ({reason})")
+        for change in (c for c in changes if c.seat == number):
+            reason = f"{change.reason} (match #{match.pk})"
+            kind = GarnetEntry.EARNED if change.amount > 0 else GarnetEntry.SPENT
+            GarnetEntry.objects.create(season=season, player=player, amount=change.amount, reason=reason,
+                                       kind=kind, match=match, bout=bout, event=event, created=now)
+            lines.append(f"{player.name} {change.amount:+d} ({reason})")
     return "garnets: " + "; ".join(lines) if lines else ""
 
 
@@ -237,25 +222,16 @@ def match_finished(match: Match, bout: Bout | None, now: datetime) -> None:
     _deferred_garnets(season, match, bout, now)
     seats = {s.number: s for s in match.seats.select_related("season_player")}
     asked: list[int] = []
-    if match.game.host_moves:  # the host's game: the host's ending names them (end ... token 2 candidate 5)
-        final = _final(match, bout)
-        for number in final.get("token_of_life", []):
-            player = _player(match, seats[int(number)])
-            TokenOfLife.objects.create(season=season, player=player, match=match, reason="named by the host",
-                                       event=event, created=now)
-            seasons.log_event(season, "token", f"{player.name} earns a Token of Life", match=match, now=now)
-        for number in _candidates(match, bout):
-            _set(season, match, _player(match, seats[number]), SeasonPlayer.CANDIDATE, event, previous, now,
-                 f"the host of {_title(match, names)} names {{}} an Elimination Candidate")
-    if match.game_slug == BTTW:
-        for number in winners:
-            player = _player(match, seats[number])
-            TokenOfLife.objects.create(season=season, player=player, match=match, reason="won the main match",
-                                       event=event, created=now)
-            seasons.log_event(season, "token", f"{player.name} earns a Token of Life", match=match, now=now)
-        for number in _candidates(match, bout):
-            _set(season, match, _player(match, seats[number]), SeasonPlayer.CANDIDATE, event, previous, now,
-                 f"{{}} finished last in {_title(match, names)} and is an Elimination Candidate")
+    awards = match.game.season_awards(_ended_state(match, bout), tuple(winners))
+    for number in awards.tokens:
+        player = _player(match, seats[int(number)])
+        TokenOfLife.objects.create(season=season, player=player, match=match, reason=awards.token_reason,
+                                   event=event, created=now)
+        seasons.log_event(season, "token", f"{player.name} earns a Token of Life", match=match, now=now)
+    title = _title(match, names).replace("{", "{{").replace("}", "}}")  # _set formats the text with the name
+    for number in awards.candidates:
+        _set(season, match, _player(match, seats[int(number)]), SeasonPlayer.CANDIDATE, event, previous, now,
+             awards.candidate_text.format(player="{}", match=title))
     if match.elimination:
         if winners:
             for number in winners:  # the winner survived the elimination match: no longer a candidate
@@ -277,21 +253,13 @@ def match_finished(match: Match, bout: Bout | None, now: datetime) -> None:
     event.save(update_fields=["data"])
 
 
-def _candidates(match: Match, bout: Bout | None) -> list[int]:
-    """The Elimination Candidate(s) of a Back to the Wall bout decided on the board (or named by the
-    host of the host's game)."""
-    return [int(s) for s in _final(match, bout).get("elimination_candidate", [])]
-
-
-def _final(match: Match, bout: Bout | None) -> dict[str, Any]:
-    """The public `final` facts of a bout the rules ended ({} otherwise)."""
+def _ended_state(match: Match, bout: Bout | None) -> Any:
+    """The state of the match's last bout when its rules ended it (None after a host's ruling)."""
     if bout is None or bout.finished is None:
-        return {}
+        return None
     game = match.game
     state = game.load(bout.state)
-    if game.result(state) is None:
-        return {}
-    return dict(game.view(state, HOST)["public"].get("final") or {})
+    return None if game.result(state) is None else state
 
 
 def _set(season: Season, match: Match, player: SeasonPlayer, status: str, event: SeasonEvent,
@@ -376,46 +344,37 @@ def reverse_results(match: Match, bout: Bout | None, now: datetime | None = None
                           bout=event.bout, now=now)
 
 
-# -- Back to the Wall: garnet spends against the ledger ----------------------------------------------
-
-
-def _spends_in(game: Any, bout: Bout, seat: int, *, pending: bool) -> int:
-    """Garnets `seat` has spent in `bout` and not yet paid (resolved rounds,
-    plus its sealed submission of the current round when `pending`)."""
-    state = game.load(bout.state)
-    spent = sum(1 for rnd in game.dump(state)["spends"][seat - 1] if rnd)
-    if pending:
-        submission = state.submission(seat)
-        spent += sum(1 for board in getattr(submission, "boards", ()) if getattr(board, "garnet", False))
-    return spent
+# -- garnet spends against the ledger (games whose orders spend garnets: Back to the Wall) ------------
 
 
 def committed_spends(player: SeasonPlayer, *, replacing: tuple[int, int] | None = None) -> int:
-    """Garnets the player has committed in running Back to the Wall bouts of
-    the season (debited only when each bout ends).  `replacing` (match id,
+    """Garnets the player has committed in running bouts of the season (debited
+    only when each bout ends: Back to the Wall's).  `replacing` (match id,
     seat) leaves out that seat's pending submission, which is being replaced."""
     total = 0
-    seats = Seat.objects.filter(season_player=player, match__status=Match.RUNNING, match__game_slug=BTTW)
+    spending = [slug for slug in slugs() if get_game(slug).spends_garnets]
+    seats = Seat.objects.filter(season_player=player, match__status=Match.RUNNING, match__game_slug__in=spending)
     for seat in seats.select_related("match"):
         bout = seat.match.bouts.order_by("-number").first()
         if bout is None or bout.finished is not None:
             continue
+        game = seat.match.game
         pending = replacing != (seat.match_id, seat.number)
-        total += _spends_in(seat.match.game, bout, seat.number, pending=pending)
+        total += game.garnets_spent(game.load(bout.state), seat.number, pending=pending)
     return total
 
 
 def check_spends(match: Match, bout: Bout, actor: int, action: Any, *, by_host: bool = False) -> None:
-    """Refuse Back to the Wall orders that spend more garnets than the seat's
+    """Refuse orders (Back to the Wall's) that spend more garnets than the seat's
     season balance now (less what it has committed and not yet paid, here and
     in other running matches of the season).  The rules themselves count the
     garnets held when the bout started (option `garnets`, seeded by
     `engine.bout_options`, so a replay stays exact): garnets awarded during the
     match are spendable from the next one, garnets deducted are not spendable
     at once."""
-    if match.season_id is None or match.game_slug != BTTW or actor == HOST:
+    if match.season_id is None or not match.game.spends_garnets or actor == HOST:
         return
-    spending = sum(1 for board in getattr(action, "boards", ()) if getattr(board, "garnet", False))
+    spending = match.game.garnet_cost(action)
     if not spending:
         return
     _season(match)  # locked: no other spend or deduction of the season can slip in between
@@ -434,8 +393,7 @@ def check_spends(match: Match, bout: Bout, actor: int, action: Any, *, by_host: 
 
 
 def garnets_available(match: Match, seat: int) -> int | None:
-    """Garnets the seat may still spend in this Back to the Wall match (None
-    without a season); for pages that grey out the garnet toggle."""
+    """Garnets the seat may still spend in this match (None without a season); for pages that grey out the garnet toggle."""
     if match.season_id is None:
         return None
     row = match.seats.select_related("season_player").filter(number=seat).first()

@@ -1,7 +1,8 @@
 """The "host a match" form: games, their options, seats, format and clock.
 
 The options of each game come from `default_options` (typed by their default
-value), so a new game shows up here without touching this file.
+value, or as its page's `option_fields` say), its description and variants from
+its own objects, so a new game shows up here without touching this file.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import math
 from typing import Any
 
 from games.core import RuleError
-from games.registry import get_game, slugs
+from games.registry import get_game, get_page, slugs
 from matches.core import formats
 from matches.core.formats import default_format
 from matches.play.bots import STRENGTHS
@@ -21,28 +22,6 @@ SEAT_PLAYERS = [("", "a person"), *((s, f"the computer, {s}") for s in STRENGTHS
 
 #: seat name fields on the form: the host's game seats up to 16 (its "seats" option)
 MAX_SEATS = 16
-#: options that are better picked from a list than typed: (value, name, one-line description)
-CHOICES: dict[tuple[str, str], list[tuple[str, str, str]]] = {
-    ("lance-assembly", "variant"): [
-        ("lance-assembly", "Lance Assembly", "60 s a move plus a 5-minute reserve, refilled every bout."),
-        ("sliding-tic-tac-toe", "Sliding Tic-Tac-Toe",
-         "The same game timed 120 s a turn plus a 5-minute reserve that is not refilled."),
-    ],
-}
-
-#: one line per game for the game menu
-DESCRIPTIONS: dict[str, str] = {
-    "lance-assembly": "Place and slide tiles on a 6x6 board; five in a row (a lance) wins the bout. Best of 3.",
-    "grid-master": "Tic-tac-toe with moving symbols on 3x3: place, then reposition one of yours; three in a row wins.",
-    "two-connect": "Squava, Yinsh (blitz) and Gomoku at once, two moves a turn; first to win two boards.",
-    "squava": "Squava alone: 5x5, four in a row wins, three in a row loses.",
-    "gomoku": "Gomoku alone: 14x14, five in a row wins.",
-    "yinsh": "Yinsh blitz alone: rings and markers on the hex board, the first row of five wins.",
-    "bidding-ttt": "Sealed bids for tiles on nine tic-tac-toe boards over three rounds; control three boards in a line.",
-    "back-to-the-wall": "Four players, three boards, three sealed rounds of walls and moves; most points wins.",
-    "custom": "Any other game: 2 to 16 named seats; you open rounds, they answer sealed, you reveal and score.",
-}
-
 #: the chat options of the form: value -> (stored value, words); the moderation panel changes them later
 CHAT_TABLE: dict[str, tuple[bool | None, str]] = {
     "": (None, "as usual: on for 2 players, off for more"),
@@ -54,15 +33,6 @@ CHAT_SPECTATORS: dict[str, str] = {
     "delayed": "on, shown to players after the match",
     "off": "off",
 }
-
-#: options shown as one number field per seat instead of a {seat: n} dict
-PER_SEAT = {
-    ("bidding-ttt", "garnets"): "whole numbers; empty = 0 (a season match uses the ledger)",
-    ("back-to-the-wall", "garnets"): "garnets each may spend; all empty = not counted (the host keeps the books)",
-}
-#: options shown as a board editor (size select and clickable walls per board)
-BOARDS = {("back-to-the-wall", "boards")}
-
 
 class CreateError(ValueError):
     """The form makes no sense; the message is shown to the host.  `field` names
@@ -86,7 +56,7 @@ def games() -> list[dict[str, Any]]:
             {
                 "slug": slug,
                 "name": game.name,
-                "description": DESCRIPTIONS.get(slug, ""),
+                "description": get_page(slug).description,
                 "seats": game.seats,
                 # the host's game takes its seat count as an option: the form follows that field
                 "seats_field": f"opt-{slug}-seats" if "seats" in game.default_options else "",
@@ -100,13 +70,17 @@ def games() -> list[dict[str, Any]]:
     return out
 
 
+def _field_kind(slug: str, key: str) -> str:
+    """"per_seat" or "boards" when the game's page shows the option so, else ""."""
+    found = get_page(slug).option_fields.get(key)
+    return found.kind if found is not None else ""
+
+
 def _option(slug: str, key: str, value: Any) -> dict[str, Any]:
-    kind = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else (
-        "str" if isinstance(value, str) else "json")
-    if (slug, key) in PER_SEAT:
-        kind = "per_seat"
-    elif (slug, key) in BOARDS:
-        kind = "boards"
+    kind = _field_kind(slug, key) or ("bool" if isinstance(value, bool) else "int" if isinstance(value, int) else (
+        "str" if isinstance(value, str) else "json"))
+    # a game's named variants are picked from a list, each with its clock
+    variants = get_game(slug).variants if key == "variant" else {}
     out = {
         "key": key,
         "field": f"opt-{slug}-{key}",
@@ -114,57 +88,37 @@ def _option(slug: str, key: str, value: Any) -> dict[str, Any]:
         "kind": kind,
         "value": value,
         "text": json.dumps(value) if kind == "json" else ("" if value is None else str(value)),
-        "choices": [{"value": c, "name": name, "description": text,
+        "choices": [{"value": c, "name": variant.name, "description": variant.description,
                      "clock": (default_format(slug, {key: c}).get("clock") or {})}
-                    for c, name, text in CHOICES.get((slug, key), [])],
+                    for c, variant in variants.items()],
     }
     if kind == "per_seat":
         out["seats"] = [{"n": n, "name": f"opt-{slug}-{key}-{n}"} for n in range(1, get_game(slug).seats + 1)]
-        out["hint"] = PER_SEAT[(slug, key)]
+        out["hint"] = get_page(slug).option_fields[key].hint
     if kind == "boards":
-        out["boards"] = board_specs(slug, value)
+        out["boards"] = board_specs(slug, key, value)
     return out
 
 
-def board_specs(slug: str, value: Any) -> list[dict[str, Any]]:
-    """Back to the Wall's boards for the editor: name, title, size, walls and the sizes allowed."""
-    from games.back_to_the_wall.board import BOARD_TITLES, MAX_SIZE, MIN_SIZE
-
-    return [
-        {"name": name, "title": BOARD_TITLES[name], "size": spec.get("size"), "walls": ", ".join(spec.get("walls", [])),
-         "sizes": list(range(MIN_SIZE, MAX_SIZE + 1)), "size_field": f"opt-{slug}-boards-{name}-size",
-         "walls_field": f"opt-{slug}-boards-{name}-walls"}
-        for name, spec in (value or {}).items()
-    ]
+def board_specs(slug: str, key: str, value: Any) -> list[dict[str, Any]]:
+    """A board editor's boards (the game page's `boards`: name, title, size, walls, the sizes
+    allowed) with the names of their form fields."""
+    return [{**spec, "size_field": f"opt-{slug}-{key}-{spec['name']}-size",
+             "walls_field": f"opt-{slug}-{key}-{spec['name']}-walls"}
+            for spec in get_page(slug).boards(value)]
 
 
 def check_board(slug: str, board: str, size: Any, walls: Any) -> dict[str, Any]:
-    """One board of the editor checked by the game's own rules (`game.new`):
+    """One board of the editor checked by the game's own rules (its page's `check_board`):
     {ok, error, size, walls, corners {square: seat}}.  With `walls` None the
-    board gets the game's default walls for that size."""
-    game = get_game(slug)
-    names = [b["name"] for b in board_specs(slug, game.default_options.get("boards"))]
-    if board not in names:
+    board gets the game's default walls for that size.  No `slug`: the first game with a board editor."""
+    slug = slug or next((s for s in slugs() if any(f.kind == "boards" for f in get_page(s).option_fields.values())), "")
+    game, page = get_game(slug), get_page(slug)
+    key = next((k for k, f in page.option_fields.items() if f.kind == "boards"), None)
+    if key is None or board not in [b["name"] for b in page.boards(game.default_options.get(key))]:
         raise CreateError("there is no such board")
-    spec: dict[str, Any] = {"size": _int(size, "board size", minimum=1, maximum=99, field="size")}
-    if walls is not None:
-        spec["walls"] = _squares(str(walls))
-    try:
-        state = game.new({"boards": {board: spec}})
-    except RuleError as exc:
-        try:
-            bare = game.new({"boards": {board: {"size": spec["size"], "walls": []}}}).boards[names.index(board)]
-        except RuleError:  # the size itself is wrong: no board to draw
-            return {"ok": False, "error": str(exc), "size": None, "walls": [], "corners": {}}
-        return {"ok": False, "error": str(exc), "size": bare.size, "walls": spec.get("walls", []),
-                "corners": _corners(bare, game.seats)}
-    built = state.boards[names.index(board)]
-    return {"ok": True, "error": "", "size": built.size, "corners": _corners(built, game.seats),
-            "walls": sorted((built.square(w) for w in built.walls), key=lambda sq: (int(sq[1:]), sq[0]))}
-
-
-def _corners(board: Any, seats: int) -> dict[str, int]:
-    return {board.square(board.corner(seat)): seat for seat in range(1, seats + 1)}
+    number = _int(size, "board size", minimum=1, maximum=99, field="size")
+    return page.check_board(game, board, number, None if walls is None else _squares(str(walls)))
 
 
 def _squares(text: str) -> list[str]:
@@ -186,9 +140,10 @@ def parse_create(data: Any) -> dict[str, Any]:
         if key == "starting_seat":
             continue
         field = f"opt-{slug}-{key}"
-        if (slug, key) in PER_SEAT:
+        kind = _field_kind(slug, key)
+        if kind == "per_seat":
             options[key] = _per_seat(data, field, key, game.seats)
-        elif (slug, key) in BOARDS:
+        elif kind == "boards":
             options[key] = _boards(data, field, key, slug, game, default)
         elif isinstance(default, bool):
             options[key] = field in data
@@ -293,7 +248,7 @@ def _boards(data: Any, field: str, key: str, slug: str, game: Any, default: Any)
     names (`<field>-<board>-walls`, "B3, E4"), each board checked by the
     game's rules so the host learns which board is wrong."""
     boards: dict[str, Any] = {}
-    for spec in board_specs(slug, default):
+    for spec in board_specs(slug, key, default):
         name = spec["name"]
         size_field, walls_field = f"{field}-{name}-size", f"{field}-{name}-walls"
         if size_field not in data and walls_field not in data:

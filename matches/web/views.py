@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.ratelimits import limit_posts, token_lookup
 from games.core import HOST, SPECTATOR, RuleError
+from games.registry import get_page, slugs
 from matches.core.formats import AWAY_BUDGET
 from matches.live import render as rendering
 from matches.models import Match, Seat
@@ -37,9 +38,6 @@ audit = logging.getLogger("deathmatch.audit")
 
 #: host actions that end a bout or the match: the host may take each back from a toast (reopen)
 UNDOABLE = frozenset({"forfeit", "award", "stalemate", "draw", "end"})
-
-EXAMPLES = {"lance-assembly": "place C3; slide B2-B3 down 1", "grid-master": "place B2; move A1 right 2",
-            "two-connect": "squava C3; gomoku H7", "yinsh": "ring E5 or E5-E8", "custom": "answer 7"}
 
 
 CLOCK_FIELDS = [
@@ -105,7 +103,7 @@ def home(request: HttpRequest) -> HttpResponse:
             return redirect("host_page", token=match.host_token)
     context = {"games": forms.games(), "seat_numbers": range(1, forms.MAX_SEATS + 1), "error": error,
                "error_field": error_field, "posted": request.POST if error else None,
-               "form": {"game": request.POST.get("game", "lance-assembly")}, "clock_fields": CLOCK_FIELDS,
+               "form": {"game": request.POST.get("game", slugs()[0])}, "clock_fields": CLOCK_FIELDS,
                "seat_fields": [{"n": n, "name": f"seat{n}", "bot": f"bot{n}"} for n in range(1, forms.MAX_SEATS + 1)],
                "seat_players": forms.SEAT_PLAYERS,
                "practice_games": practice.practice_games(), "strengths": practice.STRENGTH_CHOICES,
@@ -119,7 +117,7 @@ def board_check(request: HttpRequest) -> JsonResponse:
     """The home page's board editor asks the game's rules whether a board
     (size and pre-placed walls) is allowed, and why not."""
     try:
-        found = forms.check_board(request.GET.get("game", "back-to-the-wall"), request.GET.get("board", ""),
+        found = forms.check_board(request.GET.get("game", ""), request.GET.get("board", ""),
                                   request.GET.get("size", ""), request.GET.get("walls"))
     except (forms.CreateError, KeyError) as exc:
         return JsonResponse({"ok": False, "error": str(exc).strip("'\"")}, status=400)
@@ -140,7 +138,7 @@ def player_page(request: HttpRequest, token: str) -> HttpResponse:
         role_label=f"{seat.label} · seat {seat.number}",
         page_title=seat.name,
         controls_template=rendering.controls_template(seat.match.game_slug),
-        example_move=EXAMPLES.get(seat.match.game_slug, "C3"),
+        example_move=get_page(seat.match.game_slug).example_move,
     )
     return render(request, "matches/player.html", context)
 

@@ -94,6 +94,8 @@ def _playout(game, seed, options=None):
             assert isinstance(result, Result)
             assert not game.to_act(state)
             assert result.winners <= set(range(1, seats + 1))
+            # the end banner says why in the game's own words (Game.reason_words), never the bare code
+            assert result.reason in game.reason_words, f"{game.slug}: no words for the reason {result.reason!r}"
             return result
         acting = sorted(game.pending(state)) or sorted(game.to_act(state))
         if game.host_moves and (not acting or rng.random() < 0.2):

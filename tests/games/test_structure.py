@@ -1,5 +1,7 @@
 """The games side's structure (issue 22): typed page hooks found through the
 registry, no module over 600 lines, and one composer that owns the move box.
+Issue 38: every registered game brings its own test module, the words of its
+results and its home-page description (matches/ keeps no table of them).
 
 The pages themselves (what a click composes, what the board shows) are
 proved in tests/browser/test_*_match.py, which play every game by clicks."""
@@ -14,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from games.core.pages import GamePage, Page
-from games.registry import get_page, slugs
+from games.registry import get_game, get_page, registered, slugs
+from tests.games.toy.rules import TicTacToe
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 600
@@ -27,6 +30,33 @@ def test_every_game_has_a_typed_page_in_the_registry(slug: str) -> None:
     assert isinstance(page.view_only, bool)
     view = {"game": slug, "viewer": -1, "public": {}, "to_act": [], "pending": [], "result": None}
     assert page.log_notes(view, [], {"names": {}, "bout_number": 1}) == []
+
+
+def lacks(slug: str) -> list[str]:
+    """What the registered game `slug` lacks that the platform asks of every game."""
+    game, page = get_game(slug), get_page(slug)
+    found = []
+    module = ROOT / "tests" / "games" / f"test_{slug.replace('-', '_')}.py"
+    if not module.exists():
+        found.append(f"its test module {module.relative_to(ROOT)}")
+    if not game.reason_words or not all(str(words).strip() for words in game.reason_words.values()):
+        found.append("the words of its results (Game.reason_words)")
+    if not page.description.strip():
+        found.append("its home-page description (its page's description)")
+    return found
+
+
+@pytest.mark.parametrize("slug", slugs())
+def test_every_game_has_its_tests_the_words_of_its_results_and_a_description(slug: str) -> None:
+    assert lacks(slug) == []
+
+
+def test_a_game_registered_without_them_is_caught() -> None:
+    bare = type("Bare", (TicTacToe,), {"slug": "bare-toe", "reason_words": {}})()
+    with registered(bare, app="toy_ttt"):
+        assert lacks("bare-toe") == ["its test module tests/games/test_bare_toe.py",
+                                     "the words of its results (Game.reason_words)",
+                                     "its home-page description (its page's description)"]
 
 
 def test_an_unknown_slug_has_no_page() -> None:
