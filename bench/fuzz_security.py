@@ -401,9 +401,12 @@ class Daphne:
             self.proc.wait(timeout=10)
 
 
-def search_logs(logs: list[Path]) -> tuple[int, int, list[str]]:
+def search_logs(logs: list[Path]) -> tuple[int, int, list[tuple[int, str]]]:
     """Every token in the database (seats, hosts, watch links, season manage links) against every
-    line of `logs`: (lines read, lines holding a token, examples with the token shown as <TOKEN>)."""
+    line of `logs`: (lines read, lines holding a token, shapes: how many lines, and one of them with
+    the token as <TOKEN>, per kind of text that came just before the token)."""
+    import re
+
     from matches.models import Match, Season, Seat
 
     tokens = {t for t in Seat.objects.values_list("token", flat=True) if t}
@@ -411,7 +414,7 @@ def search_logs(logs: list[Path]) -> tuple[int, int, list[str]]:
         tokens.update(t for t in (host, watch) if t)
     tokens.update(t for t in Season.objects.values_list("manage_token", flat=True) if t)
     read = found = 0
-    shapes: dict[str, str] = {}
+    shapes: dict[str, list[Any]] = {}
     for log in logs:
         if not log.exists():
             continue
@@ -419,14 +422,18 @@ def search_logs(logs: list[Path]) -> tuple[int, int, list[str]]:
             for line in lines:
                 read += 1
                 held = [t for t in tokens if t in line]
-                if held:
-                    found += 1
-                    shape = line.strip()
-                    for token in held:
-                        shape = shape.replace(token, "<TOKEN>")
-                    shape = shape[:200]
-                    shapes.setdefault(" ".join(w for w in shape.split() if not w[:1].isdigit())[:80], shape)
-    return read, found, list(shapes.values())
+                if not held:
+                    continue
+                found += 1
+                shown = line.strip()
+                for token in held:
+                    shown = shown.replace(token, "<TOKEN>")
+                at = shown.index("<TOKEN>")
+                access = '"' in shown[:at]  # daphne's access log quotes the request line
+                kind = ("access: " if access else "django: ") + re.sub(r"[0-9]", "9", shown[max(0, at - 6):at])
+                shapes.setdefault(kind, [0, shown[:200]])[0] += 1
+    ranked = sorted(((count, example) for count, example in shapes.values()), reverse=True)
+    return read, found, ranked
 
 
 def main() -> None:
@@ -526,8 +533,8 @@ def main() -> None:
     print(f"  500s in all: {total}")
     print(f"  log search: {read} lines of {', '.join(p.name for p in sorted(logs.glob('*.log')))} ({logs}), "
           f"{leaked} hold a token from the database")
-    for shape in shapes[: max(args.show, 5)]:
-        print("  token in log:", shape)
+    for count, example in shapes[: max(args.show, 10)]:
+        print(f"  token in log ({count} lines like): {example}")
     for line in FAILED[: args.show]:
         print("  failed:", line)
 
