@@ -19,8 +19,8 @@ CSRF checked) serving that same test database.  Five kinds share N:
   zero-width characters, tokens split by them, long text), with and without htmx;
 - websockets: paths through config.asgi.application (origin check included)
   with WebsocketCommunicator: each must be accepted or closed with a 4xxx code; a
-  socket that opens sends chat lines with hostile rooms and text (lone surrogates
-  too) and must answer each, or close with a 4xxx code;
+  socket that opens sends chat lines (and some moves) with hostile rooms and text
+  (lone surrogates too) and must answer each, or close with a 4xxx code;
 - records: mutations of a real exported record through `import_record`: each
   must import, or be refused with one line and exit status 2.
 
@@ -276,6 +276,9 @@ def _chat_frame(rng: random.Random, tokens: list[str]) -> str:
     room = rng.choice(CHAT_FIELDS["room"]) if rng.random() < 0.6 else rng.choice(hostile)
     text = rng.choice(["hi", rng.choice(tokens), "/h/" + rng.choice(tokens)]) if rng.random() < 0.4 else rng.choice(hostile)
     frame: dict[str, Any] = {"type": "chat", "room": room, "text": text}
+    if rng.random() < 0.2:  # a move with the same text (a seat's socket: refused or played, in words)
+        frame = {"type": "move", "text": rng.choice(["place C3", "answer 7", "answer "]) + text,
+                 "version": rng.choice([0, 1, 2, 3])}
     if rng.random() < 0.1:
         frame[rng.choice(["text", "room", "extra"])] = rng.choice([None, 7, [], {"a": 1}])
     return json.dumps(frame)  # ensure_ascii: a lone surrogate travels as its \\u escape
@@ -289,7 +292,7 @@ async def _answered(comm: Any, frame: str) -> str:
         out = await comm.receive_output(timeout=10)
         if out["type"] == "websocket.close":
             return "closed" if 4000 <= out.get("code", 0) < 5000 else "bad"
-        if 'class="chat-error"' in out.get("text", ""):
+        if 'class="chat-error"' in out.get("text", "") or 'id="move-error"' in out.get("text", ""):
             return "answered"
     return "bad"
 
