@@ -1,5 +1,6 @@
 """Answers instead of a 500: overload gets 503 + Retry-After; a form post in
-another charset than UTF-8 gets 400.
+another charset than UTF-8 gets 400.  And every answer that holds a secret link
+is never stored by a cache (`SecretLinkNoStoreMiddleware`).
 
 With the database connection pool (settings: DEATHMATCH_DB_POOL_SIZE) a
 request that finds no free connection within DEATHMATCH_DB_POOL_TIMEOUT
@@ -16,10 +17,13 @@ from collections.abc import Callable
 
 from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse
+from django.utils.cache import patch_cache_control
 
 log = logging.getLogger("deathmatch.overload")
 
 RETRY_AFTER = 2  # seconds
+#: the secret links: a seat, the host, a fragment feed, a season's manage page
+SECRET_PREFIXES = ("/p/", "/h/", "/f/", "/s/")
 OVERLOAD_WORDS = ("too many clients", "remaining connection slots", "couldn't get a connection")
 
 
@@ -80,3 +84,22 @@ class FormCharsetMiddleware:
             if charset:
                 request.encoding = "utf-8"
         return self.get_response(request)
+
+
+class SecretLinkNoStoreMiddleware:
+    """`Cache-Control: no-store, private` on every page under a secret link and on every
+    redirect to one (the home page's and practice's new match, the season form's answer), so
+    that neither a shared cache nor the browser's history cache keeps someone's link.  The views
+    under the links say so themselves too; this also covers the redirects and the 404s."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        location = str(response.get("Location", ""))
+        if "://" in location:  # an absolute redirect: its path
+            location = "/" + location.split("://", 1)[1].partition("/")[2]
+        if request.path.startswith(SECRET_PREFIXES) or location.startswith(SECRET_PREFIXES):
+            patch_cache_control(response, no_store=True, private=True)
+        return response

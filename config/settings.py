@@ -62,6 +62,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # a form post declaring another charset than UTF-8: 400 with a sentence, not a 500
     "config.middleware.FormCharsetMiddleware",
+    # a page under a secret link, or a redirect to one: Cache-Control no-store, private
+    "config.middleware.SecretLinkNoStoreMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

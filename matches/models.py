@@ -549,6 +549,8 @@ class ChatMessage(models.Model):
     created = models.DateTimeField(default=timezone.now)
     #: the host removed it (shown as "removed by the host")
     removed = models.DateTimeField(null=True, blank=True)
+    #: the writer's client address (config.ratelimits.client_ip), which a mute of the writer holds too
+    address = models.GenericIPAddressField(null=True, blank=True)
 
     class Meta:
         ordering = ["id"]
@@ -569,6 +571,9 @@ class ChatMute(models.Model):
     created = models.DateTimeField(default=timezone.now)
     #: the host lifted it early
     lifted = models.DateTimeField(null=True, blank=True)
+    #: the muted writer's address when muted: a spectator writing from it is muted too (a new
+    #: name cookie is a new writer id, not a new person)
+    address = models.GenericIPAddressField(null=True, blank=True)
 
     class Meta:
         ordering = ["id"]

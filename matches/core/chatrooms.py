@@ -111,12 +111,14 @@ def writer_of(viewer: int, spectator_id: str = "") -> str:
     return private_room(viewer)
 
 
-def active_mute(match_id: int, writer: str, now: datetime | None = None) -> Any:
-    """The writer's mute in force (the longest), or None."""
+def active_mute(match_id: int, writer: str, now: datetime | None = None, address: str | None = None) -> Any:
+    """The writer's mute in force (the longest), or None; with `address`, also a mute that holds
+    that address (whoever it was given to: a new cookie does not lift it)."""
     from matches.models import ChatMute
 
     now = now or timezone.now()
-    return (ChatMute.objects.filter(match_id=match_id, writer=writer, lifted__isnull=True)
+    who = Q(writer=writer) | Q(address=address) if address else Q(writer=writer)
+    return (ChatMute.objects.filter(who, match_id=match_id, lifted__isnull=True)
             .filter(Q(until__isnull=True) | Q(until__gt=now)).order_by(F("until").desc(nulls_first=True)).first())
 
 

@@ -7,11 +7,15 @@ Rooms and who reads them: matches/core/chatrooms.py.  Moderation follows lichess
   is not counted), never one of the writer's last
   `REPEATS` lines of the same room again, at most `MAX_LENGTH` characters;
 - every secret link, and everything shaped like a token (a seat, host, watch or manage token of
-  any match or season), becomes "[secret link removed]" before it is stored (`scrub`);
+  any match or season), becomes "[secret link removed]" before it is stored (`scrub`); invisible
+  format characters (zero-width spaces and joiners, Unicode category Cf), which would split a
+  token that still reads whole, are dropped first (`clean`), and the text is also matched in
+  its NFKC form (fullwidth letters read as a token too);
 - the host removes a line, mutes a writer (15 or 60 minutes, or the whole match) with a reason
   (a muted seat still writes in its private thread: a ruling is never out of reach; the host
   may close that thread too), lifts a mute before it ends (`unmute`), closes and reopens a room; each action goes to the audit log ("deathmatch.audit") and to the
-  match's own log of host actions.
+  match's own log of host actions.  A mute also holds the address the writer wrote from
+  (`ChatMute.address`): a spectator who asks for a new name cookie writes from it still.
 
 Each change runs in one transaction that locks the match's `ChatSettings` row (never the match
 row: chat never waits for a move, and a move never waits for chat), then publishes
@@ -58,6 +62,10 @@ _LINK = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://[^\s/]*)?/(?:ws/m|p|h|w|f|s)/[A-Za
 MAX_LOOKUPS = 50
 #: a run of the token alphabet (secrets.token_urlsafe)
 _RUN = re.compile(r"[A-Za-z0-9_-]{10,}")
+#: a writer the host may mute: a seat, or a spectator's cookie id (live/chat_feed.spectator)
+_WRITER = re.compile(r"^(?:seat-[0-9]{1,2}|spectator-[A-Za-z0-9]{1,32})$")
+#: no address to hold (config.ratelimits.UNKNOWN_CLIENT: every client of a unix socket shares it)
+_NO_ADDRESS = ("", "0.0.0.0")
 
 
 class ChatRefused(ServiceError):
@@ -65,8 +73,17 @@ class ChatRefused(ServiceError):
 
 
 def clean(text: Any) -> str:
-    """Typed text without control characters (newlines become spaces) and outer spaces."""
-    return "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in str(text)).strip()
+    """Typed text without control characters (newlines become spaces), invisible format characters
+    (Cf: U+200B, U+2060, U+202E...: a token split by one still reads whole, and passed `scrub`),
+    lone surrogates (Cs: no database stores them) and outer spaces."""
+    kept = []
+    for ch in str(text):
+        kind = unicodedata.category(ch)
+        if kind == "Cc":
+            kept.append(" ")
+        elif kind not in ("Cf", "Cs"):
+            kept.append(ch)
+    return "".join(kept).strip()
 
 
 def _looks_like_token(run: str) -> bool:
@@ -124,6 +141,9 @@ def scrub(text: str) -> str:
         decoded = unquote(text)
         if decoded != text and _scrub_view(decoded) != decoded:
             return _scrub_view(decoded)
+    folded = unicodedata.normalize("NFKC", text)  # a token in fullwidth letters still reads as one
+    if folded != text and _scrub_view(folded) != folded:
+        return _scrub_view(folded)
     return scrubbed
 
 
@@ -151,10 +171,12 @@ def _now() -> datetime:
 
 
 def post(match: Match | int, viewer: int, room: str, text: Any, *, spectator_id: str = "",
-         spectator_name: str = "", webhook: bool = False) -> ChatMessage:
+         spectator_name: str = "", webhook: bool = False, address: str = "") -> ChatMessage:
     """Write one chat line in `room` as `viewer` (a seat, HOST or SPECTATOR; a spectator with the
     id and name of their cookie).  Refuses with a sentence; nothing is written then.  `webhook`:
-    an announcement of a match in a season is also posted to the season's webhook (its outbox)."""
+    an announcement of a match in a season is also posted to the season's webhook (its outbox).
+    `address`: the writer's client address (config.ratelimits.client_ip), kept with the line;
+    a spectator writing from an address a mute holds is muted."""
     match_id = match if isinstance(match, int) else match.pk
     body = clean(text)
     if not body:
@@ -174,7 +196,8 @@ def post(match: Match | int, viewer: int, room: str, text: Any, *, spectator_id:
         if refusal:
             raise ChatRefused(refusal)
         # a muted seat still reaches the host in its private thread (the host may close that one)
-        mute = None if chatrooms.seat_of(room) == viewer else chatrooms.active_mute(match_id, writer, now)
+        held = address if viewer == SPECTATOR and address not in _NO_ADDRESS else None
+        mute = None if chatrooms.seat_of(room) == viewer else chatrooms.active_mute(match_id, writer, now, held)
         if mute is not None:
             raise ChatRefused(chatrooms.mute_sentence(mute))
         own = ChatMessage.objects.filter(match_id=match_id, writer=writer)
@@ -187,7 +210,8 @@ def post(match: Match | int, viewer: int, room: str, text: Any, *, spectator_id:
             raise ChatRefused("You just wrote that. Say something new.")
         name = _name(found, viewer, spectator_name)
         message = ChatMessage.objects.create(match_id=match_id, room=room, writer=writer, name=name,
-                                             text=body, created=now)
+                                             text=body, created=now,
+                                             address=None if address in _NO_ADDRESS else address)
         if room == chatrooms.ANNOUNCE:
             locked, bout = engine.lock(match_id)
             engine.note(locked, bout, f"announcement: {body}", now)
@@ -244,6 +268,8 @@ def _room_words(room: str) -> str:
 def mute(match: Match | int, writer: str, duration: str, reason: Any) -> ChatMute:
     """Host: silence `writer` ("seat-2", "spectator-<id>") for 15 or 60 minutes or the match."""
     match_id = match if isinstance(match, int) else match.pk
+    if not _WRITER.match(writer):  # checked before any query: a NUL would reach the database
+        raise ChatRefused("Nobody of that name writes in this match's chat.")
     if duration not in MUTES:
         raise ChatRefused("Mute for 15 minutes, 60 minutes or the rest of the match.")
     why = scrub(clean(reason))
@@ -256,17 +282,17 @@ def mute(match: Match | int, writer: str, duration: str, reason: Any) -> ChatMut
         _settings(match_id)
         found = Match.objects.get(pk=match_id)
         seat = chatrooms.seat_of(writer)
+        last = ChatMessage.objects.filter(match_id=match_id, writer=writer).order_by("-id").first()
         if seat is not None and 1 <= seat <= found.seat_count:
             name = found.seats.filter(number=seat).values_list("name", flat=True).first() or f"seat {seat}"
         else:
-            last = ChatMessage.objects.filter(match_id=match_id, writer=writer).order_by("-id").first()
             if last is None or not writer.startswith("spectator-"):
                 raise ChatRefused("Nobody of that name writes in this match's chat.")
             name = last.name
         minutes = MUTES[duration]
         until = None if minutes is None else now + timedelta(minutes=minutes)
         row = ChatMute.objects.create(match_id=match_id, writer=writer, name=name, until=until, reason=why,
-                                      created=now)
+                                      created=now, address=last.address if last is not None else None)
         span = "for the rest of the match" if minutes is None else f"for {minutes} minutes"
         _note(match_id, f"host muted {name} {span}: {why}", now)
         events.publish_chat(events.Chatted(match_id))
@@ -277,6 +303,8 @@ def unmute(match: Match | int, writer: str) -> int:
     """Host: lift `writer`'s mutes before they end (a second click finds none and is refused);
     the number lifted."""
     match_id = match if isinstance(match, int) else match.pk
+    if not _WRITER.match(str(writer)):  # checked before any query: a NUL would reach the database
+        raise ChatRefused("That writer is not muted in this match (the mute may have ended or been lifted).")
     now = _now()
     with transaction.atomic():
         _settings(match_id)

@@ -60,6 +60,8 @@ STATUS_WORDS = {ACTIVE: "active", CANDIDATE: "elimination candidate", ELIMINATED
 #: the status of a player whose Token of Life question is open (see `open_questions`)
 QUESTION_WORDS = "eliminated unless the Token of Life is used"
 _KEY = re.compile(r"^[A-Za-z0-9_-]{8,60}$")
+#: the key a page's form carries (templatetags/season_tags.form_key: secrets.token_urlsafe(16))
+PAGE_KEY = re.compile(r"^[A-Za-z0-9_-]{22}$")
 
 
 class Standing(TypedDict):
@@ -143,15 +145,22 @@ def form_key(key: str | None) -> str | None:
 # -- creating a season ----------------------------------------------------------------------
 
 
-def create_season(name: str, *, webhook_url: str = "", base_url: str = "", key: str | None = None) -> Season:
+def create_season(name: str, *, webhook_url: str = "", base_url: str = "", key: str | None = None,
+                  client: str | None = None) -> Season:
     """A new season (its manage token is made here).  A doubled submit (same
-    key) returns the season the first one made."""
+    key) returns the season the first one made.
+
+    `client`: who posted the form (the web layer's digest of the browser's CSRF cookie).  The
+    key then only finds a season this same client created, and must be the page's own (22
+    characters): a key replayed by anyone else opens a new season, never hands back the first
+    one's manage link."""
     name = clean(name, 120)
     if not name:
         raise ServiceError("give the season a name")
     url = _webhook(webhook_url)
-    if key is not None and not _KEY.match(key):
+    if key is not None and not (PAGE_KEY if client is not None else _KEY).match(key):
         raise ServiceError("reload the page: the form lost its key")
+    stored = None if key is None else f"form:{key}" if client is None else f"form:{key}:{client}"
     # The name and slug checks cannot see a season another request is creating at this moment: its
     # insert then fails on the unique name or slug.  Look again once it is committed (PostgreSQL
     # makes the failed insert wait for it): the name is taken, the key was used, or only the slug
@@ -159,21 +168,21 @@ def create_season(name: str, *, webhook_url: str = "", base_url: str = "", key: 
     for _ in range(CREATE_ATTEMPTS):
         try:
             with transaction.atomic():
-                return _create_season(name, url, clean(base_url, 200), key)
+                return _create_season(name, url, clean(base_url, 200), stored)
         except IntegrityError:
             continue
     raise ServiceError(f"seasons with names like {name} are being opened right now; please try again")
 
 
-def _create_season(name: str, url: str, base_url: str, key: str | None) -> Season:
-    if key is not None:
-        done = SeasonEvent.objects.filter(kind="season", key=f"form:{key}").select_related("season").first()
+def _create_season(name: str, url: str, base_url: str, stored: str | None) -> Season:
+    if stored is not None:
+        done = SeasonEvent.objects.filter(kind="season", key=stored).select_related("season").first()
         if done is not None:
             return done.season
     if Season.objects.filter(name__iexact=name).exists():
         raise ServiceError(f"there is already a season called {name}; choose another name")
     season = Season.objects.create(name=name, webhook_url=url, base_url=base_url)
-    log_event(season, "season", f"season {name} opened", key=form_key(key))
+    log_event(season, "season", f"season {name} opened", key=stored)
     return season
 
 

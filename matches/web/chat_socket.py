@@ -18,6 +18,7 @@ from channels.db import database_sync_to_async
 from django.db import connections
 from django.utils.html import escape
 
+from config.ratelimits import client_ip, scope_request
 from games.core import SPECTATOR
 from matches.core import chatrooms
 from matches.live import chat_feed as live_chat
@@ -29,18 +30,20 @@ MAX_MESSAGE = 4096  # as consumers.MAX_MESSAGE
 
 
 def identity(scope: Any, viewer: int) -> dict[str, str]:
-    """The spectator's cookie identity from the handshake's Cookie header ({} for others)."""
+    """Who writes: the client's address (what a mute holds, config.ratelimits.client_ip), and a
+    spectator's cookie identity from the handshake's Cookie header."""
+    address = {"address": client_ip(scope_request(scope))}
     if viewer != SPECTATOR:
-        return {}
+        return address
     raw = b"; ".join(value for name, value in scope.get("headers", []) if name == b"cookie")
     cookies: SimpleCookie = SimpleCookie()
     try:
         cookies.load(raw.decode("latin-1"))
     except CookieError:
-        return {}
+        return address
     morsel = cookies.get(live_chat.COOKIE)
     ident, name = live_chat.spectator(morsel.value if morsel is not None else None)
-    return {"spectator_id": ident, "spectator_name": name}
+    return {"spectator_id": ident, "spectator_name": name, **address}
 
 
 def parse(text_data: str | None) -> dict[str, str] | None:
@@ -63,7 +66,8 @@ def parse(text_data: str | None) -> dict[str, str] | None:
 
 def draw_panel(match: Any, viewer: int, who: dict[str, str]) -> str:
     """The chat's panel for a socket that opens (its history and rooms), swapped out of band."""
-    return live_chat.panel(match, viewer, oob=True, **who)
+    return live_chat.panel(match, viewer, oob=True, spectator_id=who.get("spectator_id", ""),
+                           spectator_name=who.get("spectator_name", ""))
 
 
 async def post(match_id: int, viewer: int, room: str, text: str, who: dict[str, str]) -> str:
@@ -88,7 +92,7 @@ def _post(match_id: int, viewer: int, room: str, text: str, who: dict[str, str])
     error = ""
     try:
         chat.post(match_id, viewer, room, text, spectator_id=who.get("spectator_id", ""),
-                  spectator_name=who.get("spectator_name", ""))
+                  spectator_name=who.get("spectator_name", ""), address=who.get("address", ""))
     except chat.ChatRefused as refused:
         error = str(refused)
     match = Match.objects.get(pk=match_id)

@@ -10,6 +10,7 @@ so a doubled submit is applied once (the second is told "already done").
 from __future__ import annotations
 
 import csv
+import hashlib
 import re
 from typing import Any, NamedTuple
 
@@ -46,6 +47,14 @@ def _season_from_manage_token(token: str) -> Season:
     return get_object_or_404(Season, manage_token=token)
 
 
+def _form_client(request: HttpRequest) -> str | None:
+    """Who posts the season form, for its double-submit key: a digest of the browser's CSRF
+    secret (every form post carries that cookie; it stays the same across pages and web
+    processes).  None without one: the key is then not used, so it can find nothing."""
+    secret = str(request.META.get("CSRF_COOKIE") or "")
+    return hashlib.sha256(f"season-form:{secret}".encode()).hexdigest()[:20] if secret else None
+
+
 def _base_url(request: HttpRequest) -> str:
     return request.build_absolute_uri("/").rstrip("/")
 
@@ -54,13 +63,16 @@ def _base_url(request: HttpRequest) -> str:
 
 
 @ratelimits.limit_posts("seasons")
+@cache_control(private=True, no_store=True)  # the answer to a post is the new season's manage link
 def season_list(request: HttpRequest) -> HttpResponse:
     error = ""
     if request.method == "POST":
+        client = _form_client(request)
         try:
             season = seasons.create_season(
                 str(request.POST.get("name", "")), webhook_url=str(request.POST.get("webhook_url", "")),
-                base_url=_base_url(request), key=str(request.POST.get("key", "")) or None,
+                base_url=_base_url(request), key=(str(request.POST.get("key", "")) or None) if client else None,
+                client=client,
             )  # fmt: skip
         except seasons.ServiceError as exc:
             error = str(exc)
@@ -155,6 +167,8 @@ def season_act(request: HttpRequest, token: str) -> HttpResponse:
     anchor = ""
     if action == "webhook" and data.get("do") == "test" and (limited := _test_posts_limited(request, season)):
         return limited
+    if action == "match" and (seconds := ratelimits.over(request, "matches")) is not None:
+        return ratelimits.too_many(request, "matches", seconds)  # as the home page's form: one budget
     try:
         if handler is None:
             raise seasons.ServiceError("unknown action; reload the page")

@@ -21,6 +21,7 @@ from django.utils.html import escape
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from config import ratelimits
 from config.ratelimits import limit_posts, token_lookup
 from games.core import HOST, SPECTATOR, RuleError
 from games.registry import get_page, slugs
@@ -223,6 +224,8 @@ def player_request(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def host_act(request: HttpRequest, token: str) -> HttpResponse:
     match = _host_from_token(token)
+    if request.POST.get("action") == "rematch" and (seconds := ratelimits.over(request, "matches")) is not None:
+        return ratelimits.too_many(request, "matches", seconds)  # a rematch is a new match: the same budget
     try:
         message = host_actions.perform(match, request.POST)
         error = ""

@@ -101,6 +101,69 @@ def test_fuzzed_create_host_and_season_posts_never_give_a_500(make_match: Any) -
     assert not failures, failures[:5]
 
 
+def _chat_forms(html: str) -> dict[str, tuple[list[str], dict[str, list[str]]]]:
+    """The page's chat forms (relative actions chat/, chat/name/, chat/mod/): their fields and the
+    values the page offers, merged per action."""
+    found: dict[str, tuple[list[str], dict[str, list[str]]]] = {}
+    for action, body in re.findall(r'<form[^>]*action="(chat/[a-z/]*)"[^>]*>(.*?)</form>', html, re.S):
+        names, offered = found.setdefault(action, ([], {}))
+        names[:] = sorted(set(names) | set(_names(body)))
+        for name, values in _options(body).items():
+            offered.setdefault(name, []).extend(values)
+    return found
+
+
+@pytest.mark.django_db(transaction=False)
+def test_fuzzed_chat_and_moderation_posts_never_give_a_500(make_match: Any) -> None:
+    """Every chat form of the seat, host and spectator pages (a line, a spectator's name, the host's
+    remove, mute, lift, close and options forms), fuzzed as above (issue 37: a NUL in the mute form's
+    writer was PostgreSQL's DataError).  Nothing stored may hold a control or format character."""
+    import unicodedata
+
+    from games.core import SPECTATOR
+    from matches.live import chat_feed
+    from matches.models import ChatMessage, ChatMute
+    from matches.play import chat
+
+    client = Client(raise_request_exception=False)
+    rng = random.Random(SEED)
+    match = make_match("lance-assembly")
+    seat = match.seats.get(number=1)
+    chat.post(match, 1, "table", "good luck")
+    cookie = chat_feed.spectator_cookie("f00d42", "Zed")
+    chat.post(match, SPECTATOR, "spectators", "hi all", spectator_id="f00d42", spectator_name="Zed")
+    chat.mute(match, "spectator-f00d42", "15", "spam")  # the host page then draws a lift form too
+    targets: list[tuple[str, list[str], dict[str, list[str]], dict[str, str]]] = []
+    for base, cookies in ((f"/h/{match.host_token}/", {}), (f"/p/{seat.token}/", {}),
+                          (f"/w/{match.watch_token}/", {}), (f"/w/{match.watch_token}/", {chat_feed.COOKIE: cookie})):
+        client.cookies.clear()
+        for name, value in cookies.items():
+            client.cookies[name] = value
+        for action, (names, offered) in _chat_forms(client.get(base).content.decode()).items():
+            targets.append((base + action, names, offered, cookies))
+    assert {t[0].split("/", 3)[3] for t in targets} >= {"chat/", "chat/mod/", "chat/name/"}, [t[0] for t in targets]
+    extra = ["\u200b", "a\u2060b", "\ufeff" + match.host_token, "seat-\x00", "spectator-\x00", "spectator-f00d42"]
+    statuses: Counter[int] = Counter()
+    failures: list[tuple[str, dict[str, Any]]] = []
+    for number in range(POSTS):
+        url, names, offered, cookies = targets[number % len(targets)]
+        data = _post(rng, names, {k: [*v, *extra] for k, v in offered.items()}, {})
+        client.cookies.clear()
+        for name, value in cookies.items():
+            client.cookies[name] = value
+        headers = {"HTTP_HX_REQUEST": "true"} if number % 2 else {}
+        response = client.post(url, data, REMOTE_ADDR=f"10.{number >> 16 & 255}.{number >> 8 & 255}.{number & 255}",
+                               **headers)
+        statuses[response.status_code] += 1
+        if response.status_code >= 500:
+            failures.append((url, {k: (str(v)[:40]) for k, v in data.items()}))
+    print(f"\n{POSTS} fuzzed posts to {len(targets)} chat forms: statuses {dict(sorted(statuses.items()))}")
+    assert not failures, failures[:5]
+    stored = [*ChatMessage.objects.values_list("text", "name", "room", "writer"),
+              *ChatMute.objects.values_list("reason", "name", "writer")]
+    assert not any(unicodedata.category(ch) in ("Cc", "Cf") for row in stored for value in row for ch in value)
+
+
 def test_deeply_nested_json_option_is_refused_in_words() -> None:
     """The create form has no raw JSON box any more (issue 13), but an option with a list or dict
     default that is posted as text still goes through `_coerce`: "[" * 5000 made json raise

@@ -217,7 +217,10 @@ NASTY = ["", " ", "\x00", "x" * 5000, "1" * 5000, "99999999999999999999999", "-1
 
 
 @pytest.mark.parametrize("value", NASTY)
-def test_hostile_season_form_posts_get_a_sentence_never_a_500(client: Any, season: Season, value: str) -> None:
+def test_hostile_season_form_posts_get_a_sentence_never_a_500(client: Any, season: Season, value: str,
+                                                              settings: Any) -> None:
+    # every "match" post counts against the matches budget: this test is about what the form says
+    settings.DEATHMATCH_RATE_LIMITS = {**settings.DEATHMATCH_RATE_LIMITS, "matches": "1000/m"}
     url = reverse("season_act", args=[season.manage_token])
     fields = ["action", "key", "name", "player", "amount", "sign", "reason", "status", "do", "game", "seat1", "seat2",
               "seat3", "seat4", "bouts", "webhook_url", "allow_negative", "elimination"]
