@@ -6,7 +6,7 @@ class Migration(migrations.Migration):
     for the match was back after asking for a new name cookie)."""
 
     dependencies = [
-        ("matches", "0014_seat_away_alert"),
+        ("matches", "0015_away_budget"),
     ]
 
     operations = [
