@@ -3,8 +3,10 @@
 memory in the embedded one-process setup).  Budgets: settings.DEATHMATCH_RATE_LIMITS.
 
 - `seasons`, `matches`: each POST that creates a season (/seasons/) or a match
-  (the home page's form) counts, whether or not the form is valid, so a burst
-  of parallel posts cannot slip past (one atomic increment each).
+  counts, whether or not the form is valid, so a burst of parallel posts cannot
+  slip past (one atomic increment each).  Every way of creating a match shares
+  the one `matches` budget: the home page's form, practice against the
+  computer, a season manage page's new match and the host's rematch.
 - `token-misses`: a secret link (/p/, /h/, /w/, /f/, /s/ and the pages under
   them, the websocket /ws/m/) that opens nothing counts.  Past the budget such
   a link gets 429 instead of 404 (a websocket closes with CLOSE_TOO_MANY
