@@ -26,7 +26,8 @@ from matches.models import new_token
 from tests.browser.conftest import Server
 
 SEAT, HOST, OTHER = new_token(), new_token(), new_token()
-SECRETS = (SEAT, HOST, OTHER)
+HEXED = "E" + new_token()[1:]  # begins with a hex digit: after a stray "%3" it decodes as "%3E"
+SECRETS = (SEAT, HOST, OTHER, HEXED)
 
 #: (a path as a client may send it, what the log line says instead)
 SHAPES = [
@@ -43,6 +44,9 @@ SHAPES = [
     (f"/ws/m/{SEAT}/?t={OTHER}", "/ws/m/[page]/?t=[token]"),
     (f"/?next={OTHER}", "/?next=[token]"),
     (f"/x/{OTHER}-and-more_", "/x/[token]"),  # a longer run of the alphabet is one run
+    # a stray "%3" before a token: decoded, "%3E" eats its first character; as written it is whole
+    (f"/p/%3{HEXED}/move/", "/p/%[token]/move/"),
+    (f"/s/%3Cscript%3{HEXED}/bouts/-1/", "/s/%3Cscript%[token]/bouts/"),
 ]
 IDS = [label for _, label in SHAPES]
 
