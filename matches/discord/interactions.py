@@ -3,10 +3,11 @@
 Order of checks, cheapest first, nothing changed before the last one passes:
 1. the app is a Discord application (settings), else 404;
 2. the body is at most `MAX_BODY` bytes, else 413;
-3. the client has not sent too many badly signed posts ("discord-unsigned"), else 429;
-4. the Ed25519 signature over X-Signature-Timestamp + the raw body, with a recent timestamp
-   (`signature.valid`), else 401 (counted against the client's address);
-5. the JSON is an interaction: PING gets PONG; an application command is answered with one message
+3. the Ed25519 signature over X-Signature-Timestamp + the raw body, with a recent timestamp
+   (`signature.valid`), else 401, counted against the client's address ("discord-unsigned"), and
+   429 past that budget.  A signed post is never refused by that budget (checking costs about as
+   much as refusing), like a valid link and the bad-link budget (config/ratelimits.py);
+4. the JSON is an interaction: PING gets PONG; an application command is answered with one message
    (type 4) within Discord's 3 seconds: creating a match is a few inserts, and every message to
    others is queued for the sender (`outbox`), never sent here.
 
@@ -47,12 +48,14 @@ def interactions(request: HttpRequest) -> HttpResponse:
     length = request.headers.get("Content-Length", "")
     if not length.isdigit() or int(length) > MAX_BODY:
         return HttpResponse("too large (or no Content-Length)", status=413, content_type="text/plain")
-    if ratelimits.over(request, "discord-unsigned", increment=False) is not None:
-        return HttpResponse("too many unsigned requests", status=429, content_type="text/plain")
     body = request.body
     if not signature.valid(api.public_key(), request.headers.get("X-Signature-Ed25519", ""),
                            request.headers.get("X-Signature-Timestamp", ""), body):
-        ratelimits.over(request, "discord-unsigned")
+        wait = ratelimits.over(request, "discord-unsigned")
+        if wait is not None:
+            response = HttpResponse("too many requests with a bad signature", status=429, content_type="text/plain")
+            response["Retry-After"] = str(wait)
+            return response
         return HttpResponse("invalid request signature", status=401, content_type="text/plain")
     try:
         interaction = json.loads(body)
