@@ -317,5 +317,8 @@ LOGGING = {
         "django.channels.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
         # Django's default "django" handlers print paths unfiltered: use ours
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # httpx logs each request's URL at INFO, and the URLs this server posts to carry credentials
+        # in their paths (a Discord follow-up's interaction token, a season's webhook URL)
+        "httpx": {"level": "WARNING"},
     },
 }
