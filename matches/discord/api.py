@@ -118,18 +118,19 @@ def call(http: httpx.Client, method: str, path: str, payload: Any = None, *,
         response = http.request(method, base() + path, json=payload, headers=headers)
     except httpx.TimeoutException:
         return Outcome(False, error=f"Discord did not answer within {TIMEOUT:g} s", retry=True)
-    except safe_http.RefusedAddress as error:
-        return Outcome(False, error=str(error))
-    except httpx.HTTPError as error:  # its text may carry the URL (an interaction token): the kind only
-        return Outcome(False, error=f"could not reach Discord ({type(error).__name__})", retry=True)
+    except safe_http.RefusedAddress as refused:
+        return Outcome(False, error=str(refused))
+    except httpx.HTTPError as failure:  # its text may carry the URL (an interaction token): the kind only
+        return Outcome(False, error=f"could not reach Discord ({type(failure).__name__})", retry=True)
     body = _json(response)
     wait = _float(response.headers.get("x-ratelimit-reset-after"))
     empty = response.headers.get("x-ratelimit-remaining") == "0"
     if 200 <= response.status_code < 300:
         return Outcome(True, response.status_code, body, bucket_wait=wait if empty else None)
-    code = body.get("code") if isinstance(body, dict) and isinstance(body.get("code"), int) else None
-    said = body.get("message") if isinstance(body, dict) and isinstance(body.get("message"), str) else ""
-    error = f"Discord answered HTTP {response.status_code}" + (f" (code {code}: {said[:200]})" if code or said else "")
+    fields = body if isinstance(body, dict) else {}
+    code = fields.get("code") if isinstance(fields.get("code"), int) else None
+    said = str(fields.get("message") or "")[:200]
+    error = f"Discord answered HTTP {response.status_code}" + (f" (code {code}: {said})" if code or said else "")
     if response.status_code == 429:
         after = _float(body.get("retry_after")) if isinstance(body, dict) else None
         after = after if after is not None else _float(response.headers.get("retry-after")) or wait

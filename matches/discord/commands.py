@@ -102,8 +102,8 @@ def read_new(values: dict[str, Any], resolved: dict[str, Any]) -> NewMatch:
     if not isinstance(slug, str) or slug not in slugs():
         raise BadInput(f"There is no game called {str(slug)[:40]!r}; pick one from the list.")
     game = get_game(slug)
-    users = resolved.get("users") if isinstance(resolved.get("users"), dict) else {}
-    members = resolved.get("members") if isinstance(resolved.get("members"), dict) else {}
+    users = _dict(resolved.get("users"))
+    members = _dict(resolved.get("members"))
     chosen = [(n, values[f"player{n}"]) for n in range(1, MAX_PLAYERS + 1) if values.get(f"player{n}") is not None]
     players: list[Player] = []
     for n, user_id in chosen:
@@ -127,6 +127,10 @@ def read_new(values: dict[str, Any], resolved: dict[str, Any]) -> NewMatch:
         raise BadInput(f"{game.name} is for {count} players, and you named {len(players)}.")
     return NewMatch(slug, _distinct(players), options, _bouts(values.get("bouts")),
                     _clock(values.get("clock"), game.sealed), values.get("pings") is not False)
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def display_name(user: dict[str, Any], member: Any) -> str:

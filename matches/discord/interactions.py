@@ -72,7 +72,7 @@ def interactions(request: HttpRequest) -> HttpResponse:
 
 
 def _command(request: HttpRequest, interaction: dict[str, Any]) -> str:
-    data = interaction.get("data") if isinstance(interaction.get("data"), dict) else {}
+    data = _dict(interaction.get("data"))
     invoker = _invoker(interaction)
     if invoker is None:
         return "I could not tell who you are; try again."
@@ -82,14 +82,17 @@ def _command(request: HttpRequest, interaction: dict[str, Any]) -> str:
             return hosting.links_reply(invoker.user_id)
         if name != "new":
             raise BadInput("Use /deathmatch new or /deathmatch links.")
-        resolved = data.get("resolved") if isinstance(data.get("resolved"), dict) else {}
-        new = commands.read_new(values, resolved)
+        new = commands.read_new(values, _dict(data.get("resolved")))
         wait = ratelimits.over(request, "discord-new", key=lambda group, req: f"discord:{invoker.user_id}")
         if wait is not None:
             raise BadInput(f"You have hosted too many matches in a minute; try again in {wait} s.")
         return hosting.create(new, invoker, request.build_absolute_uri("/"))
     except (BadInput, ServiceError, RuleError) as error:
         return str(error)[:1900]
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _invoker(interaction: dict[str, Any]) -> hosting.Invoker | None:

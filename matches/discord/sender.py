@@ -24,6 +24,7 @@ import logging
 import threading
 import time
 from datetime import datetime, timedelta
+from typing import Any
 
 import httpx
 from django.conf import settings
@@ -106,7 +107,7 @@ def _attempt(pk: int, now: datetime, http: httpx.Client) -> bool:
 
 
 def _send(http: httpx.Client, message: DiscordMessage) -> api.Outcome:
-    body = {"content": message.content, "allowed_mentions": {"parse": []}}
+    body: dict[str, Any] = {"content": message.content, "allowed_mentions": {"parse": []}}
     if message.kind == DiscordMessage.FOLLOWUP:
         if not api.INTERACTION_TOKEN.match(message.interaction_token or ""):
             return api.Outcome(False, error="the interaction's token has expired or is not one")
