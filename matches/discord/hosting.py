@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 
 #: Discord refuses longer messages
 MAX_CONTENT = 2000
+#: host links, and seat links, read for `/deathmatch links` (more never fit in one message)
+LISTED = 25
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,7 @@ def create(new: NewMatch, invoker: Invoker, request_base: str) -> str:
     """Create the match, remember who plays each seat, queue the DMs and the channel's post; the
     ephemeral reply to the host.  A second delivery of the same interaction creates nothing and
     answers as the first did."""
-    known = _again(invoker)
+    known = again(invoker)
     if known is not None:
         return known
     try:
@@ -70,7 +72,7 @@ def create(new: NewMatch, invoker: Invoker, request_base: str) -> str:
             _queue_messages(match, record, seats, new)
     except IntegrityError:
         # the same interaction delivered twice at once: the other delivery created it
-        known = _again(invoker)
+        known = again(invoker)
         if known is None:
             raise
         return known
@@ -78,7 +80,8 @@ def create(new: NewMatch, invoker: Invoker, request_base: str) -> str:
     return host_reply(record)
 
 
-def _again(invoker: Invoker) -> str | None:
+def again(invoker: Invoker) -> str | None:
+    """The reply to an interaction already done (Discord delivered it again), else None."""
     record = DiscordMatch.objects.select_related("match").filter(interaction_id=invoker.interaction_id).first()
     if record is None:
         return None
@@ -129,26 +132,27 @@ def dm_closed(message: DiscordMessage) -> None:
 
 
 def links_reply(user_id: str) -> str:
-    """The invoker's links of every match that is not over, for an ephemeral reply."""
+    """The invoker's links of every match that is not over, newest first, as many as one message holds."""
     open_ = (Match.SETUP, Match.RUNNING)
+    hosted = DiscordMatch.objects.filter(host_user=user_id, match__status__in=open_)
+    seated = DiscordSeat.objects.filter(user_id=user_id, seat__match__status__in=open_)
+    total = hosted.count() + seated.count()
+    if not total:
+        return "You have no matches going on that were hosted from Discord."
     lines = []
-    for record in DiscordMatch.objects.filter(host_user=user_id, match__status__in=open_).select_related(
-            "match").order_by("-created")[:20]:
+    for record in hosted.select_related("match").order_by("-created")[:LISTED]:
         game = get_game(record.match.game_slug)
         lines.append(f"Host of {game.name} (match {record.match_id}): "
                      f"{link(record.base_url, 'host_page', record.match.host_token)}")
-    for mine in DiscordSeat.objects.filter(user_id=user_id, seat__match__status__in=open_).select_related(
-            "seat__match__discord").order_by("-seat__match__created")[:20]:
+    for mine in seated.select_related("seat__match__discord").order_by("-seat__match__created")[:LISTED]:
         seat, match = mine.seat, mine.seat.match
         game = get_game(match.game_slug)
         lines.append(f"{seat.name} in {game.name} (match {match.pk}, seat {seat.number}): "
                      f"{link(match.discord.base_url, 'player_page', seat.token)}")
-    if not lines:
-        return "You have no matches going on that were hosted from Discord."
     text = "Your links (for you alone):"
-    for n, line in enumerate(lines):
-        if len(text) + len(line) + 40 > MAX_CONTENT:
-            return f"{text}\n…and {len(lines) - n} more: open the host or seat pages above for the rest."
+    for shown, line in enumerate(lines):
+        if len(text) + len(line) + 80 > MAX_CONTENT:
+            return f"{text}\n…and {total - shown} more, not shown (Discord's messages are short)."
         text += "\n" + line
     return text
 

@@ -83,6 +83,9 @@ def _command(request: HttpRequest, interaction: dict[str, Any]) -> str:
         if name != "new":
             raise BadInput("Use /deathmatch new or /deathmatch links.")
         new = commands.read_new(values, _dict(data.get("resolved")))
+        known = hosting.again(invoker)  # Discord delivered it again: the same answer, not counted twice
+        if known is not None:
+            return known
         wait = ratelimits.over(request, "discord-new", key=lambda group, req: f"discord:{invoker.user_id}")
         if wait is not None:
             raise BadInput(f"You have hosted too many matches in a minute; try again in {wait} s.")

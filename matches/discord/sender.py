@@ -71,7 +71,11 @@ def _attempt(pk: int, now: datetime, http: httpx.Client) -> bool:
     if not claimed:  # another worker took it
         return False
     attempts = message.attempts + 1
-    outcome = _send(http, message)
+    try:
+        outcome = _send(http, message)
+    except Exception:  # a bug here must not leave the message claimed and tried for ever
+        log.exception("discord message %s could not be sent", message.key)
+        outcome = api.Outcome(False, error="the server failed while sending it", retry=True)
     finished = timezone.now()
     if outcome.ok:
         DiscordMessage.objects.filter(pk=pk).update(status=DiscordMessage.SENT, sent=finished, last_error="",

@@ -176,11 +176,14 @@ def test_an_interaction_delivered_twice_creates_one_match_and_queues_each_messag
 
 
 def test_a_host_creating_matches_too_fast_is_told_to_wait(post: Post) -> None:
-    for _ in range(10):
+    first = new_command("grid-master", PEOPLE[:2])
+    answer = reply(post(first))
+    for _ in range(9):
         reply(post(new_command("grid-master", PEOPLE[:2])))
     text = reply(post(new_command("grid-master", PEOPLE[:2])))
     assert text.startswith("You have hosted too many matches in a minute")
     assert Match.objects.count() == 10
+    assert reply(post(first)) == answer  # a second delivery is not a new match: not refused
 
 
 # -- /deathmatch links -----------------------------------------------------------------------------
@@ -201,3 +204,13 @@ def test_links_lists_the_invokers_seat_and_host_links_only(post: Post) -> None:
     assert grid.seats.get(number=1).token not in text and wall.host_token in text
     assert reply(post(command("links", invoker=PEOPLE[9]))) == (
         "You have no matches going on that were hosted from Discord.")
+
+
+def test_links_fit_in_one_discord_message(post: Post) -> None:
+    for n in range(24):
+        reply(post(new_command("grid-master", [PEOPLE[0], PEOPLE[1 + n % 15]], invoker=PEOPLE[2 + n % 14])))
+    text = reply(post(command("links", invoker=PEOPLE[0])))
+    assert len(text) <= 2000
+    shown = text.count("/p/")
+    assert 15 <= shown < 24, text
+    assert text.endswith(f"…and {24 - shown} more, not shown (Discord's messages are short).")
