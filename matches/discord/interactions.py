@@ -46,9 +46,11 @@ def interactions(request: HttpRequest) -> HttpResponse:
     if not api.configured():
         raise Http404("this server is not a Discord application")
     length = request.headers.get("Content-Length", "")
-    if not length.isdigit() or int(length) > MAX_BODY:
-        return HttpResponse("too large (or no Content-Length)", status=413, content_type="text/plain")
+    if length.isdigit() and int(length) > MAX_BODY:  # refused before it is read
+        return HttpResponse("too large", status=413, content_type="text/plain")
     body = request.body
+    if len(body) > MAX_BODY:  # (sent without a length: the server has read it already)
+        return HttpResponse("too large", status=413, content_type="text/plain")
     if not signature.valid(api.public_key(), request.headers.get("X-Signature-Ed25519", ""),
                            request.headers.get("X-Signature-Timestamp", ""), body):
         wait = ratelimits.over(request, "discord-unsigned")

@@ -92,6 +92,17 @@ def test_many_badly_signed_posts_get_429_and_signed_ones_still_pass(post: Post) 
     assert "host link" in reply(post(new_command("grid-master", PEOPLE[:2])))
 
 
+def test_a_command_typed_in_a_dm_with_the_bot_works_too(post: Post) -> None:
+    """In a DM Discord sends `user` instead of a server's `member`, and no server id."""
+    interaction = new_command("grid-master", PEOPLE[:2])
+    member = interaction.pop("member")
+    interaction.pop("guild_id")
+    interaction["user"] = member["user"]
+    assert "host link" in reply(post(interaction))
+    record = DiscordMatch.objects.get()
+    assert (record.host_user, record.host_name, record.guild_id) == (HOST.id, "Hostess", "")
+
+
 def test_get_is_not_allowed(client: Any, discord: FakeDiscord) -> None:
     assert client.get("/discord/interactions/").status_code == 405
 

@@ -63,6 +63,8 @@ def test_every_message_reaches_only_who_may_read_it(post: Post, discord: FakeDis
     assert all(c.authorization == f"Bot {BOT_TOKEN}" for c in discord.calls if c.route != "followup")
     assert all(c.authorization == "" for c in discord.calls if c.route == "followup")
     assert DiscordMessage.objects.exclude(interaction_token="").count() == 0  # sent: Discord's token forgotten
+    sent = [c.body for c in discord.calls if c.route in ("send", "followup")]
+    assert sent and all(b["allowed_mentions"] == {"parse": []} for b in sent)  # a name like @everyone pings no one
 
 
 def test_exactly_one_dm_per_player_when_the_interaction_comes_twice_and_two_workers_send(
