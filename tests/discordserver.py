@@ -73,6 +73,7 @@ class FakeDiscord:
         self.dm_channels: dict[str, str] = {}  # channel id -> user id
         self.interactions: dict[str, _Interaction] = {}
         self.commands: dict[str, Any] = {}  # "global" or a guild id -> the command set
+        self.exhausted: dict[str, float] = {}  # route -> its next success empties its bucket for so long
         self._ids = iter(range(1200000000000000000, 1300000000000000000))
         fake = self
 
@@ -108,6 +109,11 @@ class FakeDiscord:
              times: int = 1) -> None:
         with self.lock:
             self.failures.setdefault(route, []).extend([(status, body, headers or {})] * times)
+
+    def exhaust(self, route: str, reset_after: float) -> None:
+        """The route's next success says its bucket is empty (`X-RateLimit-Remaining: 0`) for `reset_after` s."""
+        with self.lock:
+            self.exhausted[route] = reset_after
 
     def rate_limit(self, route: str, retry_after: float, *, is_global: bool = False, times: int = 1) -> None:
         body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
@@ -183,6 +189,8 @@ class FakeDiscord:
         if self.failures.get(route):
             return self.failures[route].pop(0)
         ok = {"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "4", "X-RateLimit-Reset-After": "1.000"}
+        if route in self.exhausted:
+            ok.update({"X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": str(self.exhausted.pop(route))})
         if route == "open-dm":
             user = str((body or {}).get("recipient_id", ""))
             if not user.isdigit():

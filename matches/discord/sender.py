@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -127,7 +128,10 @@ def _send(http: httpx.Client, message: DiscordMessage) -> api.Outcome:
     channel = opened.body.get("id") if isinstance(opened.body, dict) else None
     if not isinstance(channel, str) or not api.SNOWFLAKE.match(channel):
         return api.Outcome(False, error="Discord opened no DM channel", retry=True)
-    return api.call(http, "POST", f"/channels/{channel}/messages", body)
+    sent = api.call(http, "POST", f"/channels/{channel}/messages", body)
+    if opened.bucket_wait and sent.ok:  # the DM-opening route's bucket is empty: the next DMs wait
+        return replace(sent, bucket_wait=max(opened.bucket_wait, sent.bucket_wait or 0.0))
+    return sent
 
 
 def _hold_route(message: DiscordMessage, until: datetime) -> None:

@@ -99,6 +99,30 @@ def test_a_rate_limited_message_waits_retry_after_and_is_not_a_failure(post: Pos
     assert len([m for m in discord.delivered() if m.kind == "dm"]) == 2
 
 
+def test_an_emptied_bucket_holds_the_routes_next_message_without_a_429(post: Post, discord: FakeDiscord,
+                                                                     http: httpx.Client) -> None:
+    reply(post(new_command("grid-master", PEOPLE[:2])))
+    discord.exhaust("open-dm", 5.0)
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        assert sender.run_round(http) == 2  # the channel's post and the first DM
+        (held,) = DiscordMessage.objects.filter(status=DiscordMessage.PENDING)
+    assert held.kind == DiscordMessage.DM and held.next_attempt == start + dt.timedelta(seconds=5)
+    with time_machine.travel(start + dt.timedelta(seconds=5), tick=False):
+        assert sender.run_round(http) == 1
+    assert not [c for c in discord.calls if c.status == 429]
+
+
+def test_a_429_without_a_body_is_read_from_its_headers(discord: FakeDiscord, http: httpx.Client) -> None:
+    discord.fail("open-dm", 429, None, {"Retry-After": "12"})
+    outcome = api.call(http, "POST", "/users/@me/channels", {"recipient_id": "1"})
+    assert (outcome.ok, outcome.status, outcome.retry_after, outcome.global_limit) == (False, 429, 12.0, False)
+    discord.fail("open-dm", 429, {"message": "You are being rate limited.", "retry_after": 0.25, "global": True},
+                 {"Retry-After": "1"})
+    outcome = api.call(http, "POST", "/users/@me/channels", {"recipient_id": "1"})
+    assert (outcome.retry_after, outcome.global_limit) == (0.25, True)
+
+
 def test_a_global_rate_limit_holds_every_message(post: Post, discord: FakeDiscord, http: httpx.Client) -> None:
     reply(post(new_command("grid-master", PEOPLE[:2])))
     discord.rate_limit("followup", 30, is_global=True)
