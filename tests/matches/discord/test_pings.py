@@ -130,3 +130,14 @@ def test_the_host_is_not_pinged_for_a_match_they_only_host(post: Post, time_mach
     time_machine.move_to(at(600), tick=False)
     pings.queue_due()
     assert HOST.id not in [r for r, _ in pinged()]
+
+
+def test_a_player_is_pinged_when_no_page_of_the_match_is_open_at_all(post: Post, time_machine: Any) -> None:
+    """With Redis, presence says "unknown" for a match no page has been open for a minute (it keeps
+    its "known" mark only while some page is open): that is the player the match waits on, away."""
+    time_machine.move_to(START, tick=False)
+    reply(post(new_command("grid-master", PEOPLE[:2], extra=[{"type": 3, "name": "clock", "value": "off"}])))
+    services.start_match(Match.objects.get(), starting_seat=1)
+    time_machine.move_to(at(30), tick=False)
+    assert pings.queue_due() == 1
+    assert [r for r, _ in pinged()] == [PEOPLE[0].id]
