@@ -23,6 +23,7 @@ import logging
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.cache import patch_cache_control
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -88,7 +89,8 @@ def _command(request: HttpRequest, interaction: dict[str, Any]) -> str:
         known = hosting.again(invoker)  # Discord delivered it again: the same answer, not counted twice
         if known is not None:
             return known
-        wait = ratelimits.over(request, "discord-new", key=lambda group, req: f"discord:{invoker.user_id}")
+        # the one budget of new matches, counted per Discord user (every post comes from Discord's addresses)
+        wait = ratelimits.over(request, "matches", key=lambda group, req: f"discord:{invoker.user_id}")
         if wait is not None:
             raise BadInput(f"You have hosted too many matches in a minute; try again in {wait} s.")
         return hosting.create(new, invoker, request.build_absolute_uri("/"))
@@ -117,6 +119,8 @@ def _invoker(interaction: dict[str, Any]) -> hosting.Invoker | None:
 
 
 def _reply(text: str) -> JsonResponse:
-    """One message only the invoker sees, mentioning no one."""
-    return JsonResponse({"type": CHANNEL_MESSAGE_WITH_SOURCE,
-                         "data": {"content": text, "flags": EPHEMERAL, "allowed_mentions": {"parse": []}}})
+    """One message only the invoker sees, mentioning no one; no cache keeps it (it may hold a link)."""
+    response = JsonResponse({"type": CHANNEL_MESSAGE_WITH_SOURCE,
+                             "data": {"content": text, "flags": EPHEMERAL, "allowed_mentions": {"parse": []}}})
+    patch_cache_control(response, no_store=True, private=True)
+    return response

@@ -113,7 +113,9 @@ def test_get_is_not_allowed(client: Any, discord: FakeDiscord) -> None:
 @pytest.mark.parametrize(("game", "count"), [("grid-master", 2), ("back-to-the-wall", 4), ("custom", 16)])
 def test_new_creates_the_match_with_a_seat_per_player(post: Post, game: str, count: int) -> None:
     players = PEOPLE[:count]
-    text = reply(post(new_command(game, players)))
+    response = post(new_command(game, players))
+    assert "no-store" in response["Cache-Control"]
+    text = reply(response)
     match = Match.objects.get()
     assert match.game_slug == game and match.status == Match.SETUP
     assert match.seats.count() == count
@@ -195,6 +197,7 @@ def test_a_host_creating_matches_too_fast_is_told_to_wait(post: Post) -> None:
     assert text.startswith("You have hosted too many matches in a minute")
     assert Match.objects.count() == 10
     assert reply(post(first)) == answer  # a second delivery is not a new match: not refused
+    assert "host link" in reply(post(new_command("grid-master", PEOPLE[:2], invoker=PEOPLE[5])))  # per user
 
 
 # -- /deathmatch links -----------------------------------------------------------------------------
