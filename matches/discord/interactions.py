@@ -22,10 +22,9 @@ import json
 import logging
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
 
 from config import ratelimits
 from games.core import RuleError
@@ -42,10 +41,11 @@ EPHEMERAL = 64
 
 
 @csrf_exempt
-@require_POST
 def interactions(request: HttpRequest) -> HttpResponse:
     if not api.configured():
         raise Http404("this server is not a Discord application")
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
     length = request.headers.get("Content-Length", "")
     if length.isdigit() and int(length) > MAX_BODY:  # refused before it is read
         return HttpResponse("too large", status=413, content_type="text/plain")

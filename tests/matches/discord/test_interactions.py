@@ -41,6 +41,7 @@ def test_without_the_settings_the_endpoint_is_not_there(client: Any, key: Ed2551
         with override_settings(**values):
             response = client.post("/discord/interactions/", body, content_type="application/json",
                                    headers=sign(key, body))
+            assert client.get("/discord/interactions/").status_code == 404
         assert response.status_code == 404
 
 
