@@ -103,15 +103,17 @@ def _queue_messages(match: Match, record: DiscordMatch, seats: list[Seat], new: 
     game = get_game(match.game_slug)
     names = ", ".join(s.name for s in seats)
     watch = link(record.base_url, "watch_page", match.watch_token)
-    outbox.followup(f"match:{match.pk}:channel", match, record.interaction_token,
-                    _cut(f"{record.host_name} is hosting {game.name}: {names}. Watch it live: {watch}\n"
-                         "Players: your seat link is in your DMs (or type /deathmatch links)."),
-                    ephemeral=False)
+    messages = [outbox.followup_message(
+        f"match:{match.pk}:channel", match, record.interaction_token,
+        _cut(f"{record.host_name} is hosting {game.name}: {names}. Watch it live: {watch}\n"
+             "Players: your seat link is in your DMs (or type /deathmatch links)."), ephemeral=False)]
     for seat, player in zip(seats, new.players, strict=True):
-        outbox.dm(f"match:{match.pk}:seat:{seat.number}:link", match, player.user_id,
-                  _cut(f"{record.host_name} seated you in {game.name} as {seat.name} (seat {seat.number}). "
-                       f"Your seat link, for you alone: {link(record.base_url, 'player_page', seat.token)}"),
-                  seat=seat.number)
+        messages.append(outbox.dm_message(
+            f"match:{match.pk}:seat:{seat.number}:link", match, player.user_id,
+            _cut(f"{record.host_name} seated you in {game.name} as {seat.name} (seat {seat.number}). "
+                 f"Your seat link, for you alone: {link(record.base_url, 'player_page', seat.token)}"),
+            seat=seat.number))
+    outbox.queue_all(messages)  # one insert: the match is new, so none of these keys exists yet
 
 
 def dm_closed(message: DiscordMessage) -> None:

@@ -20,8 +20,7 @@ wake = threading.Event()
 
 def dm(key: str, match: Match | None, user_id: str, content: str, *, seat: int | None = None) -> bool:
     """Queue a direct message to `user_id`; False when a message with this key exists already."""
-    return _queue(DiscordMessage(key=key, match=match, kind=DiscordMessage.DM, recipient=user_id, seat=seat,
-                                 content=content))
+    return _queue(dm_message(key, match, user_id, content, seat=seat))
 
 
 def followup(key: str, match: Match | None, interaction_token: str, content: str, *, ephemeral: bool) -> bool:
@@ -29,8 +28,26 @@ def followup(key: str, match: Match | None, interaction_token: str, content: str
     its channel."""
     if not interaction_token:
         return False
-    return _queue(DiscordMessage(key=key, match=match, kind=DiscordMessage.FOLLOWUP, ephemeral=ephemeral,
-                                 interaction_token=interaction_token, content=content))
+    return _queue(followup_message(key, match, interaction_token, content, ephemeral=ephemeral))
+
+
+def queue_all(messages: list[DiscordMessage]) -> None:
+    """Queue several messages in one insert (those whose key exists already are left out)."""
+    now = timezone.now()
+    for message in messages:
+        message.next_attempt = now
+    DiscordMessage.objects.bulk_create(messages, ignore_conflicts=True)
+    transaction.on_commit(wake.set)
+
+
+def dm_message(key: str, match: Match | None, user_id: str, content: str, *, seat: int | None = None) -> DiscordMessage:
+    return DiscordMessage(key=key, match=match, kind=DiscordMessage.DM, recipient=user_id, seat=seat, content=content)
+
+
+def followup_message(key: str, match: Match | None, interaction_token: str, content: str, *,
+                     ephemeral: bool) -> DiscordMessage:
+    return DiscordMessage(key=key, match=match, kind=DiscordMessage.FOLLOWUP, ephemeral=ephemeral,
+                          interaction_token=interaction_token, content=content)
 
 
 def _queue(message: DiscordMessage) -> bool:
