@@ -31,8 +31,6 @@ TIMEOUT = 10.0
 #: Discord's ids (snowflakes) and interaction tokens, as they may appear in a path we build
 SNOWFLAKE = re.compile(r"^[0-9]{1,24}$")
 INTERACTION_TOKEN = re.compile(r"^[A-Za-z0-9_.\-]{1,500}$")
-#: Discord's JSON error code for "Cannot send messages to this user" (closed DMs, no shared server)
-CANNOT_DM = 50007
 
 
 def application_id() -> str:

@@ -13,8 +13,8 @@ Discord's answers (its REST documentation's "Rate Limits" and error codes):
 - 429: the message waits `retry_after` (the body's, else the headers') and is not counted as a
   failure; with `global` every pending message waits.
 - 5xx or no answer: tried again after 2, 10, 30, 120 then 600 s; given up after `MAX_ATTEMPTS`.
-- any other 4xx: given up at once with the reason logged.  A seat link's DM refused with code
-  50007 (the player's DMs are closed) is told to the host in an ephemeral follow-up with the link.
+- any other 4xx: given up at once with the reason logged.  A seat link's DM refused with 403
+  (code 50007: the player's DMs are closed) is told to the host in an ephemeral follow-up with the link.
 The last failure of a match's messages is kept on its `DiscordMatch` for the host's dashboard.
 """
 
@@ -106,7 +106,8 @@ def _attempt(pk: int, now: datetime, http: httpx.Client) -> bool:
     if message.match_id is not None:
         DiscordMatch.objects.filter(match_id=message.match_id).update(last_error=note[:1000], last_error_at=finished)
     log.warning("discord message %s failed: %s", message.key, note)
-    if give_up and message.kind == DiscordMessage.DM and outcome.code == api.CANNOT_DM:
+    if give_up and message.kind == DiscordMessage.DM and outcome.status == 403:
+        # 50007 "Cannot send messages to this user" (DMs closed), or another refusal of this user's DMs
         hosting.dm_closed(message)
     return False
 

@@ -175,6 +175,16 @@ def test_a_closed_dm_is_named_to_the_host_with_the_link_to_send_by_hand(
     assert not any(s in caplog.text for s in secrets)
 
 
+def test_a_dm_refused_with_another_403_code_is_told_to_the_host_too(post: Post, discord: FakeDiscord,
+                                                                      http: httpx.Client) -> None:
+    reply(post(new_command("grid-master", PEOPLE[:2])))
+    discord.fail("open-dm", 403, {"message": "Cannot send messages to this user due to having no mutual guilds",
+                                  "code": 50278})
+    drain(http)
+    (told,) = [m for m in discord.delivered() if m.kind == "ephemeral"]
+    assert told.to == HOST.id and "/p/" in told.content
+
+
 def test_other_4xx_are_given_up_at_once_with_the_reason(post: Post, discord: FakeDiscord, http: httpx.Client) -> None:
     reply(post(new_command("grid-master", PEOPLE[:2])))
     discord.fail("send", 400, {"message": "Invalid Form Body", "code": 50035})
