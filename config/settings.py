@@ -218,7 +218,9 @@ else:
 RATELIMIT_USE_CACHE = "ratelimit"
 RATELIMIT_IP_META_KEY = "config.ratelimits.client_ip"
 DEATHMATCH_RATE_LIMITS = {"seasons": "10/m", "matches": "10/m", "token-misses": "30/m", "webhook-tests": "3/m",
-                          "chat-names": "10/m"}
+                          "chat-names": "10/m",
+                          # posts to /discord/interactions/ with a bad signature, per client address
+                          "discord-unsigned": "30/m"}
 #: How many proxies in front of the app append the client's address to X-Forwarded-For (0: none; the
 #: client is REMOTE_ADDR).  With 1, the last address in the header (the one the proxy added) is the
 #: client; addresses a client wrote into the header itself are never trusted.
@@ -253,6 +255,17 @@ DEATHMATCH_INPROCESS_CLOCKS = _env_bool("DEATHMATCH_INPROCESS_CLOCKS", True)
 DEATHMATCH_INPROCESS_WEBHOOKS = _env_bool("DEATHMATCH_INPROCESS_WEBHOOKS", True)
 DEATHMATCH_PUBLIC_URL = os.environ.get("DEATHMATCH_PUBLIC_URL", "").strip()
 DEATHMATCH_WEBHOOK_ALLOW_PRIVATE = _env_bool("DEATHMATCH_WEBHOOK_ALLOW_PRIVATE", DEBUG)
+
+# Hosting from Discord (matches/discord/, README "Hosting from Discord"): the application's id, its
+# public key (hex: every interaction's signature is checked with it) and its bot token.  Without all
+# three /discord/interactions/ answers 404.  Messages are sent by a worker thread in each web process
+# unless DEATHMATCH_INPROCESS_DISCORD is off (then run `manage.py run_discord`), only ever to
+# DISCORD_API_BASE's host (tests point it at a stand-in).
+DISCORD_APPLICATION_ID = os.environ.get("DISCORD_APPLICATION_ID", "").strip()
+DISCORD_PUBLIC_KEY = os.environ.get("DISCORD_PUBLIC_KEY", "").strip()
+DISCORD_BOT_TOKEN = os.environ.get("DISCORD_BOT_TOKEN", "").strip()
+DISCORD_API_BASE = os.environ.get("DISCORD_API_BASE", "").strip() or "https://discord.com/api/v10"
+DEATHMATCH_INPROCESS_DISCORD = _env_bool("DEATHMATCH_INPROCESS_DISCORD", True)
 
 # Behind HTTPS (DJANGO_SECURE_COOKIES=1, the default with debug off): secure
 # cookies, HSTS, redirect to https.  Behind a TLS-terminating proxy that sets
@@ -302,5 +315,8 @@ LOGGING = {
         "django.channels.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
         # Django's default "django" handlers print paths unfiltered: use ours
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # httpx logs each request's URL at INFO, and the URLs this server posts to carry credentials
+        # in their paths (a Discord follow-up's interaction token, a season's webhook URL)
+        "httpx": {"level": "WARNING"},
     },
 }

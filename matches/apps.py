@@ -23,3 +23,6 @@ class MatchesConfig(AppConfig):
         sweeper.maybe_start()
         bots.maybe_start()  # computer players in seats, beside the clocks
         webhooks.maybe_start()
+        from matches.discord import sender as discord
+
+        discord.maybe_start()  # the Discord outbox and your-turn pings, when the app is a Discord application

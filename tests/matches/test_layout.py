@@ -15,6 +15,8 @@ PACKAGE = ROOT / "matches"
 LAYERS = ["models", "core", "seasons", "play", "live", "replays", "web"]
 #: Django's fixed places, given the layer of what they serve
 PLACED = {"templatetags": "live", "management": "web", "admin": "web", "apps": "web", "migrations": "models"}
+#: packages on the floor of another layer, beside it: they import what it may, and neither imports the other
+BESIDE = {"discord": "web"}
 
 
 def module_name(path: Path) -> str:
@@ -27,7 +29,7 @@ def layer(module: str) -> str:
     if len(parts) == 1:
         return "models"  # the package itself (empty __init__)
     top = parts[1]
-    return PLACED.get(top, top)
+    return PLACED.get(top, BESIDE.get(top, top))
 
 
 def imports(path: Path) -> set[str]:
@@ -61,6 +63,17 @@ def test_imports_follow_the_layers(module: str) -> None:
     mine = LAYERS.index(layer(module))
     upward = sorted(m for m in GRAPH[module] if LAYERS.index(layer(m)) > mine)
     assert upward == [], f"{module} ({layer(module)}) imports from a higher layer: {upward}"
+
+
+def test_packages_beside_a_layer_and_that_layer_do_not_import_each_other() -> None:
+    """matches/discord/ sits beside web/: only the wiring (apps.py, management commands) imports it."""
+    for package, floor in BESIDE.items():
+        inside = {m for m in MODULES if m.split(".")[1:2] == [package]}
+        wiring = {m for m in MODULES if m.split(".")[1:2] in (["apps"], ["management"])}
+        for module in sorted(set(MODULES) - inside - wiring):
+            assert not GRAPH[module] & inside, f"{module} imports matches.{package}"
+        for module in sorted(inside):
+            assert not {m for m in GRAPH[module] if m.split(".")[1:2] == [floor]}, f"{module} imports matches.{floor}"
 
 
 def test_no_import_cycle() -> None:

@@ -23,7 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "matches"
-LAYERS = ["core", "seasons", "play", "live", "replays", "web"]
+LAYERS = ["core", "seasons", "play", "live", "replays", "web", "discord"]
 READMES = [PACKAGE / "README.md", *(PACKAGE / layer / "README.md" for layer in LAYERS)]
 #: docs outside matches/ that point into it: their paths are checked too
 OTHER_DOCS = [ROOT / "README.md", ROOT / "games" / "README.md"]

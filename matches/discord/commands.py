@@ -1,0 +1,186 @@
+"""The slash commands: their definition (registered by `manage.py discord_commands`) and the reading
+of an invocation into what to create.  Nothing here touches the database or the network.
+
+    /deathmatch new game:<a registered game> player1:@a player2:@b [player3 … player16]
+                    [bouts:<1-99>] [clock:off|<minutes per move>] [pings:true|false]
+    /deathmatch links
+
+The game choices come from the registry (`games.registry.slugs`), never from a list kept here.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.core import RuleError
+from games.registry import get_game, slugs
+
+NAME = "deathmatch"
+#: the host's game seats up to 16; option names player1 … player16
+MAX_PLAYERS = 16
+MAX_BOUTS = 99
+#: minutes per move the clock option accepts (a week at most, as formats.MAX_SECONDS)
+MAX_MINUTES = 7 * 24 * 60
+#: Discord's option types (application command option types)
+SUB_COMMAND, STRING, INTEGER, BOOLEAN, USER = 1, 3, 4, 5, 6
+#: Discord's limits: choices per option, length of a choice's name
+MAX_CHOICES, MAX_CHOICE_NAME = 25, 100
+
+
+class BadInput(ValueError):
+    """The command cannot be done as typed; the message is the one sentence the invoker reads."""
+
+
+@dataclass(frozen=True)
+class Player:
+    user_id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class NewMatch:
+    game_slug: str
+    players: list[Player]
+    options: dict[str, Any] = field(default_factory=dict)
+    bouts: int | None = None
+    #: None: the game's default clock; False: no clock; a dict: formats' clock keys
+    clock: dict[str, Any] | bool | None = None
+    pings: bool = True
+
+
+def definition() -> dict[str, Any]:
+    """The command set as Discord's bulk overwrite takes it (a list of one command with two subcommands)."""
+    choices = []
+    for slug in slugs():
+        try:
+            game = get_game(slug)
+        except Exception:  # a game still being written must not keep the others from Discord
+            continue
+        choices.append({"name": game.name[:MAX_CHOICE_NAME], "value": slug})
+    players = [
+        {"type": USER, "name": f"player{n}", "description": f"Who plays seat {n}", "required": n <= 2}
+        for n in range(1, MAX_PLAYERS + 1)
+    ]
+    new = {
+        "type": SUB_COMMAND, "name": "new", "description": "Host a match: every player gets their seat link by DM",
+        "options": [
+            {"type": STRING, "name": "game", "description": "The game", "required": True,
+             "choices": choices[:MAX_CHOICES]},
+            *players,
+            {"type": INTEGER, "name": "bouts", "description": "How many bouts (the game's usual number if left out)",
+             "min_value": 1, "max_value": MAX_BOUTS},
+            {"type": STRING, "name": "clock", "description": "off, or minutes per move (the game's clock if left out)",
+             "max_length": 20},
+            {"type": BOOLEAN, "name": "pings",
+             "description": "DM a player who is away when it is their turn (on if left out)"},
+        ],
+    }
+    links = {"type": SUB_COMMAND, "name": "links",
+             "description": "Your seat and host links of your matches that are not over (only you see them)"}
+    return {"name": NAME, "type": 1, "description": "Host and play Deathmatch matches",
+            "options": [new, links], "contexts": [0, 1], "integration_types": [0]}
+
+
+def subcommand(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The subcommand's name and its options by name, from an interaction's `data`."""
+    if data.get("name") != NAME:
+        raise BadInput("I do not know that command; ask the server's admin to register the commands again.")
+    for option in data.get("options") or []:
+        if isinstance(option, dict) and option.get("type") == SUB_COMMAND:
+            values = {str(o.get("name")): o.get("value") for o in option.get("options") or [] if isinstance(o, dict)}
+            return str(option.get("name")), values
+    raise BadInput("Use /deathmatch new or /deathmatch links.")
+
+
+def read_new(values: dict[str, Any], resolved: dict[str, Any]) -> NewMatch:
+    """`/deathmatch new`'s options and the interaction's `data.resolved` -> what to create,
+    or BadInput with one sentence.  Seats are named after the players' display names."""
+    slug = values.get("game")
+    if not isinstance(slug, str) or slug not in slugs():
+        raise BadInput(f"There is no game called {str(slug)[:40]!r}; pick one from the list.")
+    game = get_game(slug)
+    users = _dict(resolved.get("users"))
+    members = _dict(resolved.get("members"))
+    chosen = [(n, values[f"player{n}"]) for n in range(1, MAX_PLAYERS + 1) if values.get(f"player{n}") is not None]
+    players: list[Player] = []
+    for n, user_id in chosen:
+        user = users.get(str(user_id))
+        if not isinstance(user, dict):
+            raise BadInput(f"I could not see who player{n} is; try the command again.")
+        name = display_name(user, members.get(str(user_id)))
+        if user.get("bot") or user.get("system"):
+            raise BadInput(f"{name} is a bot: every player must be a person (add computer players from the host page).")
+        if any(p.user_id == str(user_id) for p in players):
+            raise BadInput(f"{name} is named twice: each player takes one seat.")
+        players.append(Player(str(user_id), name))
+    options: dict[str, Any] = {}
+    if "seats" in game.default_options:  # the host's game: as many seats as players given
+        options["seats"] = len(players)
+    try:
+        count = game.seat_count(options)
+    except RuleError as error:
+        raise BadInput(f"{game.name}: {error}.") from None
+    if count != len(players):
+        raise BadInput(f"{game.name} is for {count} players, and you named {len(players)}.")
+    return NewMatch(slug, _distinct(players), options, _bouts(values.get("bouts")),
+                    _clock(values.get("clock"), game.sealed), values.get("pings") is not False)
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def display_name(user: dict[str, Any], member: Any) -> str:
+    """What Discord shows: the server nickname, else the global display name, else the username."""
+    nick = member.get("nick") if isinstance(member, dict) else None
+    for candidate in (nick, user.get("global_name"), user.get("username")):
+        cleaned = _clean(candidate)
+        if cleaned:
+            return cleaned
+    return f"user {user.get('id')}"
+
+
+def _clean(text: Any) -> str:
+    if not isinstance(text, str):
+        return ""
+    return " ".join("".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf")).split())[:60]
+
+
+def _distinct(players: list[Player]) -> list[Player]:
+    """Pages, the log and results tell seats apart by name: two players who show the same name get
+    a number after it."""
+    seen: dict[str, int] = {}
+    out = []
+    for player in players:
+        key = player.name.casefold()
+        seen[key] = seen.get(key, 0) + 1
+        out.append(player if seen[key] == 1 else Player(player.user_id, f"{player.name} ({seen[key]})"))
+    return out
+
+
+def _bouts(value: Any) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_BOUTS:
+        raise BadInput(f"The number of bouts goes from 1 to {MAX_BOUTS}.")
+    return value
+
+
+def _clock(value: Any, sealed: bool) -> dict[str, Any] | bool | None:
+    if value is None or str(value).strip() == "":
+        return None
+    text = str(value).strip().lower()
+    if text in ("off", "none", "no"):
+        return False
+    try:
+        minutes = float(text.removesuffix("min").removesuffix("m").strip())
+    except ValueError:
+        minutes = math.nan
+    if not math.isfinite(minutes) or not 0 < minutes <= MAX_MINUTES:
+        raise BadInput(f"The clock is off or a number of minutes per move (up to {MAX_MINUTES}), not {text[:20]!r}.")
+    seconds = round(minutes * 60, 3)
+    # a sealed round is everyone's move at once: the round's own limit
+    return {"round_seconds": seconds} if sealed else {"per_move": seconds}

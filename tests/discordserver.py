@@ -1,0 +1,221 @@
+"""A stand-in for Discord's REST API (v10) for tests: a real local HTTP server (threads) on 127.0.0.1
+that answers the calls the bot makes with the shapes Discord documents, records every call, and
+fails on demand.
+
+- `POST /users/@me/channels {"recipient_id"}` opens a DM channel (the same one for a user each time);
+- `POST /channels/{id}/messages` posts in it (403 code 50007 for a user in `closed_dms`);
+- `POST /webhooks/{application}/{token}` is an interaction's follow-up (no bot token: the
+  interaction token in the path is the credential, and it must be one `interaction()` registered);
+- `PUT /applications/{application}/commands` and `…/guilds/{guild}/commands`: bulk overwrite.
+
+Every other route needs `Authorization: Bot <token>` (401 otherwise).  `fail(route, status, ...)`
+queues answers for a route ("open-dm", "send", "followup", "commands"): 429 with `retry_after` and
+the rate-limit headers, 403, 500...  `delivered()` classifies every message that went out: a DM to
+whom, an ephemeral reply to whom, or a post in which channel.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+APPLICATION = "1100000000000000001"
+BOT_TOKEN = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.stand-in.bot-token"
+
+
+@dataclass
+class Call:
+    method: str
+    path: str
+    route: str
+    authorization: str
+    body: Any
+    status: int
+
+
+@dataclass
+class Delivered:
+    """A message as its readers see it: kind "dm" (to a user), "ephemeral" (to the interaction's
+    invoker) or "channel" (everyone in it); `to` is the user's or the channel's id."""
+
+    kind: str
+    to: str
+    content: str
+    flags: int = 0
+
+
+@dataclass
+class _Interaction:
+    user_id: str
+    channel_id: str
+    messages: list[dict[str, Any]] = field(default_factory=list)
+
+
+ROUTES = [
+    ("open-dm", "POST", re.compile(r"^/api/v10/users/@me/channels$")),
+    ("send", "POST", re.compile(r"^/api/v10/channels/(?P<channel>\d+)/messages$")),
+    ("followup", "POST", re.compile(r"^/api/v10/webhooks/(?P<app>\d+)/(?P<token>[^/]+)$")),
+    ("commands", "PUT", re.compile(r"^/api/v10/applications/(?P<app>\d+)(?:/guilds/(?P<guild>\d+))?/commands$")),
+]
+
+
+class FakeDiscord:
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
+        self.failures: dict[str, list[tuple[int, Any, dict[str, str]]]] = {}
+        self.closed_dms: set[str] = set()
+        self.dm_channels: dict[str, str] = {}  # channel id -> user id
+        self.interactions: dict[str, _Interaction] = {}
+        self.commands: dict[str, Any] = {}  # "global" or a guild id -> the command set
+        self.exhausted: dict[str, float] = {}  # route -> its next success empties its bucket for so long
+        self._ids = iter(range(1200000000000000000, 1300000000000000000))
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                fake._handle(self, "POST")
+
+            def do_PUT(self) -> None:
+                fake._handle(self, "PUT")
+
+            def do_GET(self) -> None:
+                fake._handle(self, "GET")
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        self.base = f"http://127.0.0.1:{self.port}/api/v10"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    # -- what tests set up ---------------------------------------------------------------------
+
+    def interaction(self, token: str, user_id: str, channel_id: str) -> None:
+        """Discord knows this interaction token: its follow-ups go to `channel_id`, its ephemeral
+        ones to `user_id` only."""
+        with self.lock:
+            self.interactions[token] = _Interaction(user_id, channel_id)
+
+    def fail(self, route: str, status: int, body: Any = None, headers: dict[str, str] | None = None,
+             times: int = 1) -> None:
+        with self.lock:
+            self.failures.setdefault(route, []).extend([(status, body, headers or {})] * times)
+
+    def exhaust(self, route: str, reset_after: float) -> None:
+        """The route's next success says its bucket is empty (`X-RateLimit-Remaining: 0`) for `reset_after` s."""
+        with self.lock:
+            self.exhausted[route] = reset_after
+
+    def rate_limit(self, route: str, retry_after: float, *, is_global: bool = False, times: int = 1) -> None:
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
+        headers = {"Retry-After": str(int(retry_after + 0.999)), "X-RateLimit-Limit": "5",
+                   "X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": str(retry_after),
+                   "X-RateLimit-Bucket": "stand-in", "X-RateLimit-Scope": "global" if is_global else "user"}
+        if is_global:
+            headers["X-RateLimit-Global"] = "true"
+        self.fail(route, 429, body, headers, times)
+
+    # -- what tests read -----------------------------------------------------------------------
+
+    def delivered(self) -> list[Delivered]:
+        out = []
+        with self.lock:
+            for call in self.calls:
+                if call.status >= 300 or not isinstance(call.body, dict):
+                    continue
+                if call.route == "send":
+                    channel = call.path.split("/")[-2]
+                    out.append(Delivered("dm", self.dm_channels[channel], call.body.get("content", "")))
+                elif call.route == "followup":
+                    known = self.interactions[call.path.split("/")[-1]]
+                    flags = int(call.body.get("flags") or 0)
+                    ephemeral = bool(flags & 64)
+                    out.append(Delivered("ephemeral" if ephemeral else "channel",
+                                         known.user_id if ephemeral else known.channel_id,
+                                         call.body.get("content", ""), flags))
+        return out
+
+    def wait_for(self, count: int, timeout: float = 10.0) -> list[Delivered]:
+        """Block until at least `count` messages went out (a live server's worker sends them)."""
+        with self.changed:
+            self.changed.wait_for(lambda: len([c for c in self.calls if c.route in ("send", "followup")
+                                               and c.status < 300]) >= count, timeout)
+        return self.delivered()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    # -- the server ----------------------------------------------------------------------------
+
+    def _handle(self, handler: BaseHTTPRequestHandler, method: str) -> None:
+        raw = handler.rfile.read(int(handler.headers.get("Content-Length") or 0))
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = None
+        path = handler.path
+        route, found = next(((name, m) for name, verb, pattern in ROUTES
+                             if verb == method and (m := pattern.match(path))), ("", None))
+        authorization = handler.headers.get("Authorization", "")
+        with self.changed:
+            status, answer, headers = self._answer(route, found, authorization, body)
+            self.calls.append(Call(method, path, route, authorization, body, status))
+            self.changed.notify_all()
+        data = json.dumps(answer).encode() if answer is not None else b""
+        handler.send_response(status)
+        handler.send_header("Content-Type", "application/json")
+        for name, value in headers.items():
+            handler.send_header(name, value)
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data)
+
+    def _answer(self, route: str, found: re.Match[str] | None, authorization: str,
+                body: Any) -> tuple[int, Any, dict[str, str]]:
+        if found is None:
+            return 404, {"message": "404: Not Found", "code": 0}, {}
+        if route != "followup" and authorization != f"Bot {BOT_TOKEN}":
+            return 401, {"message": "401: Unauthorized", "code": 0}, {}
+        if self.failures.get(route):
+            return self.failures[route].pop(0)
+        ok = {"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "4", "X-RateLimit-Reset-After": "1.000"}
+        if route in self.exhausted:
+            ok.update({"X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": str(self.exhausted.pop(route))})
+        if route == "open-dm":
+            user = str((body or {}).get("recipient_id", ""))
+            if not user.isdigit():
+                return 400, {"message": "Invalid Form Body", "code": 50035}, {}
+            channel = next((c for c, u in self.dm_channels.items() if u == user), None) or str(next(self._ids))
+            self.dm_channels[channel] = user
+            return 200, {"id": channel, "type": 1, "recipients": [{"id": user}]}, ok
+        if route == "send":
+            channel = found.group("channel")
+            if channel not in self.dm_channels:
+                return 404, {"message": "Unknown Channel", "code": 10003}, {}
+            if self.dm_channels[channel] in self.closed_dms:
+                return 403, {"message": "Cannot send messages to this user", "code": 50007}, {}
+            return 200, {"id": str(next(self._ids)), "channel_id": channel, "content": (body or {}).get("content")}, ok
+        if route == "followup":
+            known = self.interactions.get(found.group("token"))
+            if found.group("app") != APPLICATION or known is None:
+                return 401, {"message": "Invalid Webhook Token", "code": 50027}, {}
+            message = {"id": str(next(self._ids)), "channel_id": known.channel_id, **(body or {})}
+            known.messages.append(message)
+            return 200, message, ok
+        if route == "commands":
+            if found.group("app") != APPLICATION or not isinstance(body, list):
+                return 400, {"message": "Invalid Form Body", "code": 50035}, {}
+            created = [{"id": str(next(self._ids)), "application_id": APPLICATION, "version": "1", **c} for c in body]
+            self.commands[found.group("guild") or "global"] = created
+            return 200, created, ok
+        return 404, {"message": "404: Not Found", "code": 0}, {}

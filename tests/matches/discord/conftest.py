@@ -1,0 +1,124 @@
+"""Discord's side, for the tests of matches/discord/: a key pair made here (Discord's would sign
+the interactions), the stand-in API (tests/discordserver.py) the settings point at, interactions
+signed and posted through the real endpoint, and the people of a server."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from django.test import Client, override_settings
+
+from tests.discordserver import APPLICATION, BOT_TOKEN, FakeDiscord
+
+GUILD, CHANNEL = "1000000000000000001", "1000000000000000002"
+_ids = itertools.count(1400000000000000000)
+
+
+@dataclass(frozen=True)
+class Person:
+    id: str
+    username: str
+    global_name: str | None = None
+    nick: str | None = None
+    bot: bool = False
+
+    def user(self) -> dict[str, Any]:
+        return {"id": self.id, "username": self.username, "global_name": self.global_name,
+                "discriminator": "0", "avatar": None, **({"bot": True} if self.bot else {})}
+
+    def member(self) -> dict[str, Any]:
+        return {"nick": self.nick, "roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "permissions": "0"}
+
+
+HOST = Person("1500000000000000001", "hostess", "Hostess")
+PEOPLE = [Person(str(1500000000000000100 + n), f"player{n}", f"Player {n}") for n in range(1, 17)]
+BOT = Person("1500000000000000999", "otherbot", "Other Bot", bot=True)
+
+
+@pytest.fixture
+def key() -> Ed25519PrivateKey:
+    return Ed25519PrivateKey.generate()
+
+
+@pytest.fixture
+def discord(key: Ed25519PrivateKey) -> Iterator[FakeDiscord]:
+    fake = FakeDiscord()
+    public = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+    with override_settings(DISCORD_APPLICATION_ID=APPLICATION, DISCORD_PUBLIC_KEY=public,
+                           DISCORD_BOT_TOKEN=BOT_TOKEN, DISCORD_API_BASE=fake.base,
+                           DEATHMATCH_PUBLIC_URL="https://dm.example.org"):
+        yield fake
+    fake.close()
+
+
+@pytest.fixture
+def http(discord: FakeDiscord) -> Iterator[httpx.Client]:
+    from matches.discord import api
+
+    with api.client() as client:
+        yield client
+
+
+def sign(key: Ed25519PrivateKey, body: bytes, timestamp: str | None = None) -> dict[str, str]:
+    stamp = timestamp or str(int(time.time()))
+    return {"X-Signature-Ed25519": key.sign(stamp.encode() + body).hex(), "X-Signature-Timestamp": stamp}
+
+
+def command(sub: str, options: list[dict[str, Any]] | None = None, *, invoker: Person = HOST,
+            people: list[Person] | None = None, interaction_id: str | None = None) -> dict[str, Any]:
+    """An APPLICATION_COMMAND interaction as Discord posts it from a server's channel."""
+    people = people or []
+    token = f"aW50ZXJhY3Rpb246{next(_ids)}.stand-in_interaction-token"
+    return {
+        "id": interaction_id or str(next(_ids)), "application_id": APPLICATION, "type": 2, "token": token,
+        "version": 1, "guild_id": GUILD, "channel_id": CHANNEL, "locale": "en-US",
+        "member": {**invoker.member(), "user": invoker.user()},
+        "data": {"id": "1300000000000000001", "name": "deathmatch", "type": 1,
+                 "options": [{"type": 1, "name": sub, "options": options or []}],
+                 **({"resolved": {"users": {p.id: p.user() for p in people},
+                                  "members": {p.id: p.member() for p in people if not p.bot}}} if people else {})},
+    }
+
+
+def new_command(game: str, players: list[Person], *, invoker: Person = HOST, extra: list[dict[str, Any]] | None = None,
+                interaction_id: str | None = None) -> dict[str, Any]:
+    options = [{"type": 3, "name": "game", "value": game},
+               *({"type": 6, "name": f"player{n}", "value": p.id} for n, p in enumerate(players, start=1)),
+               *(extra or [])]
+    return command("new", options, invoker=invoker, people=players, interaction_id=interaction_id)
+
+
+Post = Callable[..., Any]
+
+
+@pytest.fixture
+def post(client: Client, key: Ed25519PrivateKey, discord: FakeDiscord) -> Post:
+    """post(interaction) -> the endpoint's response; the stand-in learns the interaction's token."""
+
+    def _post(interaction: dict[str, Any], *, headers: dict[str, str] | None = None, body: bytes | None = None) -> Any:
+        raw = body if body is not None else json.dumps(interaction).encode()
+        if "token" in interaction:
+            user = (interaction.get("member") or {}).get("user") or interaction.get("user") or {}
+            discord.interaction(interaction["token"], user.get("id", ""), interaction.get("channel_id", ""))
+        signed = sign(key, raw) if headers is None else headers
+        return client.post("/discord/interactions/", raw, content_type="application/json",
+                           headers=signed)
+
+    return _post
+
+
+def reply(response: Any) -> str:
+    """The text of an ephemeral type-4 reply (asserting it is one)."""
+    assert response.status_code == 200, response.content
+    data = response.json()
+    assert data["type"] == 4 and data["data"]["flags"] & 64, data
+    return str(data["data"]["content"])
