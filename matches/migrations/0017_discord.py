@@ -7,7 +7,7 @@ class Migration(migrations.Migration):
     """Issue 39: matches hosted from Discord, the Discord user of each seat, and the outbox of messages."""
 
     dependencies = [
-        ('matches', '0015_away_budget'),
+        ('matches', '0016_chat_addresses'),
     ]
 
     operations = [
