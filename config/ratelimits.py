@@ -6,7 +6,9 @@ memory in the embedded one-process setup).  Budgets: settings.DEATHMATCH_RATE_LI
   counts, whether or not the form is valid, so a burst of parallel posts cannot
   slip past (one atomic increment each).  Every way of creating a match shares
   the one `matches` budget: the home page's form, practice against the
-  computer, a season manage page's new match and the host's rematch.
+  computer, a season manage page's new match and the host's rematch; and
+  Discord's `/deathmatch new`, counted per Discord user (every interaction
+  comes from Discord's own addresses).
 - `token-misses`: a secret link (/p/, /h/, /w/, /f/, /s/ and the pages under
   them, the websocket /ws/m/) that opens nothing counts.  Past the budget such
   a link gets 429 instead of 404 (a websocket closes with CLOSE_TOO_MANY
