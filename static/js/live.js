@@ -113,7 +113,17 @@
     return el.type !== "hidden" && el.value !== el.defaultValue;
   }
   var kept = new WeakSet();  // controls whose user's value a morph leaves alone
-  if (window.Idiomorph) {
+  if (window.Idiomorph && window.htmx) {
+    // The extension as idiomorph's htmx file defines it, but for the one swap style it handles:
+    // that file says every other style (an out-of-band "beforeend:#log-list") is swapped inline,
+    // so htmx appended the <ol> wrapping new log rows or chat lines, not the rows (idiomorph
+    // issue 148; the file is leaving the package).  Only "morph" (outerHTML) is used here.
+    htmx.defineExtension("morph", {
+      isInlineSwap: function (style) { return style === "morph"; },
+      handleSwap: function (style, target, fragment) {
+        return style === "morph" ? Idiomorph.morph(target, fragment.children, { morphStyle: "outerHTML" }) : false;
+      }
+    });
     Idiomorph.defaults.ignoreActiveValue = true;
     Idiomorph.defaults.callbacks.beforeNodeMorphed = function (old, now) {
       if (isControl(old) && isControl(now) && changedByUser(old) && defaultOf(old) === defaultOf(now)) { kept.add(old); }

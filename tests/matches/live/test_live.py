@@ -200,6 +200,36 @@ def test_a_delta_turns_the_page_before_into_the_page_after(roles: Any) -> None:
             assert _rows(_apply(before[viewer], delta)) == _rows(render.fragments(match, viewer))
 
 
+def test_a_delta_sends_each_live_part_whose_drawing_changed_as_drawn_and_no_other(
+        roles: Any, time_machine: Any) -> None:
+    """Each fragment of the page is drawn once, its live parts recorded as their templates draw them
+    ({% live %}): a delta holds every part whose drawing changed, whole, exactly as a fresh page
+    draws it (a cell that only lost its "last move" mark, a clock that stopped), and nothing else."""
+    time_machine.move_to("2026-01-05 12:00:00+00:00", tick=False)  # a running clock's time left is the same
+    match = roles.match
+    _open(match, "watch")
+    live.prepare(match.id)
+    for index, text in enumerate(LANCE_MOVES[:4]):
+        before = render.parts(render.context(match, SPECTATOR))
+        _play(match, 1 + index % 2, text)
+        (delta,) = _updates(match).values()
+        after = render.parts(render.context(match, SPECTATOR))
+        changed = {}
+        for element, drawn in after.items():
+            if drawn.frame != before[element].frame:
+                changed[element] = _same(drawn.html)
+                continue
+            for old, new in zip(before[element].live, drawn.live, strict=True):
+                if old != new:
+                    changed[str(re.search(r' id="([^"]+)"', new).group(1))] = _same(new)  # type: ignore[union-attr]
+        sent = {str(attributes["id"]): _same(_write(tag, attributes, children))
+                for tag, attributes, children in _top_level(delta) if attributes.get("id") not in (None, "live-meta")}
+        assert sent == changed, index
+        if index == 1:  # place D4: C3 loses its "last move" mark, D4 gets a tile, the clocks swap
+            assert {"sq-C3", "sq-D4", "fact-empty", "clock-1", "clock-2"} <= set(sent), sorted(sent)
+            assert "fact-neutral" not in sent and "sq-A1" not in sent
+
+
 def test_a_host_rewrite_of_the_log_sends_the_whole_log(roles: Any) -> None:
     match = roles.match
     _open(match, "watch")
