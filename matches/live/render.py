@@ -272,7 +272,7 @@ def draw(name: str, ctx: dict[str, Any]) -> Drawn:
     """A fragment's partial drawn with its live parts recorded apart (see `Drawn`)."""
     found = Parts()
     frame = tidy(get_template(name).render({**ctx, PARTS_KEY: found}))
-    return Drawn(frame, tuple(tidy(part) for part in found.found))
+    return Drawn(frame, tuple(tidy(part) if "\n" in part else part for part in found.found))  # (cells: one line)
 
 
 def parts(ctx: dict[str, Any], keep: dict[str, Drawn] | None = None) -> dict[str, Drawn]:

@@ -126,7 +126,8 @@
     });
     Idiomorph.defaults.ignoreActiveValue = true;
     Idiomorph.defaults.callbacks.beforeNodeMorphed = function (old, now) {
-      if (isControl(old) && isControl(now) && changedByUser(old) && defaultOf(old) === defaultOf(now)) { kept.add(old); }
+      if (isControl(old) && isControl(now) && old.name === now.name && changedByUser(old) &&
+          defaultOf(old) === defaultOf(now)) { kept.add(old); }
       return true;
     };
     Idiomorph.defaults.callbacks.afterNodeMorphed = function (old) { kept.delete(old); };
