@@ -92,9 +92,11 @@
   // A fragment (hx-swap-oob="morph": the board, the clocks, the host's panel...) is merged into the
   // page's with idiomorph (the htmx extension "morph" on #live): elements stay in place, so a click
   // or a tap under way is not lost, and focus stays where it was.  What a user typed or chose stays:
-  // the control being typed in keeps its value (ignoreActiveValue), and any other control its
-  // user changed keeps it while the server proposes the same default for it as before (a host
-  // half-way through "Who plays seat 3: computer, strong" keeps both choices over a redraw).
+  // the control being typed in keeps its value, and any other control its user changed keeps it
+  // while the server proposes the same default for it as before (a host half-way through "Who
+  // plays seat 3: computer, strong" keeps both choices over a redraw); a <details> the user opened
+  // stays open.  (Not idiomorph's ignoreActiveValue: it also leaves a focused button as it was, so
+  // the "Pause clocks" just clicked kept saying so, and sending "pause", once the clocks were paused.)
   function isControl(node) { return node.nodeType === 1 && /^(INPUT|SELECT|TEXTAREA)$/.test(node.tagName); }
   function defaultOf(el) {
     if (el.tagName === "SELECT") {
@@ -124,15 +126,17 @@
         return style === "morph" ? Idiomorph.morph(target, fragment.children, { morphStyle: "outerHTML" }) : false;
       }
     });
-    Idiomorph.defaults.ignoreActiveValue = true;
     Idiomorph.defaults.callbacks.beforeNodeMorphed = function (old, now) {
-      if (isControl(old) && isControl(now) && old.name === now.name && changedByUser(old) &&
-          defaultOf(old) === defaultOf(now)) { kept.add(old); }
+      if (isControl(old) && isControl(now) && old.name === now.name &&
+          (old === document.activeElement || (changedByUser(old) && defaultOf(old) === defaultOf(now)))) {
+        kept.add(old);
+      }
       return true;
     };
     Idiomorph.defaults.callbacks.afterNodeMorphed = function (old) { kept.delete(old); };
     Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, el) {
       if (name === "value" || name === "checked") { return !kept.has(el); }
+      if (name === "open" && el.tagName === "DETAILS") { return false; }
       return !(name === "selected" && el.parentElement && kept.has(el.closest("select")));
     };
   }
