@@ -113,18 +113,20 @@ def number_text(value: float) -> str:
 # player's name goes through html.escape.
 
 
-def svg_body(b: Mapping[str, Any], interactive: bool) -> str:
-    """The inside of one board's <svg>: hit shape, lines, labels, the deciding row and
-    the points (a <g> per point carrying data-board and data-coord, a live part each)."""
+def svg_layers(b: Mapping[str, Any], interactive: bool) -> tuple[str, list[str]]:
+    """The inside of one board's <svg>: what surrounds the points (hit shape, lines, labels, the
+    deciding row), then the points (a <g> per point carrying data-board and data-coord, a live part
+    each: the template marks them, matches/templatetags/live_parts.py)."""
     word = b["word"]
-    parts = [_static_layer(word)]
+    frame = _static_layer(word)
     if b.get("win_line"):
         x1, y1, x2, y2 = b["win_line"]
-        parts.append(f'<line class="tc-winline reason-{escape(b["reason"])}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>')
+        frame += (f'<line class="tc-winline reason-{escape(b["reason"])}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>')
     radius = {"ring": b["ring"], "marker": b["marker"]} if word == "yinsh" else {"stone": b["stone"]}
-    # A point is a live part (id + data-live, matches/live/README.md): a move re-sends only the points
-    # that changed.  Its children are closed with end tags, not "/>": a live update is parsed as
-    # HTML outside any <svg>, where "/>" closes nothing (static/js/live.js rebuilds the part as SVG).
+    # A point is a live part (matches/live/README.md): a move re-sends only the points that changed.
+    # Its children are closed with end tags, not "/>": a live update is parsed as HTML outside any
+    # <svg>, where "/>" closes nothing (static/js/live.js rebuilds the part as SVG).
+    points = []
     hit = f'<use class="hit" href="#tc-hit-{word}"></use>'
     for p in b["points"]:
         cls = "pt"
@@ -134,7 +136,7 @@ def svg_body(b: Mapping[str, Any], interactive: bool) -> str:
             cls += " last"
         if p["win"]:
             cls += " win"
-        attrs = (f'id="tc-{word}-{p["coord"]}" data-live class="{cls}" transform="translate({p["x"]} {p["y"]})" '
+        attrs = (f'id="tc-{word}-{p["coord"]}" class="{cls}" transform="translate({p["x"]} {p["y"]})" '
                  f'data-board="{word}" data-coord="{p["coord"]}"')
         if p["v"]:
             attrs += f' data-v="{p["v"]}"'
@@ -147,8 +149,8 @@ def svg_body(b: Mapping[str, Any], interactive: bool) -> str:
             shape = p.get("piece") or "stone"
             piece = (f'<circle class="{shape}" r="{radius[shape]}"></circle>'
                      f'<text class="mk" dy=".35em">{escape(p["mark"])}</text>')
-        parts.append(f"<g {attrs}>{hit}{piece}</g>")
-    return "".join(parts)
+        points.append(f"<g {attrs}>{hit}{piece}</g>")
+    return frame, points
 
 
 @cache

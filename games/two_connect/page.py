@@ -27,7 +27,7 @@ from games.core import IllegalAction, RuleError
 from games.core.pages import Page
 
 from .board import BOARD_WORDS, GridBoard, GridRules
-from .drawing import GOMOKU_STEP, HEX, SQUAVA_STEP, grid_layout, number_text, svg_body, yinsh_layout
+from .drawing import GOMOKU_STEP, HEX, SQUAVA_STEP, grid_layout, number_text, svg_layers, yinsh_layout
 from .gomoku import Gomoku
 from .rules import TwoConnect
 from .squava import Squava
@@ -153,7 +153,7 @@ class _Shaper:
         else:
             self._grid(out, bv, last, set(win), prefix)
         out["win_line"] = self._win_line(out["points"], win)
-        out["svg"] = svg_body(out, interactive=self.me != 0)
+        out["svg_frame"], out["svg_points"] = svg_layers(out, interactive=self.me != 0)
         return out
 
     # -- per board -------------------------------------------------------------

@@ -16,8 +16,9 @@ What is sent (`prepare`):
 - only to audiences that may have a socket open (presence);
 - one rendering per audience, from the templates (render.parts);
 - a delta when this process sent the previous version of the same bout: `#live-meta` with
-  `data-base` (the version it applies to), the live parts that changed (render.split_parts),
-  and the new log rows appended to `#log-list`.  Otherwise (first update of this process, a new
+  `data-base` (the version it applies to), the fragments and live parts that changed, as drawn
+  (render.Drawn: each part recorded by its `{% live %}` tag), and the new log rows appended to
+  `#log-list`.  Otherwise (first update of this process, a new
   bout, a rewritten log) the full fragments.  A page whose version is not the delta's base
   refetches everything; a page that already shows the version (the mover's own reply) drops it
   (static/js/live.js, which reads the version of a reply as it is swapped in: templates/base.html).
@@ -341,7 +342,7 @@ class _Sent:
     status: str = ""  # the match's
     standing: tuple[dict[int, Any], str] | None = None  # score and bout label (render.shared)
     seats: list[Any] | None = None  # the match's seats (they change only before it starts)
-    parts: dict[int, dict[str, str]] = field(default_factory=dict)
+    parts: dict[int, dict[str, render.Drawn]] = field(default_factory=dict)
 
 
 _sent: OrderedDict[int, _Sent] = OrderedDict()
@@ -481,8 +482,9 @@ def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None,
                     keep["host-panel"] = old["host-panel"]
             parts = now.parts[viewer] = render.parts(ctx, keep)
             pieces = [render.meta(ctx, last.version, oob=False)]
-            for element, part in parts.items():
-                pieces += _changed(old.get(element), part)
+            for element, drawn in parts.items():
+                before = old.get(element)
+                pieces += [drawn.html] if before is None else before.changes(drawn)
             if rows:
                 pieces.append(f'<ol hx-swap-oob="beforeend:#log-list">{render.log_rows(match, ctx, rows)}</ol>')
             html = "".join(pieces)
@@ -524,33 +526,6 @@ def _last_move(bout: Any) -> tuple[int, str]:
     found = (TurnLog.objects.filter(bout_id=bout.id, kind=TurnLog.MOVE, undone=False, corrected=False)
              .order_by("-sequence", "-id").values_list("actor", "text").first())
     return (found[0], found[1]) if found else (0, "")
-
-
-def _changed(old: str | None, new: str) -> list[str]:
-    """The elements that turn part `old` into `new`: nothing, its live parts that changed (each sent
-    alone: the websocket extension swaps every top-level element of a message by its id), or all
-    of `new`."""
-    if old == new:
-        return []
-    if old is None:
-        return [new]
-    a, b = render.split_parts(old), render.split_parts(new)
-    if a is not None and b is not None and a[0] == b[0] and a[1].keys() == b[1].keys():
-        return [_start_only(a[1][ident], html) for ident, html in b[1].items() if a[1][ident] != html]
-    return [new]
-
-
-def _start_only(old: str, new: str) -> str:
-    """A live part whose children are the same as before (a cell that lost its "last move" mark, a
-    clock that started or stopped) as its start tag alone, marked `data-keep`: the page keeps its
-    children (static/js/live.js).  Otherwise the whole part."""
-    end, old_end = new.find(">"), old.find(">")
-    close, old_close = new.rfind("</"), old.rfind("</")
-    if min(end, old_end) < 0 or close <= end or old_close <= old_end or new[end - 1] == "/":
-        return new
-    if new[end + 1:close] != old[old_end + 1:old_close]:
-        return new
-    return new[:end] + " data-keep" + new[end:end + 1] + new[close:]
 
 
 def notify_alerts(match_id: int) -> None:

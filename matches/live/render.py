@@ -29,6 +29,8 @@ from matches.live import presence
 from matches.play import endings
 from matches.play.requests import ASKS
 from matches.play.requests import pending as open_requests
+from matches.templatetags.live_parts import MARK, Parts
+from matches.templatetags.live_parts import PARTS as PARTS_KEY
 
 __all__ = ["AUDIENCE_HOST", "AUDIENCE_WATCH", "audiences", "context", "fragments", "group_name", "shared",
            "step_context", "viewer_label"]
@@ -192,20 +194,20 @@ def fragments(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -
     return assemble(ctx, parts(ctx))
 
 
-def assemble(ctx: dict[str, Any], rendered: dict[str, str]) -> str:
+def assemble(ctx: dict[str, Any], rendered: dict[str, Drawn]) -> str:
     """The full update from an audience's parts: meta, status, score, board, clocks, the whole log,
     then the host's panel, presence and away alerts, or the others' box of who is here and a seat's
     private panel."""
     oob = {**ctx, "oob": True}
-    pieces = [meta(ctx, None), *(rendered[element] for element, _ in PARTS),
+    pieces = [meta(ctx, None), *(rendered[element].html for element, _ in PARTS),
               get_template("matches/partials/log.html").render(oob)]
     if ctx["is_host"]:
-        pieces += [rendered["host-panel"], get_template("matches/partials/presence.html").render(oob),
+        pieces += [rendered["host-panel"].html, get_template("matches/partials/presence.html").render(oob),
                    get_template("matches/partials/away_alerts.html").render(oob)]
     elif "watching" in ctx:
         pieces.append(get_template("matches/partials/watching.html").render(oob))
     if ctx["is_seat"]:
-        pieces.append(rendered["private"])
+        pieces.append(rendered["private"].html)
     return "\n".join(pieces)
 
 
@@ -230,14 +232,53 @@ HOST_PARTS = (("host-panel", "matches/partials/host_panel.html"),)
 SEAT_PARTS = (("private", "matches/partials/private.html"),)
 
 
-def parts(ctx: dict[str, Any], keep: dict[str, str] | None = None) -> dict[str, str]:
+class Drawn:
+    """One fragment as drawn for a live update: its frame, with `MARK` where each of its live parts
+    (`{% live %}`, matches/templatetags/live_parts.py) goes, and those parts in order, as rendered."""
+
+    __slots__ = ("_html", "frame", "live")
+
+    def __init__(self, frame: str, live: tuple[str, ...]) -> None:
+        self.frame, self.live = frame, live
+        self._html: str | None = None
+
+    @property
+    def html(self) -> str:
+        """The whole fragment, as a page draws it."""
+        if self._html is None:
+            pieces = self.frame.split(MARK)
+            self._html = "".join(piece + part for piece, part in zip(pieces, (*self.live, ""), strict=True))
+        return self._html
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Drawn) and self.frame == other.frame and self.live == other.live
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def changes(self, new: Drawn) -> list[str]:
+        """What turns this drawing into `new` on a page: nothing; the live parts that changed (each
+        swapped by its id), when the frame around them is the same; or all of `new`."""
+        if new == self:
+            return []
+        if new.frame != self.frame:
+            return [new.html]
+        return [part for part, before in zip(new.live, self.live, strict=True) if part != before]
+
+
+def draw(name: str, ctx: dict[str, Any]) -> Drawn:
+    """A fragment's partial drawn with its live parts recorded apart (see `Drawn`)."""
+    found = Parts()
+    frame = tidy(get_template(name).render({**ctx, PARTS_KEY: found}))
+    return Drawn(frame, tuple(tidy(part) if "\n" in part else part for part in found.found))  # (cells: one line)
+
+
+def parts(ctx: dict[str, Any], keep: dict[str, Drawn] | None = None) -> dict[str, Drawn]:
     """The out-of-band fragments of one audience (not the log, not the meta), by element id, each
-    drawn from its template.  `keep`: parts whose inputs did not change, reused as they are
-    (live.py)."""
+    drawn from its template.  `keep`: fragments whose inputs did not change, reused as they are
+    (fanout.py)."""
     ctx = {**ctx, "oob": True}
     wanted = PARTS + (HOST_PARTS if ctx["is_host"] else ()) + (SEAT_PARTS if ctx["is_seat"] else ())
-    return {element: keep[element] if keep and element in keep else tidy(get_template(name).render(ctx))
-            for element, name in wanted}
+    return {element: keep[element] if keep and element in keep else draw(name, ctx) for element, name in wanted}
 
 
 _BLANKS = re.compile(r"\s*\n\s*")
@@ -266,53 +307,6 @@ def log_rows(match: Any, ctx: dict[str, Any], rows: list[Any]) -> str:
         entries = get_page(match.game_slug).log_notes(ctx["view"], entries, ctx)
     row = get_template("matches/partials/log_row.html")
     return "".join(tidy(row.render({**ctx, "e": e})) for e in entries)
-
-
-_PART_START = re.compile(r"<([a-zA-Z][\w-]*)\b[^>]*?\bdata-live\b[^>]*>")
-_PART_ID = re.compile(r'\bid="([^"]+)"')
-
-
-@lru_cache(maxsize=512)  # an update's new parts are the next update's old ones: each is cut once
-def split_parts(html: str) -> tuple[str, dict[str, str]] | None:
-    """A fragment cut into its live parts: (frame, {id: element}).
-
-    A live part is an element with an `id` and a `data-live` attribute
-    (board cells, the facts under a board): when only parts changed, an
-    update swaps just those elements.  None when the markup cannot be cut
-    safely (a part without id, a repeated id, an unclosed element): the
-    caller then swaps the whole fragment."""
-    found: dict[str, str] = {}
-    frame: list[str] = []
-    pos = 0
-    for start in _PART_START.finditer(html):
-        if start.start() < pos:
-            continue  # inside a part already taken
-        ident = _PART_ID.search(start.group(0))
-        end = _closing(html, start.end(), start.group(1))
-        if ident is None or end < 0 or ident.group(1) in found:
-            return None
-        found[ident.group(1)] = html[start.start():end]
-        frame += [html[pos:start.start()], "\x00", ident.group(1), "\x00"]
-        pos = end
-    frame.append(html[pos:])
-    return "".join(frame), found
-
-
-@cache
-def _tag_pattern(tag: str) -> re.Pattern[str]:
-    return re.compile(rf"<(/?){re.escape(tag)}\b[^>]*>", re.I)
-
-
-def _closing(html: str, start: int, tag: str) -> int:
-    depth = 1
-    for found in _tag_pattern(tag).finditer(html, start):
-        if found.group(1):
-            depth -= 1
-            if depth == 0:
-                return found.end()
-        elif not found.group(0).endswith("/>"):
-            depth += 1
-    return -1
 
 
 # -- helpers -------------------------------------------------------------------

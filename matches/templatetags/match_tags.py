@@ -10,6 +10,8 @@ from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
+from matches.templatetags.live_parts import mark
+
 register = template.Library()
 
 
@@ -101,11 +103,12 @@ def grid_cells(context: Any, g: Any) -> str:
             classes = " last" * (raw in last) + " win" * (raw in win) + " hint" * (raw in hints)
             said = (", last move" * (raw in last) + ", winning line" * (raw in win)
                     + (f", {_esc(hints.get(raw, ''))}" if raw in hints else ""))
-            out.append(
-                f'<button type="button" id="{cell_id}-{coord}" data-live data-board="{board}" '
+            out.append(mark(  # each cell is a live part (live_parts.py)
+                context,
+                f'<button type="button" id="{cell_id}-{coord}" data-board="{board}" '
                 f'class="cell {_esc(cell["cls"])}{classes}" data-coord="{coord}" data-value="{_esc(cell["value"])}" '
                 f'aria-label="{coord}, {_esc(yours(cell["cls"], viewer_cls))}{_esc(cell["label"])}{said}">'
-                f'<span class="piece-in" aria-hidden="true">{_esc(cell["text"])}</span></button>')
+                f'<span class="piece-in" aria-hidden="true">{_esc(cell["text"])}</span></button>'))
     return mark_safe("".join(out))  # every value above is escaped
 
 

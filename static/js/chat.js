@@ -132,9 +132,10 @@
   document.addEventListener("htmx:oobAfterSwap", function (e) {
     // htmx fires this on every element settled with the swap: over the socket, on the socket's own
     // element too, which fetched the panel twice after each change of the rooms (and the second
-    // redraw could land between a press and a release of "Send", which then sent nothing)
+    // redraw could land between a press and a release of "Send", which then sent nothing).  The
+    // panel itself is merged into the page's (idiomorph, static/js/live.js): it is never one of them.
     var id = e.detail.target && e.detail.target.id;
-    if (!id || e.target.id !== id) { return; }
+    if (!id || (e.target.id !== id && id !== "chat")) { return; }
     if (id === "chat-stale") { if (window.htmx) { htmx.ajax("GET", "chat/", { target: "#chat-stale", swap: "none" }); } return; }
     if (id === "chat") {
       Object.keys(typed).forEach(function (room) {
@@ -170,7 +171,7 @@
         if (box) { box.value = ""; box.focus(); }
       }
       // a mute that was done (a refusal shows in #chat-flash as an error): its form is empty again
-      // (the panel the reply drew anew kept the typed reason: live.js keeps a form's edits over a redraw)
+      // (the panel the reply drew anew kept the typed reason: a merge keeps a form's edits, live.js)
       var flash = document.getElementById("chat-flash");
       if (e.detail.successful && form.classList.contains("chat-mute-form") && !(flash && flash.classList.contains("chat-error"))) {
         var reason = document.querySelector("#chat .chat-mute-form input[name=reason]");

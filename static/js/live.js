@@ -89,108 +89,15 @@
     }
   });
 
-  // htmx parses a message as HTML outside any <svg>, so a live part of an SVG board (a point's
-  // <g>) arrives as an HTML element, which an <svg> does not draw: rebuild it in the SVG namespace,
-  // as the parser does inside <svg>.  (Its children must be written with end tags: "/>" closes
-  // nothing in HTML, so <circle/><text> would already have become a circle holding the text.)
-  var SVG_NS = "http://www.w3.org/2000/svg";
-  function asSvg(element) {
-    var holder = document.createElement("template");
-    holder.innerHTML = "<svg>" + element.outerHTML + "</svg>";
-    var svg = holder.content.firstElementChild;
-    return svg && svg.firstElementChild;
-  }
-  // The attributes the server drew on each live part ([data-live]), as they arrived: the page's
-  // scripts change some (a pending move's classes and label) and add their own (a saved label),
-  // so a patch applies to what the server drew, as a whole new element would.
-  var drawn = new WeakMap();
-  function attributesOf(el) { return Array.from(el.attributes, function (a) { return [a.name, a.value]; }); }
-  function noteDrawn(scope) {
-    var parts = scope.querySelectorAll ? Array.from(scope.querySelectorAll("[data-live]")) : [];
-    if (scope.matches && scope.matches("[data-live]")) { parts.push(scope); }
-    parts.forEach(function (el) { if (!drawn.has(el)) { drawn.set(el, attributesOf(el)); } });
-  }
-  noteDrawn(document);  // deferred: the page is parsed and no other script has run yet
-
-  // A part as the server drew it: each live element ([data-live]) with the attributes it arrived
-  // with (the page's scripts add some: a roving tabindex, a pending move's classes), and each run of
-  // white space that holds a line break cut to one line break, as the socket sends it (render.tidy)
-  // and the page served does not.
-  function asDrawn(el) {
-    var copy = el.cloneNode(true), walker = document.createTreeWalker(copy, NodeFilter.SHOW_TEXT), text;
-    while ((text = walker.nextNode())) { text.nodeValue = text.nodeValue.replace(/\s*\n\s*/g, "\n"); }
-    var mine = [el].concat(Array.from(el.querySelectorAll("[data-live]")));
-    var its = [copy].concat(Array.from(copy.querySelectorAll("[data-live]")));
-    mine.forEach(function (live, i) {
-      var attributes = drawn.get(live);
-      if (!attributes) { return; }
-      Array.from(its[i].attributes).forEach(function (a) { its[i].removeAttribute(a.name); });
-      attributes.forEach(function (pair) { its[i].setAttribute(pair[0], pair[1]); });
-    });
-    return copy;
-  }
-  function sameDrawing(incoming, target) { return asDrawn(incoming).isEqualNode(asDrawn(target)); }
-
-  document.addEventListener("htmx:oobBeforeSwap", function (e) {
-    var fragment = e.detail.fragment, target = e.detail.target;
-    var incoming = fragment && fragment.firstElementChild;
-    if (!incoming || !target) { return; }
-    if (target.namespaceURI === SVG_NS && incoming.namespaceURI !== SVG_NS) {
-      var rebuilt = asSvg(incoming);
-      if (rebuilt) { fragment.replaceChild(rebuilt, incoming); incoming = rebuilt; }
-    }
-    // a part the page already shows exactly so (the socket's first full update repeats the page
-    // just loaded) stays in place: a click or a tap under way on it is not lost to a redraw (its
-    // press landed on the old element and its release on the new one: the host's first "Start
-    // match" did nothing)
-    if (incoming.id && incoming.id === target.id && !incoming.hasAttribute("data-keep") &&
-        !incoming.hasAttribute("data-merge") && sameDrawing(incoming, target)) {
-      e.detail.shouldSwap = false;
-      return;
-    }
-    // a live part sent as a patch: only the attributes that changed (data-merge), those it lost
-    // named in data-drop; the others as the server drew them on the page's element (for an
-    // element of unknown origin, as the page holds them)
-    var keep = incoming.hasAttribute("data-keep");
-    incoming.removeAttribute("data-keep");
-    if (incoming.hasAttribute("data-merge")) {
-      var drop = (incoming.getAttribute("data-drop") || "").split(" ");
-      incoming.removeAttribute("data-merge");
-      incoming.removeAttribute("data-drop");
-      (drawn.get(target) || attributesOf(target)).forEach(function (pair) {
-        if (!incoming.hasAttribute(pair[0]) && drop.indexOf(pair[0]) < 0) { incoming.setAttribute(pair[0], pair[1]); }
-      });
-      drawn.set(incoming, attributesOf(incoming));
-    }
-    // a live part sent without its children (only its start tag changed): keep the page's children
-    if (keep) {
-      while (target.firstChild) { incoming.appendChild(target.firstChild); }
-    }
-    noteDrawn(fragment);
-    keepEdits(target, incoming);
-  });
-
-  // A form being filled in keeps what its user chose when a live update redraws it (the host panel
-  // is drawn anew after every host action and status change: a host half-way through "Who plays
-  // seat 3: computer, strong" lost both choices, and a click then sent the defaults).  A control
-  // keeps its user's value when the server still proposes the same default for it; focus stays
-  // on the control being typed in.
-  function formKey(form, seen) {
-    var action = form.querySelector('input[type="hidden"][name="action"]');
-    var key = [form.id, form.getAttribute("hx-post"), form.dataset.room, action ? action.value : ""].join("|");
-    seen[key] = (seen[key] || 0) + 1;
-    return key + "|" + seen[key];
-  }
-  function controlsOf(form) {
-    var out = {}, count = {};
-    Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || el.type === "hidden" || el.type === "submit" || el.type === "button") { return; }
-      count[el.name] = (count[el.name] || 0) + 1;
-      out[el.name + "#" + count[el.name]] = el;
-    });
-    return out;
-  }
-  // what the server proposes for a control ("" for a list with no option marked: its first shows)
+  // A fragment (hx-swap-oob="morph": the board, the clocks, the host's panel...) is merged into the
+  // page's with idiomorph (the htmx extension "morph" on #live): elements stay in place, so a click
+  // or a tap under way is not lost, and focus stays where it was.  What a user typed or chose stays:
+  // the control being typed in keeps its value, and any other control its user changed keeps it
+  // while the server proposes the same default for it as before (a host half-way through "Who
+  // plays seat 3: computer, strong" keeps both choices over a redraw); a <details> the user opened
+  // stays open.  (Not idiomorph's ignoreActiveValue: it also leaves a focused button as it was, so
+  // the "Pause clocks" just clicked kept saying so, and sending "pause", once the clocks were paused.)
+  function isControl(node) { return node.nodeType === 1 && /^(INPUT|SELECT|TEXTAREA)$/.test(node.tagName); }
   function defaultOf(el) {
     if (el.tagName === "SELECT") {
       var chosen = Array.prototype.filter.call(el.options, function (o) { return o.defaultSelected; });
@@ -199,41 +106,54 @@
     if (el.type === "checkbox" || el.type === "radio") { return String(el.defaultChecked); }
     return el.defaultValue;
   }
-  function untouched(el) {
-    if (el.tagName === "SELECT") { return el.selectedIndex === Math.max(0, Array.prototype.findIndex.call(el.options, function (o) { return o.defaultSelected; })); }
-    return valueOf(el) === defaultOf(el);
+  function changedByUser(el) {
+    if (el.tagName === "SELECT") {
+      var first = Array.prototype.findIndex.call(el.options, function (o) { return o.defaultSelected; });
+      return el.selectedIndex !== Math.max(0, first);
+    }
+    if (el.type === "checkbox" || el.type === "radio") { return el.checked !== el.defaultChecked; }
+    return el.type !== "hidden" && el.value !== el.defaultValue;
   }
-  function valueOf(el) { return el.type === "checkbox" || el.type === "radio" ? String(el.checked) : el.value; }
-  var refocus = null;
-  function keepEdits(target, incoming) {
-    if (!target.querySelectorAll) { return; }
-    var oldForms = target.tagName === "FORM" ? [target] : Array.from(target.querySelectorAll("form"));
-    if (!oldForms.length) { return; }
-    var newForms = {}, seen = {};
-    (incoming.tagName === "FORM" ? [incoming] : Array.from(incoming.querySelectorAll("form"))).forEach(function (f) {
-      newForms[formKey(f, seen)] = f;
+  var kept = new WeakSet();  // controls whose user's value a morph leaves alone
+  if (window.Idiomorph && window.htmx) {
+    // The extension as idiomorph's htmx file defines it, but for the one swap style it handles:
+    // that file says every other style (an out-of-band "beforeend:#log-list") is swapped inline,
+    // so htmx appended the <ol> wrapping new log rows or chat lines, not the rows (idiomorph
+    // issue 148; the file is leaving the package).  Only "morph" (outerHTML) is used here.
+    htmx.defineExtension("morph", {
+      isInlineSwap: function (style) { return style === "morph"; },
+      handleSwap: function (style, target, fragment) {
+        return style === "morph" ? Idiomorph.morph(target, fragment.children, { morphStyle: "outerHTML" }) : false;
+      }
     });
-    seen = {};
-    oldForms.forEach(function (form) {
-      var twin = newForms[formKey(form, seen)];
-      if (!twin) { return; }
-      var fresh = controlsOf(twin), old = controlsOf(form);
-      Object.keys(old).forEach(function (name) {
-        var el = old[name], now = fresh[name];
-        if (!now || now.tagName !== el.tagName || now.type !== el.type) { return; }
-        if (document.activeElement === el) { refocus = { el: now, start: el.selectionStart, end: el.selectionEnd }; }
-        if (untouched(el) || defaultOf(now) !== defaultOf(el)) { return; }
-        if (el.type === "checkbox" || el.type === "radio") { now.checked = el.checked; return; }
-        if (el.tagName === "SELECT" && !Array.prototype.some.call(now.options, function (o) { return o.value === el.value; })) { return; }
-        now.value = el.value;
-      });
-    });
+    Idiomorph.defaults.callbacks.beforeNodeMorphed = function (old, now) {
+      if (isControl(old) && isControl(now) && old.name === now.name &&
+          (old === document.activeElement || (changedByUser(old) && defaultOf(old) === defaultOf(now)))) {
+        kept.add(old);
+      }
+      return true;
+    };
+    Idiomorph.defaults.callbacks.afterNodeMorphed = function (old) { kept.delete(old); };
+    Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, el) {
+      if (name === "value" || name === "checked") { return !kept.has(el); }
+      if (name === "open" && el.tagName === "DETAILS") { return false; }
+      return !(name === "selected" && el.parentElement && kept.has(el.closest("select")));
+    };
   }
-  document.addEventListener("htmx:oobAfterSwap", function () {
-    if (!refocus || !refocus.el.isConnected) { refocus = null; return; }
-    refocus.el.focus();
-    try { if (refocus.start !== null && refocus.start !== undefined) { refocus.el.setSelectionRange(refocus.start, refocus.end); } } catch (err) { /* number inputs have no selection */ }
-    refocus = null;
+
+  // A live part sent alone (a cell, a clock) replaces the page's element of its id.  htmx parses a
+  // message as HTML outside any <svg>, so a part of an SVG board (a point's <g>) arrives as an HTML
+  // element, which an <svg> does not draw: it is read again inside an <svg>, as the page's parser
+  // read it.  (Its children are written with end tags: "/>" closes nothing in HTML.)
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var fragment = e.detail.fragment, target = e.detail.target;
+    var incoming = fragment && fragment.firstElementChild;
+    if (!incoming || !target || target.namespaceURI !== SVG_NS || incoming.namespaceURI === SVG_NS) { return; }
+    var holder = document.createElement("template");
+    holder.innerHTML = "<svg>" + incoming.outerHTML + "</svg>";
+    var svg = holder.content.firstElementChild;
+    if (svg && svg.firstElementChild) { fragment.replaceChild(svg.firstElementChild, incoming); }
   });
   document.addEventListener("htmx:wsAfterMessage", readMeta);
   document.addEventListener("htmx:afterSettle", readMeta);

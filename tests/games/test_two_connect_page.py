@@ -163,7 +163,7 @@ def clicked(b: dict[str, Any]) -> dict[str, str]:
     point's own data-no when it has one (even empty), else the board's data-taken-no for an
     occupied point, "{at}" standing for the point."""
     out = {}
-    for tag in re.findall(r"<g [^>]*data-coord=[^>]*>", b["svg"]):
+    for tag in re.findall(r"<g [^>]*data-coord=[^>]*>", "".join(b["svg_points"])):
         coord = re.search(r' data-coord="([^"]+)"', tag).group(1)
         own = re.search(r' data-no="([^"]*)"', tag)
         if b.get("phase") == "move":  # yinsh(): a ring move, else the point's data-no or the lone click's
@@ -317,7 +317,7 @@ def test_player_names_are_escaped_in_the_drawn_points() -> None:
     view = GAME.view(state, 2)
     ctx = {"viewer": 2, "names": {1: '<b onmouseover="x">Uli', 2: "Vic & co"}, "my_turn": True, "status": ""}
     tc = page.context(view, ctx)["tc"]
-    svg = board(tc, "yinsh")["svg"]
+    svg = "".join(board(tc, "yinsh")["svg_points"])
     assert "<b " not in svg and "&lt;b onmouseover=&quot;x&quot;&gt;Uli&#x27;s ring" in svg
     assert 'aria-label="E2, &lt;b' in svg
 

@@ -201,7 +201,7 @@ async def test_refresh_resends_the_audience_fragments(lance: Any) -> None:
     comm = await _open(lance.watch_token)
     await comm.send_to(text_data=json.dumps({"type": "refresh"}))
     html = await _reply(comm)
-    assert 'id="board" hx-swap-oob="true"' in html and 'id="move-form"' not in html
+    assert 'id="board" hx-swap-oob="morph"' in html and 'id="move-form"' not in html
     await comm.disconnect()
 
 
