@@ -1,0 +1,200 @@
+"""A local cluster: nginx with the repository's proxy template (config/nginx/) in front of N daphne
+processes and one clock worker, on free loopback ports, sharing a database and Redis.
+
+Tests use `Cluster` (tests/chaos/test_cluster*.py), benchmarks too (bench/fanout.py --procs); by
+hand:
+
+    DATABASE_URL=postgres://... REDIS_URL=redis://... .venv/bin/python -m tests.chaos.cluster --procs 3
+
+migrates the database, starts everything and prints the address until Ctrl-C.  nginx runs as a
+process of ours (`nginx -p <dir> -c <conf>`, never the system's service) with the template
+rendered as the official image renders it (envsubst of the DEATHMATCH_ variables).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tests.chaos.conftest import PRODUCTION, ROOT, Daphne, free_port, wait_port
+
+TEMPLATE = ROOT / "config" / "nginx" / "deathmatch.conf.template"
+VARIABLE = re.compile(r"\$\{(DEATHMATCH_[A-Z_]+)\}")
+#: a process that failed (refused a connection) is left alone this long, then tried again
+UPSTREAM_OPTIONS = "max_fails=1 fail_timeout=2s"
+
+
+def render(values: dict[str, str], template: Path = TEMPLATE) -> str:
+    """The template with its ${DEATHMATCH_...} variables replaced, as the official image's envsubst
+    does (nginx's own $variables are left alone); a variable without a value is an error."""
+    missing = sorted({name for name in VARIABLE.findall(template.read_text())} - set(values))
+    if missing:
+        raise KeyError(f"no value for {', '.join(missing)}")
+    return VARIABLE.sub(lambda found: values[found.group(1)], template.read_text())
+
+
+def upstream_servers(ports: list[int]) -> str:
+    return "\n    ".join(f"server 127.0.0.1:{port} {UPSTREAM_OPTIONS};" for port in ports)
+
+
+def main_conf(prefix: Path, site: Path) -> str:
+    """nginx's main configuration around the rendered template (what the official image's
+    /etc/nginx/nginx.conf is in compose): every path under `prefix`, never the system's."""
+    temp = prefix / "temp"
+    user = "user root;\n" if os.geteuid() == 0 else ""  # workers read the worktree's static files
+    paths = "".join(f"    {name}_temp_path {temp / name};\n" for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    return (f"{user}worker_processes 1;\nworker_rlimit_nofile 20000;\nerror_log {prefix / 'error.log'} error;\n"
+            "events { worker_connections 16000; }\n"
+            "http {\n    include /etc/nginx/mime.types;\n    default_type application/octet-stream;\n"
+            f"{paths}    include {site};\n}}\n")
+
+
+class Nginx:
+    """nginx in front of `ports`, listening on a free port of its own."""
+
+    def __init__(self, workdir: Path, ports: list[int], static_root: Path = ROOT / "staticfiles") -> None:
+        self.prefix = workdir / f"nginx-{free_port()}"
+        (self.prefix / "temp").mkdir(parents=True)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws = f"ws://127.0.0.1:{self.port}"
+        site = self.prefix / "deathmatch.conf"
+        site.write_text(render({
+            "DEATHMATCH_LISTEN": f"127.0.0.1:{self.port}",
+            "DEATHMATCH_UPSTREAM_SERVERS": upstream_servers(ports),
+            "DEATHMATCH_RESOLVER": "127.0.0.1",  # no name to resolve here: every server is an address
+            "DEATHMATCH_STATIC_ROOT": str(static_root),
+        }))
+        self.conf = self.prefix / "nginx.conf"
+        self.conf.write_text(main_conf(self.prefix, site))
+        self.log = self.prefix / "output.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def command(self, *extra: str) -> list[str]:
+        binary = shutil.which("nginx") or "/usr/sbin/nginx"
+        return [binary, "-p", str(self.prefix), "-c", str(self.conf),
+                "-g", f"daemon off; pid {self.prefix / 'nginx.pid'};", *extra]
+
+    def check(self) -> subprocess.CompletedProcess[str]:
+        """`nginx -t`: the configuration parses and every path in it is usable."""
+        return subprocess.run(self.command("-t"), capture_output=True, text=True, timeout=30)
+
+    def start(self) -> None:
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT)
+        try:
+            wait_port(self.port, self.proc)
+        except RuntimeError:
+            raise RuntimeError(self.log.read_text() + (self.prefix / "error.log").read_text()) from None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGQUIT)  # nginx's graceful stop
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+            self.proc = None
+
+    def access_log(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+class Cluster:
+    """nginx + `procs` daphne processes + one clock worker, on `database_url` and `redis_url`."""
+
+    def __init__(self, workdir: Path, database_url: str, redis_url: str, procs: int = 3, **env: str) -> None:
+        self.workdir = workdir
+        self.env = {**PRODUCTION, "DEATHMATCH_TRUSTED_PROXIES": "1", "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+                    **env}
+        self.web: list[Daphne] = []
+        self.clocks: subprocess.Popen[bytes] | None = None
+        self.nginx: Nginx | None = None
+        try:
+            for _ in range(procs):
+                self.web.append(Daphne(workdir, database_url, redis_url, **self.env))
+            self.nginx = Nginx(workdir, [server.port for server in self.web])
+            self.nginx.start()
+            self._start_clocks()
+        except BaseException:
+            self.stop()
+            raise
+        self.url = self.nginx.url
+        self.ws = self.nginx.ws
+
+    def _start_clocks(self) -> None:
+        first = self.web[0]
+        with open(self.workdir / "clocks.log", "ab") as log:
+            self.clocks = subprocess.Popen([sys.executable, "manage.py", "run_clocks"], cwd=ROOT, env=first.env,
+                                           stdout=log, stderr=subprocess.STDOUT)
+
+    def terminate(self, index: int) -> subprocess.Popen[bytes]:
+        """SIGTERM one web process (it drains, config/drain.py); returns it to wait on."""
+        proc = self.web[index].proc
+        assert proc is not None
+        proc.terminate()
+        self.web[index].proc = None
+        return proc
+
+    def kill(self, index: int) -> None:
+        proc = self.web[index].proc
+        assert proc is not None
+        proc.kill()
+        proc.wait(timeout=10)
+        self.web[index].proc = None
+
+    def start(self, index: int) -> None:
+        """Start web process `index` again, on its port (nginx still lists it)."""
+        self.web[index].start()
+
+    def restart(self, index: int, timeout: float = 30) -> float:
+        """SIGTERM, wait until it has exited, start it again; returns how long it drained."""
+        started = time.monotonic()
+        self.terminate(index).wait(timeout=timeout)
+        drained = time.monotonic() - started
+        self.start(index)
+        return drained
+
+    def stop(self) -> None:
+        if self.nginx is not None:
+            self.nginx.stop()
+        if self.clocks is not None:
+            self.clocks.terminate()
+            self.clocks.wait(timeout=10)
+            self.clocks = None
+        for server in self.web:
+            server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--procs", type=int, default=os.cpu_count() or 2, help="daphne processes (default: cores)")
+    args = parser.parse_args()
+    database, redis = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
+    if not database or not redis:
+        raise SystemExit("set DATABASE_URL and REDIS_URL")
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    with tempfile.TemporaryDirectory(prefix="deathmatch-cluster-") as workdir:
+        cluster = Cluster(Path(workdir), database, redis, procs=args.procs)
+        print(f"{cluster.url}  ({args.procs} web processes: {', '.join(str(s.port) for s in cluster.web)}; "
+              f"logs in {workdir})", flush=True)
+        try:
+            signal.pause()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            cluster.stop()
+
+
+if __name__ == "__main__":
+    main()
