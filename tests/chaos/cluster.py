@@ -14,7 +14,9 @@ rendered as the official image renders it (envsubst of the DEATHMATCH_ variables
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
+import random
 import re
 import shutil
 import signal
@@ -23,13 +25,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from tests.chaos.conftest import PRODUCTION, ROOT, Daphne, free_port, wait_port
 
 TEMPLATE = ROOT / "config" / "nginx" / "deathmatch.conf.template"
 VARIABLE = re.compile(r"\$\{(DEATHMATCH_[A-Z_]+)\}")
-#: a process that failed (refused a connection) is left alone this long, then tried again
-UPSTREAM_OPTIONS = "max_fails=1 fail_timeout=2s"
+#: nginx's failure accounting off (config/nginx/deathmatch.conf.template says why)
+UPSTREAM_OPTIONS = "max_fails=0"
 
 
 def render(values: dict[str, str], template: Path = TEMPLATE) -> str:
@@ -198,3 +201,90 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+# -- pages: sockets that reconnect as the page's websocket extension does -----------------------
+
+META = re.compile(r'id="live-meta"[^>]*?data-bout="(\d+)"[^>]*?data-version="(\d+)"(?:[^>]*?data-base="(\d*)")?')
+#: the close codes on which htmx's websocket extension reconnects (and 1006 is a drop)
+RECONNECT_CODES = (1006, 1011, 1012, 1013)
+
+
+class Page:
+    """One page's socket through the proxy.  When it is closed with a code htmx's websocket extension
+    reconnects on, it reconnects as that extension does (`full-jitter`: a random delay below
+    1 s, 2 s, 4 s... for the 1st, 2nd, 3rd try), to whichever process the proxy picks, and takes
+    the state the server sends on connect.  It keeps the versions it showed, in order."""
+
+    def __init__(self, url: str, origin: str) -> None:
+        self.url = url
+        self.origin = origin
+        self.version: int | None = None
+        self.shown: list[int] = []  # every version the page showed, in order
+        #: updates made from a version the page did not show: live.js refetches the fragments then.
+        #: (Each web process draws a delta from what it sent last: when the moves of a match are
+        #: drawn by several processes, most deltas are made from an older version.)
+        self.gaps = 0
+        self.older = 0  # updates older than the version the page showed then
+        self.closes: list[int] = []
+        self.opened = 0
+        self.lost_at: float | None = None
+        self.back_after: list[float] = []  # from losing the socket to showing the current state again
+        self.stopping = False
+        self.ready = asyncio.Event()  # set when it shows a state
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import WebSocketException
+
+        tries = 0
+        while not self.stopping:
+            conn: Any = None
+            try:
+                async with connect(self.url, origin=self.origin, open_timeout=30,  # type: ignore[arg-type]
+                                   ping_interval=None, max_size=2**23) as conn:
+                    tries = 0
+                    self.opened += 1
+                    async for frame in conn:
+                        self._frame(frame if isinstance(frame, str) else frame.decode())
+            except (OSError, TimeoutError, WebSocketException):  # refused, reset, refused handshake, closed
+                pass
+            code = (conn.close_code if conn is not None else None) or 1006
+            if self.stopping:
+                return
+            self.closes.append(code)
+            if code not in RECONNECT_CODES:
+                return
+            if self.lost_at is None:
+                self.lost_at = time.monotonic()
+            await asyncio.sleep(random.random() * 2 ** min(tries, 6))
+            tries += 1
+
+    def _frame(self, text: str) -> None:
+        found = META.search(text)
+        if not found:
+            return
+        version, base = int(found.group(2)), found.group(3)
+        if self.version is not None and version <= self.version:
+            # the same version again (a socket's first state, a redraw) or an older one: the page
+            # keeps what it shows (live.js); an older one would be out of order
+            self.older += version < self.version
+        else:
+            if base and self.version is not None and int(base) != self.version:
+                self.gaps += 1
+            self.shown.append(version)
+            self.version = version
+        if self.lost_at is not None:
+            self.back_after.append(time.monotonic() - self.lost_at)
+            self.lost_at = None
+        self.ready.set()
+
+    async def stop(self) -> None:
+        self.stopping = True
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
