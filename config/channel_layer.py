@@ -106,12 +106,16 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         #: or a closed socket's channel would stay a member (and be sent every broadcast) until
         #: the group expires
         self.pending_discards: set[tuple[str, str]] = set()
-        self.failed_at: float | None = None  # last failure; None while Redis answers
+        #: shard (index in `hosts`) -> its last failure; a shard that answers is not in it.  With
+        #: several Redis servers (REDIS_URLS) one that fails costs only what lives on it: the
+        #: groups it holds and the channels it carries (channels_redis's consistent hashing)
+        self.failed_at: dict[int, float] = {}
         self._recovering: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
             weakref.WeakKeyDictionary())  # one lock per event loop (tests run several)
         self._watchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
             weakref.WeakKeyDictionary())
         self._receive_loop: weakref.ref[asyncio.AbstractEventLoop] | None = None
+        self._recovery: asyncio.Task[bool] | None = None
 
     def create_pool(self, index: int) -> Any:
         host = dict(self.hosts[index])
@@ -124,13 +128,22 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
     # -- health ----------------------------------------------------------------------
     @property
     def healthy(self) -> bool:
-        return self.failed_at is None
+        return not self.failed_at
 
-    def _failed(self, what: str, error: BaseException) -> None:
-        if self.failed_at is None:
-            log.warning("Redis channel layer unavailable (%s: %s); live updates paused",
+    def shard(self, name: str) -> int:
+        """The index in `hosts` of the Redis server that holds a group or a channel."""
+        if "!" in name:  # a process's channel: its part before "!", as channels_redis hashes it
+            name = self.non_local_name(name)
+        return int(self.consistent_hash(name))
+
+    def _where(self, index: int) -> str:
+        return f" on Redis server {index + 1} of {self.ring_size}" if self.ring_size > 1 else ""
+
+    def _failed(self, what: str, error: BaseException, index: int = 0) -> None:
+        if index not in self.failed_at:
+            log.warning("Redis channel layer unavailable%s (%s: %s); live updates paused", self._where(index),
                         what, type(error).__name__ + (f": {error}" if str(error) else ""))
-        self.failed_at = time.monotonic()
+        self.failed_at[index] = time.monotonic()
         # try again by itself: an idle process (no message, no broadcast) must notice Redis is back
         loop = asyncio.get_running_loop()
         watcher = self._watchers.get(loop)
@@ -138,33 +151,34 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
             self._watchers[loop] = loop.create_task(self._watch())
 
     async def _watch(self) -> None:
-        while self.failed_at is not None:
+        while self.failed_at:
             await asyncio.sleep(self.retry_after / 2)
             await self.recover()
 
-    def _skip(self) -> bool:
-        """True while a recent failure says not to try yet."""
-        return self.failed_at is not None and time.monotonic() - self.failed_at < self.retry_after
+    def _skip(self, index: int) -> bool:
+        """True while a recent failure of shard `index` says not to try it yet."""
+        failed = self.failed_at.get(index)
+        return failed is not None and time.monotonic() - failed < self.retry_after
 
-    async def _bounded(self, what: str, call: Any, timeout: float) -> Any:
-        if self._skip():
+    async def _bounded(self, what: str, call: Any, timeout: float, index: int) -> Any:
+        if self._skip(index):
             call.close()
             raise LayerUnavailable(f"{what} skipped: Redis failed less than {self.retry_after} s ago")
         try:
             async with asyncio.timeout(timeout):
                 result = await call
         except REDIS_ERRORS as error:
-            self._failed(what, error)
+            self._failed(what, error, index)
             raise LayerUnavailable(f"{what} failed: {type(error).__name__}") from error
-        if self.failed_at is not None:
-            asyncio.get_running_loop().create_task(self.recover())
+        if index in self.failed_at:
+            self._recovery = asyncio.get_running_loop().create_task(self.recover())
         return result
 
     # -- groups ------------------------------------------------------------------------
     async def group_add(self, group: str, channel: str) -> None:
         # remembered first: if Redis is away now, recover() adds it when it is back
         self.memberships[channel].add(group)
-        await self._bounded("group_add", super().group_add(group, channel), self.group_timeout)
+        await self._bounded("group_add", super().group_add(group, channel), self.group_timeout, self.shard(group))
 
     async def group_discard(self, group: str, channel: str) -> None:
         groups = self.memberships.get(channel)
@@ -173,13 +187,16 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
             if not groups:
                 del self.memberships[channel]
         try:
-            await self._bounded("group_discard", super().group_discard(group, channel), self.group_timeout)
+            await self._bounded("group_discard", super().group_discard(group, channel), self.group_timeout,
+                                self.shard(group))
         except LayerUnavailable:
             self.pending_discards.add((group, channel))
             raise
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        await self._bounded("group_send", super().group_send(group, message), self.send_timeout)
+        # (the group's members are read from its shard, each member's message written to the shard of
+        # its channel: a failure is put down to the group's)
+        await self._bounded("group_send", super().group_send(group, message), self.send_timeout, self.shard(group))
 
     # -- receiving -------------------------------------------------------------------------
     async def receive(self, channel: str) -> dict[str, Any]:
@@ -204,12 +221,12 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
             try:
                 message: dict[str, Any] = await super().receive(channel)
             except REDIS_ERRORS as error:
-                self._failed("receive", error)
+                self._failed("receive", error, self.shard(channel))
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self.retry_after)
                 await self.recover()
                 continue
-            if self.failed_at is not None:
+            if self.failed_at:
                 await self.recover()
             return message
 
@@ -225,44 +242,45 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
             self._receive_loop = weakref.ref(loop)
 
     async def recover(self) -> bool:
-        """After a failure: when Redis answers, re-add this process's groups and
-        tell every local channel to resync.  True when Redis is healthy."""
-        if self.failed_at is None:
+        """After a failure: for each failed shard that answers again, re-add this process's groups
+        that live on it, then tell every local channel to resync.  True when every shard is healthy."""
+        if not self.failed_at:
             return True
         lock = self._recovering.setdefault(asyncio.get_running_loop(), asyncio.Lock())
         async with lock:
-            if self.failed_at is None:
-                return True
-            try:
-                async with asyncio.timeout(self.group_timeout):
-                    await self._rejoin()
-            except REDIS_ERRORS as error:
-                self.failed_at = time.monotonic()
-                log.debug("Redis still unavailable: %s", type(error).__name__)
-                return False
-            down = time.monotonic() - self.failed_at
-            self.failed_at = None
-            log.warning("Redis channel layer back after %.1f s: %d channels rejoined their groups",
-                        down, len(self.memberships))
-            # through Redis, the layer's public way to a channel (it answers again)
-            await asyncio.gather(*(self.send(name, dict(RECOVERED)) for name in list(self.memberships)),
-                                 return_exceptions=True)
-            return True
+            back = []
+            for index in sorted(self.failed_at):
+                try:
+                    async with asyncio.timeout(self.group_timeout):
+                        await self._rejoin(index)
+                except REDIS_ERRORS as error:
+                    self.failed_at[index] = time.monotonic()
+                    log.debug("Redis%s still unavailable: %s", self._where(index), type(error).__name__)
+                    continue
+                down = time.monotonic() - self.failed_at.pop(index)
+                back.append(index)
+                log.warning("Redis channel layer back%s after %.1f s: %d channels rejoined their groups",
+                            self._where(index), down, len(self.memberships))
+            if back:
+                # through Redis, the layer's public way to a channel (it answers again)
+                await asyncio.gather(*(self.send(name, dict(RECOVERED)) for name in list(self.memberships)),
+                                     return_exceptions=True)
+            return not self.failed_at
 
-    async def _rejoin(self) -> None:
-        """Add this process's channels to their groups again (a restarted Redis has lost them) and
-        remove the members whose discard failed, through the base layer's public group calls
-        (it offers no call for many memberships at once; a burst is sent side by side)."""
-        for index in range(self.ring_size):
-            connection = self.connection(index)
-            # idle pooled sockets may still point at the Redis that died: drop them first
-            await connection.connection_pool.disconnect(inuse_connections=False)
-            await connection.ping()
+    async def _rejoin(self, index: int) -> None:
+        """Add this process's channels to their groups on shard `index` again (a restarted Redis has
+        lost them) and remove the members whose discard failed there, through the base layer's
+        public group calls (it offers no call for many memberships at once; a burst is sent side by
+        side)."""
+        connection = self.connection(index)
+        # idle pooled sockets may still point at the Redis that died: drop them first
+        await connection.connection_pool.disconnect(inuse_connections=False)
+        await connection.ping()
         # the base layer's calls, not this class's bounded ones (zero-argument super() does not
         # work inside a comprehension)
-        leaving = set(self.pending_discards)
+        leaving = {(group, channel) for group, channel in self.pending_discards if self.shard(group) == index}
         joins = [RedisChannelLayer.group_add(self, group, channel)
-                 for channel, groups in self.memberships.items() for group in groups]
+                 for channel, groups in self.memberships.items() for group in groups if self.shard(group) == index]
         await asyncio.gather(*joins, *(RedisChannelLayer.group_discard(self, group, channel)
                                        for group, channel in leaving))
         self.pending_discards -= leaving

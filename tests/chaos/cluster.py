@@ -288,3 +288,13 @@ class Page:
         if self.task is not None:
             self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
+
+
+async def wait_for(condition: Any, what: str, timeout: float = 60.0) -> float:
+    """Wait for `condition()` (an event: pages back, versions caught up); the seconds it took."""
+    started = time.monotonic()
+    while not condition():
+        if time.monotonic() - started > timeout:
+            raise AssertionError(f"{what}: not within {timeout:.0f} s")
+        await asyncio.sleep(0.05)
+    return time.monotonic() - started

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from .cluster import Cluster, Page
+from .cluster import Cluster, Page, wait_for
 from .conftest import Http, RedisServer, make_match, version_of
 
 pytestmark = [pytest.mark.chaos, pytest.mark.redis]
@@ -118,15 +118,6 @@ async def open_pages(cluster: Cluster, match: dict[str, Any], count: int = PAGES
             page.start()
         await wait_for(lambda batch=batch: all(p.ready.is_set() for p in batch), "pages open")  # type: ignore[misc]
     return pages
-
-
-async def wait_for(condition: Any, what: str, timeout: float = WAIT) -> float:
-    started = time.monotonic()
-    while not condition():
-        if time.monotonic() - started > timeout:
-            raise AssertionError(f"{what}: not within {timeout:.0f} s")
-        await asyncio.sleep(0.05)
-    return time.monotonic() - started
 
 
 def socket_counts(cluster: Cluster, logs_from: list[int]) -> list[int]:
