@@ -31,6 +31,8 @@ from tests.chaos.conftest import PRODUCTION, ROOT, Daphne, free_port, wait_port
 
 TEMPLATE = ROOT / "config" / "nginx" / "deathmatch.conf.template"
 VARIABLE = re.compile(r"\$\{(DEATHMATCH_[A-Z_]+)\}")
+#: Debian's nginx (.ci/install --test installs it); /usr/sbin is not on every user's PATH
+NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.path.exists(p)), None)
 #: nginx's failure accounting off (config/nginx/deathmatch.conf.template says why)
 UPSTREAM_OPTIONS = "max_fails=0"
 
@@ -82,8 +84,8 @@ class Nginx:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def command(self, *extra: str) -> list[str]:
-        binary = shutil.which("nginx") or "/usr/sbin/nginx"
-        return [binary, "-p", str(self.prefix), "-c", str(self.conf),
+        assert NGINX is not None, "nginx is not installed"
+        return [NGINX, "-p", str(self.prefix), "-c", str(self.conf),
                 "-g", f"daemon off; pid {self.prefix / 'nginx.pid'};", *extra]
 
     def check(self) -> subprocess.CompletedProcess[str]:

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from .cluster import Cluster, Page, wait_for
+from .cluster import NGINX, Cluster, Page, wait_for
 from .conftest import Http, RedisServer, make_match, version_of
 
 pytestmark = [pytest.mark.chaos, pytest.mark.redis]
@@ -47,6 +47,8 @@ RETRIES = 4
 
 @pytest.fixture(scope="module")
 def cluster(chaos_db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    if NGINX is None:
+        pytest.skip("nginx is not installed (.ci/install --test installs it)")
     workdir = tmp_path_factory.mktemp("cluster")
     redis = RedisServer(workdir)
     running = Cluster(workdir, chaos_db, redis.url, procs=PROCS, DEATHMATCH_PRESENCE_TTL=PRESENCE_TTL)

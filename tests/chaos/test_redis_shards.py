@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from .cluster import Cluster, Page, wait_for
+from .cluster import NGINX, Cluster, Page, wait_for
 from .conftest import Http, RedisServer, make_match, version_of
 
 pytestmark = [pytest.mark.chaos, pytest.mark.redis]
@@ -29,6 +29,8 @@ MATCHES = 10
 
 @pytest.fixture(scope="module")
 def sharded(chaos_db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Cluster, list[RedisServer]]]:
+    if NGINX is None:
+        pytest.skip("nginx is not installed (.ci/install --test installs it)")
     workdir = tmp_path_factory.mktemp("shards")
     servers = [RedisServer(workdir), RedisServer(workdir)]
     running = Cluster(workdir, chaos_db, ",".join(s.url for s in servers), procs=2)

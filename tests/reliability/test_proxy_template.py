@@ -6,22 +6,22 @@
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.chaos.cluster import Nginx, render, upstream_servers
+from tests.chaos.cluster import NGINX, Nginx, render, upstream_servers
 
 
 def nginx_version() -> tuple[int, ...]:
-    out = subprocess.run([shutil.which("nginx") or "nginx", "-v"], capture_output=True, text=True).stderr
+    assert NGINX is not None
+    out = subprocess.run([NGINX, "-v"], capture_output=True, text=True).stderr
     found = re.search(r"nginx/(\d+)\.(\d+)\.(\d+)", out)
     return tuple(int(x) for x in found.groups()) if found else (0,)
 
 
-pytestmark = pytest.mark.skipif(shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists(),
+pytestmark = pytest.mark.skipif(NGINX is None,
                                 reason="nginx is not installed (.ci/install --test installs it)")
 
 
