@@ -24,10 +24,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tests.chaos.conftest import PRODUCTION, ROOT, Daphne, free_port, wait_port
+from tests.chaos.conftest import PRODUCTION, ROOT, Daphne, Http, free_port, version_of, wait_port
 
 TEMPLATE = ROOT / "config" / "nginx" / "deathmatch.conf.template"
 VARIABLE = re.compile(r"\$\{(DEATHMATCH_[A-Z_]+)\}")
@@ -117,7 +118,8 @@ class Nginx:
 class Cluster:
     """nginx + `procs` daphne processes + one clock worker, on `database_url` and `redis_url`."""
 
-    def __init__(self, workdir: Path, database_url: str, redis_url: str, procs: int = 3, **env: str) -> None:
+    def __init__(self, workdir: Path, database_url: str, redis_url: str, procs: int = 3,
+                 app: str = "config.asgi:application", **env: str) -> None:
         self.workdir = workdir
         self.env = {**PRODUCTION, "DEATHMATCH_TRUSTED_PROXIES": "1", "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
                     **env}
@@ -126,7 +128,7 @@ class Cluster:
         self.nginx: Nginx | None = None
         try:
             for _ in range(procs):
-                self.web.append(Daphne(workdir, database_url, redis_url, **self.env))
+                self.web.append(Daphne(workdir, database_url, redis_url, app=app, **self.env))
             self.nginx = Nginx(workdir, [server.port for server in self.web])
             self.nginx.start()
             self._start_clocks()
@@ -223,6 +225,7 @@ class Page:
         self.origin = origin
         self.version: int | None = None
         self.shown: list[int] = []  # every version the page showed, in order
+        self.shown_at: dict[int, float] = {}  # when it first showed each (time.perf_counter)
         #: updates made from a version the page did not show: live.js refetches the fragments then.
         #: (Each web process draws a delta from what it sent last: when the moves of a match are
         #: drawn by several processes, most deltas are made from an older version.)
@@ -279,6 +282,7 @@ class Page:
             if base and self.version is not None and int(base) != self.version:
                 self.gaps += 1
             self.shown.append(version)
+            self.shown_at[version] = time.perf_counter()
             self.version = version
         if self.lost_at is not None:
             self.back_after.append(time.monotonic() - self.lost_at)
@@ -300,3 +304,63 @@ async def wait_for(condition: Any, what: str, timeout: float = 60.0) -> float:
             raise AssertionError(f"{what}: not within {timeout:.0f} s")
         await asyncio.sleep(0.05)
     return time.monotonic() - started
+
+
+#: what a page does with a move cut off by a process going away (static/js/retry.js)
+GONE = (502, 503, 504)
+RETRIES = 4
+
+
+class Mover:
+    """The two seats of a Gomoku match, moving through the proxy as their pages' forms do (HTTP POST
+    with the version the page shows); every answer's status is counted."""
+
+    def __init__(self, cluster: Cluster, match: dict[str, Any]) -> None:
+        from games.registry import get_game
+
+        self.match = match
+        self.game = get_game("gomoku")
+        self.state = self.game.new({"starting_seat": 1})
+        self.http = {seat: Http(cluster.url) for seat in (1, 2)}
+        for seat, http in self.http.items():
+            status, html, _ = http.get(f"/p/{match['seats'][seat]}/")
+            assert status == 200, html[:300]
+            self.version = version_of(html)
+        self.statuses: Counter[int] = Counter()
+        self.applied = 0
+        self.retried = 0
+        self.errors: list[str] = []
+
+    def _choose(self) -> tuple[int, Any]:
+        seat = min(self.game.to_act(self.state))
+        for action in self.game.legal_actions(self.state, seat):  # the first that does not end the bout
+            if self.game.result(self.game.apply(self.state, seat, action)) is None:
+                return seat, action
+        raise AssertionError("no move keeps the bout going")
+
+    async def move(self) -> None:
+        """One move, sent again as static/js/retry.js sends it when the proxy answers 502/503/504 (the
+        web process serving it went away): the same fields, the same expected version."""
+        seat, action = self._choose()
+        fields = {"text": self.game.format(action), "version": str(self.version)}
+        for tried in range(RETRIES + 1):
+            status, body, _ = await asyncio.to_thread(self.http[seat].post, f"/p/{self.match['seats'][seat]}/move/",
+                                                      fields)
+            self.statuses[status] += 1
+            if status not in GONE:
+                break
+            self.retried += 1
+            await asyncio.sleep(random.random() * 0.4 * 2 ** tried)
+        error = re.search(r'id="move-error"[^>]*>([^<]*)<', body)
+        if status == 200 and error is not None and not error.group(1).strip():
+            self.state = self.game.apply(self.state, seat, action)
+            self.version += 1
+            self.applied += 1
+        else:
+            self.errors.append(f"{status}: {error.group(1) if error else body[:200]}")
+
+    async def every(self, seconds: float, until: asyncio.Event) -> None:
+        while not until.is_set():
+            started = time.monotonic()
+            await self.move()
+            await asyncio.sleep(max(0.0, seconds - (time.monotonic() - started)))

@@ -16,7 +16,6 @@ the tests wait for the event itself with a generous limit.
 from __future__ import annotations
 
 import asyncio
-import random
 import re
 import statistics
 import time
@@ -27,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from .cluster import NGINX, Cluster, Page, wait_for
+from .cluster import NGINX, Cluster, Mover, Page, wait_for
 from .conftest import Http, RedisServer, make_match, version_of
 
 pytestmark = [pytest.mark.chaos, pytest.mark.redis]
@@ -40,9 +39,6 @@ WAIT = 60.0
 #: sockets that close leave presence at once; those of a killed process expire after this (a heartbeat
 #: is a third of it)
 PRESENCE_TTL = "6"
-#: what a page does with a move cut off by a process going away (static/js/retry.js)
-GONE = (502, 503, 504)
-RETRIES = 4
 
 
 @pytest.fixture(scope="module")
@@ -55,61 +51,6 @@ def cluster(chaos_db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     yield running
     running.stop()
     redis.kill()
-
-
-class Mover:
-    """The two seats of a Gomoku match, moving through the proxy as their pages' forms do (HTTP POST
-    with the version the page shows); every answer's status is counted."""
-
-    def __init__(self, cluster: Cluster, match: dict[str, Any]) -> None:
-        from games.registry import get_game
-
-        self.match = match
-        self.game = get_game("gomoku")
-        self.state = self.game.new({"starting_seat": 1})
-        self.http = {seat: Http(cluster.url) for seat in (1, 2)}
-        for seat, http in self.http.items():
-            status, html, _ = http.get(f"/p/{match['seats'][seat]}/")
-            assert status == 200, html[:300]
-            self.version = version_of(html)
-        self.statuses: Counter[int] = Counter()
-        self.applied = 0
-        self.retried = 0
-        self.errors: list[str] = []
-
-    def _choose(self) -> tuple[int, Any]:
-        seat = min(self.game.to_act(self.state))
-        for action in self.game.legal_actions(self.state, seat):  # the first that does not end the bout
-            if self.game.result(self.game.apply(self.state, seat, action)) is None:
-                return seat, action
-        raise AssertionError("no move keeps the bout going")
-
-    async def move(self) -> None:
-        """One move, sent again as static/js/retry.js sends it when the proxy answers 502/503/504 (the
-        web process serving it went away): the same fields, the same expected version."""
-        seat, action = self._choose()
-        fields = {"text": self.game.format(action), "version": str(self.version)}
-        for tried in range(RETRIES + 1):
-            status, body, _ = await asyncio.to_thread(self.http[seat].post, f"/p/{self.match['seats'][seat]}/move/",
-                                                      fields)
-            self.statuses[status] += 1
-            if status not in GONE:
-                break
-            self.retried += 1
-            await asyncio.sleep(random.random() * 0.4 * 2 ** tried)
-        error = re.search(r'id="move-error"[^>]*>([^<]*)<', body)
-        if status == 200 and error is not None and not error.group(1).strip():
-            self.state = self.game.apply(self.state, seat, action)
-            self.version += 1
-            self.applied += 1
-        else:
-            self.errors.append(f"{status}: {error.group(1) if error else body[:200]}")
-
-    async def every(self, seconds: float, until: asyncio.Event) -> None:
-        while not until.is_set():
-            started = time.monotonic()
-            await self.move()
-            await asyncio.sleep(max(0.0, seconds - (time.monotonic() - started)))
 
 
 async def open_pages(cluster: Cluster, match: dict[str, Any], count: int = PAGES) -> list[Page]:
