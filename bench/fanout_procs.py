@@ -103,8 +103,11 @@ async def _rolling(args: argparse.Namespace, env: dict[str, str], workdir: Path)
         until_current = []
         for index in range(3):
             started = time.monotonic()
+            closes = sum(len(p.closes) for p in pages)
             stopping = cluster.terminate(index)
-            await asyncio.sleep(0.5)  # its pages notice (a move may be on its way meanwhile: one behind is current)
+            await wait_for(lambda closes=closes: sum(len(p.closes) for p in pages) > closes,  # type: ignore[misc]
+                           "its pages notice", 30)
+            # back, and current (a move may be on its way meanwhile: one version behind counts as current)
             await wait_for(lambda: all(p.lost_at is None and p.version is not None and p.version >= mover.version - 1
                                        for p in pages), "every page back and current", 120)
             until_current.append(time.monotonic() - started)
