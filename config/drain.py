@@ -36,6 +36,8 @@ log = logging.getLogger("deathmatch.drain")
 #: RFC 6455 close code 1012, "service restart": the client should reconnect (htmx's websocket
 #: extension does for 1006, 1011, 1012 and 1013)
 SERVICE_RESTART = 1012
+#: seconds left, once the last request is answered, for the broadcasts it queued (see `run`)
+BROADCAST_GRACE = 0.5
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -106,6 +108,11 @@ class Drain:
                     await self._idle.wait()
             except TimeoutError:
                 log.warning("drain: %d calls still open after %.1f s; stopping anyway", self.calls, seconds)
+        # A move answered just now is broadcast after its answer, by the live fan-out's own task
+        # (matches/live/fanout.py: drawn in a worker thread, then sent through Redis), which offers
+        # no way to wait for it: a moment for it to go out, or the other processes' pages would
+        # see that move only with the next one.
+        await asyncio.sleep(BROADCAST_GRACE)
         log.warning("drain: done in %.2f s", time.monotonic() - started)
         stop()
 
