@@ -80,10 +80,17 @@ class Drain:
         return served
 
     async def _socket(self, app: App, scope: Scope, receive: Receive, send: Send) -> None:
+        refused = False
+
         async def guarded(message: Message) -> None:
             # a socket accepted once the drain has begun is refused instead (its page sees the
-            # handshake fail and retries, through the proxy, on a process that is up)
+            # handshake fail and retries, through the proxy, on a process that is up); what the
+            # app sends it after that goes nowhere
+            nonlocal refused
+            if refused:
+                return
             if self.draining and message["type"] == "websocket.accept":
+                refused = True
                 message = {"type": "websocket.close"}
             await send(message)
 

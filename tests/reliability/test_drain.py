@@ -73,6 +73,7 @@ def test_a_socket_arriving_or_accepted_during_a_drain_is_refused() -> None:
         async def late(scope: Any, receive: Any, send: Any) -> None:  # its accept comes once the drain began
             served.draining = True
             await send({"type": "websocket.accept"})
+            await send({"type": "websocket.send", "text": "the state"})
 
         await served.wrap(late)({"type": "websocket"}, receive, send)
         return arrived, sent, seen_then
