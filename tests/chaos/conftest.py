@@ -9,6 +9,8 @@
   dropped here) when DATABASE_URL points at PostgreSQL, else a SQLite file.
 - `Client`: a small websocket client (the `websockets` package) for many
   sockets at once.
+- cluster.py: nginx with the repository's proxy template in front of several
+  `Daphne`s and a clock worker, and pages that reconnect as the browser's do.
 
 Figures are printed (run with `-s` to see them) and the requirements asserted.
 """
