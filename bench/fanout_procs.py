@@ -125,7 +125,10 @@ async def _rolling(args: argparse.Namespace, env: dict[str, str], workdir: Path)
 
 
 def main_procs(args: argparse.Namespace, env: dict[str, str]) -> None:
+    import os
+
     workdir = Path(tempfile.mkdtemp(prefix="bench-procs-"))
+    print(f"load average before the run: {os.getloadavg()[0]:.2f}", flush=True)
     rows = asyncio.run(_spread(args, env, workdir)) if args.n else []
     print()
     print(f"| spectators | 1 process direct p50 / p95 | 1 process via nginx p50 / p95 | {args.procs} processes via nginx "
@@ -148,3 +151,4 @@ def main_procs(args: argparse.Namespace, env: dict[str, str]) -> None:
               f"{len(back)} reconnections, a page back with the current state after "
               f"p50 {statistics.median(back) if back else 0:.2f} / p99 {pct(back, 99) if back else 0:.2f} / "
               f"max {max(back, default=0):.2f} s")
+    print(f"load average after the run: {os.getloadavg()[0]:.2f} (2 cores, shared: load distorts these figures)")
