@@ -70,3 +70,43 @@ def test_players_keep_playing_through_a_restart_of_every_web_process(cluster: Cl
     for page in (p1, p2):
         assert page.evaluate("() => window.notReloaded === true")
         assert page.inner_text("#move-error").strip() == ""
+
+
+def test_a_move_whose_answer_was_lost_is_sent_again_and_applied_once(cluster: Cluster, browser: Any) -> None:
+    """The proxy answers 502 to a move the server did apply (its process died before answering):
+    the page sends it again with the same version (static/js/retry.js), and the server answers the
+    repeat as done, not "the board changed"."""
+    host = browser.new_context().new_page()
+    host.goto(cluster.url + "/")
+    host.select_option("#game-select", "lance-assembly")
+    host.click("button[type=submit]")
+    host.wait_for_url("**/h/**")
+    p1 = browser.new_context().new_page()
+    p2 = browser.new_context().new_page()
+    p1.goto(host.input_value("#seat-link-1"))
+    p2.goto(host.input_value("#seat-link-2"))
+    wait_connected(host, p1, p2)
+    host.click("#host-start")
+    p1.wait_for_selector(cell("A1"), timeout=TIMEOUT)
+    posts: list[str] = []
+
+    def lose_the_first_answer(route: Any) -> None:
+        posts.append(route.request.post_data or "")
+        answer = route.fetch()  # the server applies it
+        if len(posts) == 1:
+            route.fulfill(status=502, body="<html>502 Bad Gateway</html>")
+        else:
+            route.fulfill(response=answer)
+
+    p1.route("**/move/", lose_the_first_answer)
+    p1.click('#board .cell[data-coord="C3"]')
+    with p1.expect_response(lambda r: r.url.endswith("/move/") and r.status == 200, timeout=TIMEOUT):
+        p1.click("#move-submit")
+    p2.wait_for_selector(cell("C3", "R"), timeout=TIMEOUT)
+    assert len(posts) == 2 and posts[0] == posts[1], posts  # sent again as it was: the same version
+    p1.wait_for_selector("#move-error[hidden]", state="attached", timeout=TIMEOUT)
+    assert p1.inner_text("#move-error").strip() == ""
+    token = host.url.rstrip("/").rsplit("/", 1)[1]
+    moves = cluster.web[0].manage("from matches.models import TurnLog; "
+                                  f"print(TurnLog.objects.filter(match__host_token={token!r}, kind='move').count())")
+    assert moves.strip().splitlines()[-1] == "1"
