@@ -473,7 +473,7 @@ async def run(args: argparse.Namespace, env: dict[str, str], page: Path) -> list
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--n", default="10,100,1000,2000", type=lambda s: [int(x) for x in s.split(",")])
+    parser.add_argument("--n", default="10,100,1000,2000", type=lambda s: [int(x) for x in s.split(",") if x])
     parser.add_argument("--moves", type=int, default=12)
     parser.add_argument("--pause", type=float, default=0.3, help="seconds between moves")
     parser.add_argument("--warmup", type=int, default=2,
