@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import hashlib
 import logging
 import time
 import weakref
@@ -85,6 +86,7 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         send_timeout: float = 2.0,
         group_timeout: float = 5.0,
         retry_after: float = 1.0,
+        check_every: float = 5.0,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -94,6 +96,9 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         self.send_timeout = float(send_timeout)
         self.group_timeout = float(group_timeout)
         self.retry_after = float(retry_after)
+        self.check_every = float(check_every)
+        #: shard -> the run_id of the Redis server answering there (a new one: it restarted, empty)
+        self.run_ids: dict[int, str] = {}
         for host in self.hosts:
             read = host.get("socket_timeout", 5.0)  # redis-py 8's default
             if read is not None and float(read) <= blocking_read + 1:
@@ -112,6 +117,8 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         self.failed_at: dict[int, float] = {}
         self._recovering: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
             weakref.WeakKeyDictionary())  # one lock per event loop (tests run several)
+        self._checkers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
+            weakref.WeakKeyDictionary())
         self._watchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = (
             weakref.WeakKeyDictionary())
         self._receive_loop: weakref.ref[asyncio.AbstractEventLoop] | None = None
@@ -175,7 +182,43 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         return result
 
     # -- groups ------------------------------------------------------------------------
+    def _check_restarts(self) -> None:
+        """With several Redis servers, a process may not touch one for a long while (its channel
+        and the groups it sends to live on others) and so never see it fail: when that server
+        comes back empty, this process's memberships there are gone and its pages get nothing
+        more from those groups.  Every `check_every` seconds each server's run_id (new at every
+        start) is read; a new one is handled as a failure that is over (the groups are added
+        again, the pages resync)."""
+        if self.ring_size < 2:  # one server: every process reads from it, and notices
+            return
+        loop = asyncio.get_running_loop()
+        checker = self._checkers.get(loop)
+        if checker is None or checker.done():
+            self._checkers[loop] = loop.create_task(self._check_loop())
+
+    async def _check_loop(self) -> None:
+        while True:
+            for index in range(self.ring_size):
+                if index in self.failed_at:
+                    continue
+                try:
+                    async with asyncio.timeout(self.group_timeout):
+                        info = await self.connection(index).info("server")
+                except REDIS_ERRORS as error:
+                    self._failed("check", error, index)
+                    continue
+                run_id = str(info.get("run_id", ""))
+                known = self.run_ids.setdefault(index, run_id)
+                if known != run_id:
+                    self.run_ids[index] = run_id
+                    log.warning("Redis server %d of %d restarted; its groups are added again", index + 1,
+                                self.ring_size)
+                    self.failed_at[index] = time.monotonic()
+                    await self.recover()
+            await asyncio.sleep(self.check_every)
+
     async def group_add(self, group: str, channel: str) -> None:
+        self._check_restarts()
         # remembered first: if Redis is away now, recover() adds it when it is back
         self.memberships[channel].add(group)
         await self._bounded("group_add", super().group_add(group, channel), self.group_timeout, self.shard(group))
@@ -262,10 +305,26 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
                 log.warning("Redis channel layer back%s after %.1f s: %d channels rejoined their groups",
                             self._where(index), down, len(self.memberships))
             if back:
-                # through Redis, the layer's public way to a channel (it answers again)
-                await asyncio.gather(*(self.send(name, dict(RECOVERED)) for name in list(self.memberships)),
+                await asyncio.gather(*(self._tell(name, dict(RECOVERED)) for name in list(self.memberships)),
                                      return_exceptions=True)
             return not self.failed_at
+
+    async def _tell(self, channel: str, message: dict[str, Any]) -> None:
+        """Send one of this process's channels a message through Redis (the layer's public way to a
+        channel).  With several servers not by `send`: channels_redis 4.3 writes a process
+        channel's message to the server of the channel's whole name, and reads the channel from
+        the server of its part before "!", so half the messages were never read (the pages of a
+        process that lost a Redis server did not resync: tests/chaos/test_redis_shards.py).  A
+        group of its own, which group_send maps to the server the channel is read from, does."""
+        if self.ring_size == 1:
+            await self.send(channel, message)
+            return
+        group = "deathmatch-tell-" + hashlib.sha1(channel.encode()).hexdigest()
+        await RedisChannelLayer.group_add(self, group, channel)
+        try:
+            await RedisChannelLayer.group_send(self, group, message)
+        finally:
+            await RedisChannelLayer.group_discard(self, group, channel)
 
     async def _rejoin(self, index: int) -> None:
         """Add this process's channels to their groups on shard `index` again (a restarted Redis has

@@ -94,8 +94,13 @@ def test_a_redis_server_down_costs_only_the_updates_that_pass_through_it(
         await asyncio.sleep(1)  # the same broadcasts, had they gone out, would have arrived by now
         assert all(p.version == versions[m] - 1 for m in cut for p in pages[m])
         servers[down].start()  # empty: the layer re-adds its groups and the pages resync
-        await wait_for(lambda: all(p.version == versions[m] for m in versions for p in pages[m]),
-                       "every page resynced")
+        try:
+            await wait_for(lambda: all(p.version == versions[m] for m in versions for p in pages[m]),
+                           "every page resynced")
+        except AssertionError as error:
+            logs = ["\n".join(line for line in server.log_text().splitlines() if "WS" not in line and "HTTP" not in line)
+                    [-2000:] for server in cluster.web]
+            raise AssertionError(f"{error}; down {down}; web logs:\n" + "\n----\n".join(logs)) from None
         assert all(not p.closes for g in pages.values() for p in g)  # no socket was closed
         await asyncio.gather(*(p.stop() for g in pages.values() for p in g))
 
