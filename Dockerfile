@@ -1,4 +1,5 @@
-# Deathmatch web image: daphne (http + websockets) or the clock worker.
+# Deathmatch web image: daphne (http + websockets) or the clock worker; and (target `proxy`) the
+# nginx in front of several of them, with the static files (docker-compose.yml).
 # Front-end libraries come from the npm registry at build time (package.json),
 # exactly as .ci/install does; nothing is fetched from a CDN at run time.
 
@@ -10,7 +11,7 @@ RUN npm install --no-audit --no-fund \
  && cp node_modules/htmx.org/dist/htmx.min.js vendor/htmx.min.js \
  && cp node_modules/htmx-ext-ws/dist/ws.js vendor/htmx-ext-ws.js
 
-FROM python:3.11-slim
+FROM python:3.11-slim AS app
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
@@ -33,3 +34,17 @@ EXPOSE 8000
 # backlog: connections waiting to be accepted (Twisted's default of 50 reset 1,000 clients arriving
 # at once); the kernel caps it at net.core.somaxconn (docker-compose.yml sets that to 4096)
 CMD ["sh", "-c", "python manage.py migrate --noinput && exec daphne -e tcp:port=8000:interface=0.0.0.0:backlog=2048 config.asgi:application"]
+
+# The proxy: the official nginx image (>= 1.27.3: `resolve` finds every replica of `web` and follows
+# them as they come and go) with this image's static files and the repository's template, which the
+# image's entrypoint renders (envsubst of the DEATHMATCH_ variables docker-compose.yml sets).
+FROM nginx:1.29-alpine AS proxy
+COPY --from=app /app/staticfiles /srv/static
+COPY config/nginx/deathmatch.conf.template /etc/nginx/templates/default.conf.template
+# a websocket holds two connections here (the browser's and web's): the image's 1,024 a worker
+# would cap a worker at ~500 pages
+RUN sed -i -e 's/worker_connections  *[0-9]*;/worker_connections 16384;/' \
+      -e 's/^worker_processes .*/&\nworker_rlimit_nofile 65536;/' /etc/nginx/nginx.conf
+
+# `docker build .` without a target: the web image
+FROM app

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/fanout.py                    # N = 10,100,1000,2000, 12 moves each
     .venv/bin/python bench/fanout.py --n 10,100 --moves 8 --layer pubsub
+    .venv/bin/python bench/fanout.py --procs 2 --layer core   # over 2 processes behind nginx: fanout_procs.py
 
 Starts one daphne (DEBUG off) on PostgreSQL + Redis (DATABASE_URL /
 REDIS_URL, defaults: the local services, database `bench_fanout`), then for
@@ -472,7 +473,7 @@ async def run(args: argparse.Namespace, env: dict[str, str], page: Path) -> list
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--n", default="10,100,1000,2000", type=lambda s: [int(x) for x in s.split(",")])
+    parser.add_argument("--n", default="10,100,1000,2000", type=lambda s: [int(x) for x in s.split(",") if x])
     parser.add_argument("--moves", type=int, default=12)
     parser.add_argument("--pause", type=float, default=0.3, help="seconds between moves")
     parser.add_argument("--warmup", type=int, default=2,
@@ -484,6 +485,10 @@ def main() -> None:
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0")
     parser.add_argument("--server-moves", type=int, default=30)
     parser.add_argument("--trace", default="", help="a file: timestamps of each step of every move (bench/trace.py reads it)")
+    parser.add_argument("--procs", type=int, default=0,
+                        help="spread the spectators over this many daphne processes behind nginx (bench/fanout_procs.py)")
+    parser.add_argument("--restart-sockets", type=int, default=0,
+                        help="with --procs: also time a rolling restart of 3 processes holding this many pages")
     args = parser.parse_args()
     global TRACE
     if args.trace:
@@ -495,6 +500,11 @@ def main() -> None:
     create_database(args.database)
     env = environment(args)
     django_setup(env)
+    if args.procs:
+        from fanout_procs import main_procs
+
+        main_procs(args, env)
+        return
 
     st = server_time(args.server_moves)
     page = Path(tempfile.mkstemp(suffix=".html")[1])

@@ -10,6 +10,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from config.drain import drain  # noqa: E402
 from config.logredact import install_daphne_access_log  # noqa: E402
 from config.origin import SameOriginValidator  # noqa: E402
 from matches.web.routing import websocket_urlpatterns  # noqa: E402
@@ -27,14 +28,17 @@ install_daphne_access_log()
 _threshold = os.environ.get("DEATHMATCH_GC_THRESHOLD", "").strip() or "700,10,100"
 gc.set_threshold(*(int(x) for x in _threshold.split(",")))
 
-application = ProtocolTypeRouter(
+# SIGTERM drains: the sockets are told to reconnect elsewhere (close 1012), the requests in flight
+# are answered, then the process ends (config/drain.py)
+application = drain.wrap(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Origin must be this site: scheme, host and port (not only the host name)
         # types-channels wants its own pattern type here, which django-stubs' re_path never returns
         "websocket": SameOriginValidator(URLRouter(websocket_urlpatterns)),  # type: ignore[arg-type]
     }
-)
+))
+drain.install()
 
 # What starting made (modules, Django's setup, URL and template machinery) lives as long as the
 # process: frozen once, full collections skip it (as CPython's gc.freeze() documentation suggests

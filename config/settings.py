@@ -6,6 +6,7 @@ environment."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -129,7 +130,13 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     else:
         DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DATABASE_CONN_MAX_AGE", "").strip() or 0)
 
-REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+#: The Redis servers: REDIS_URL names one, or several separated by commas (or REDIS_URLS does).
+#: With several the channel layer shards its groups and channels over all of them (channels_redis's
+#: consistent hashing: a server that fails costs only the live updates that pass through it); the
+#: cache, presence and the rate-limit counters use the first, REDIS_URL below.
+REDIS_URLS = [url for url in re.split(r"[\s,]+", os.environ.get("REDIS_URLS", "").strip()
+                                       or os.environ.get("REDIS_URL", "").strip()) if url]
+REDIS_URL = REDIS_URLS[0] if REDIS_URLS else ""
 # Redis timeouts (seconds).  The channel layer waits for messages with a
 # blocking read (BZPOPMIN) of DEATHMATCH_REDIS_BLOCKING_READ seconds; its
 # socket read timeout must be longer (redis-py 8 defaults it to 5 s, the same
@@ -150,18 +157,18 @@ REDIS_PREFIX = os.environ.get("DEATHMATCH_REDIS_PREFIX", "").strip()
 #: sockets).  bench/fanout.py measures both (bench/README.md).
 CHANNEL_LAYER_KIND = os.environ.get("DEATHMATCH_CHANNEL_LAYER", "core").strip() or "core"
 if REDIS_URL:
-    _REDIS_HOST = {
-        "address": REDIS_URL,
+    _REDIS_HOSTS = [{
+        "address": url,
         "socket_timeout": REDIS_SOCKET_TIMEOUT,
         "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
         "socket_keepalive": True,
         "health_check_interval": 30,
-    }
+    } for url in REDIS_URLS]
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "config.channel_layer.ResilientRedisChannelLayer",
             "CONFIG": {
-                "hosts": [_REDIS_HOST],
+                "hosts": _REDIS_HOSTS,
                 "blocking_read": REDIS_BLOCKING_READ,
                 "pool_size": REDIS_POOL_SIZE,
                 "pool_timeout": 10.0,
@@ -176,9 +183,11 @@ if REDIS_URL:
     if CHANNEL_LAYER_KIND == "pubsub":
         CHANNEL_LAYERS["default"] = {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [_REDIS_HOST], **({"prefix": REDIS_PREFIX} if REDIS_PREFIX else {})},
+            "CONFIG": {"hosts": _REDIS_HOSTS, **({"prefix": REDIS_PREFIX} if REDIS_PREFIX else {})},
         }
-    # shared cache: presence ("who is connected") across web processes
+    # shared cache: presence ("who is connected") across web processes, on the first Redis server
+    # (Django's RedisCache given several would write to the first and read from the others, as
+    # replicas: not a way to spread keys)
     CACHES: dict[str, dict[str, Any]] = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",

@@ -9,6 +9,8 @@
   dropped here) when DATABASE_URL points at PostgreSQL, else a SQLite file.
 - `Client`: a small websocket client (the `websockets` package) for many
   sockets at once.
+- cluster.py: nginx with the repository's proxy template in front of several
+  `Daphne`s and a clock worker, and pages that reconnect as the browser's do.
 
 Figures are printed (run with `-s` to see them) and the requirements asserted.
 """
@@ -108,8 +110,10 @@ class RedisServer:
 class Daphne:
     """One daphne process serving config.asgi on a free port."""
 
-    def __init__(self, workdir: Path, database_url: str, redis_url: str = "", **env: str) -> None:
+    def __init__(self, workdir: Path, database_url: str, redis_url: str = "", app: str = "config.asgi:application",
+                 **env: str) -> None:
         self.workdir = workdir
+        self.app = app  # the ASGI application (benchmarks wrap the app's own to time it)
         self.env = {**os.environ, "DATABASE_URL": database_url, "DJANGO_DEBUG": "1",
                     "DJANGO_SETTINGS_MODULE": "config.settings", "DEATHMATCH_INPROCESS_CLOCKS": "0",
                     "PYTHONUNBUFFERED": "1", **env}
@@ -127,7 +131,7 @@ class Daphne:
         daphne = str(Path(sys.executable).with_name("daphne"))
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
-                [daphne, "-e", f"tcp:port={self.port}:interface=127.0.0.1:backlog={BACKLOG}", "config.asgi:application"],
+                [daphne, "-e", f"tcp:port={self.port}:interface=127.0.0.1:backlog={BACKLOG}", self.app],
                 cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
         try:
             wait_port(self.port, self.proc)

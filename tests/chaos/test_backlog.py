@@ -48,6 +48,6 @@ def test_a_thousand_requests_at_once_are_all_answered(chaos_db: str, redis_serve
 
 def test_the_deployed_commands_listen_with_the_tested_backlog() -> None:
     """What the test above proves holds for the servers people run."""
-    for name in ("Dockerfile", ".ci/serve"):
+    for name in ("Dockerfile", ".ci/serve", "docker-compose.yml"):
         found = re.search(r"daphne .*-e \"?tcp:[^ ]*:backlog=(\d+)", (ROOT / name).read_text())
         assert found and int(found.group(1)) == BACKLOG >= REQUESTS, f"{name} serves without backlog={BACKLOG}"

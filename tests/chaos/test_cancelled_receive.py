@@ -26,8 +26,8 @@ class TornDownOnRejoin(ResilientRedisChannelLayer):
 
     on_rejoined: Callable[[], object] = staticmethod(lambda: None)
 
-    async def _rejoin(self) -> None:
-        await super()._rejoin()
+    async def _rejoin(self, index: int) -> None:
+        await super()._rejoin(index)
         self.on_rejoined()
 
 

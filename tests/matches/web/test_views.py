@@ -154,6 +154,26 @@ def test_stale_version_is_refused_with_a_message(client: Client, roles: Any, pla
     assert roles.match.turns.filter(kind="move").count() == 1
 
 
+def test_a_move_sent_again_after_it_went_through_is_applied_once_and_answered_as_done(
+        client: Client, roles: Any, play: Any) -> None:
+    """The page retries a move whose answer was lost (its web process restarted: static/js/retry.js)
+    with the version it first sent: applied once, and no "the board changed" for a move that was
+    made.  A different move with that version is still refused, as is another seat's."""
+    url = f"/p/{roles.player1.token}/move/"
+    sent = _version(roles.match)
+    first = client.post(url, {"text": "place C3", "version": sent}).content.decode()
+    assert re.search(r'id="move-error"[^>]*hidden', first)
+    again = client.post(url, {"text": "Place C3 ", "version": sent}).content.decode()
+    assert re.search(r'id="move-error"[^>]*hidden', again), again[:500]
+    assert 'data-coord="C3" data-value="R"' in again
+    assert roles.match.turns.filter(kind="move").count() == 1
+    other = client.post(url, {"text": "place D4", "version": sent}).content.decode()
+    assert "the board changed" in other.lower()
+    seat2 = client.post(f"/p/{roles.player2.token}/move/", {"text": "place C3", "version": sent}).content.decode()
+    assert "the board changed" in seat2.lower()
+    assert roles.match.turns.filter(kind="move").count() == 1
+
+
 def test_illegal_move_error_is_shown_in_plain_words(client: Client, roles: Any, play: Any) -> None:
     play(roles.match, 1, "place C3")
     html = client.post(
