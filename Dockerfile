@@ -5,11 +5,13 @@
 
 FROM node:20-slim AS frontend
 WORKDIR /build
-COPY package.json ./
-RUN npm install --no-audit --no-fund \
+# the lock's versions exactly (npm ci), as requirements.txt pins the Python side
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund \
  && mkdir -p vendor \
  && cp node_modules/htmx.org/dist/htmx.min.js vendor/htmx.min.js \
- && cp node_modules/htmx-ext-ws/dist/ws.js vendor/htmx-ext-ws.js
+ && cp node_modules/htmx-ext-ws/dist/ws.js vendor/htmx-ext-ws.js \
+ && cp node_modules/idiomorph/dist/idiomorph.min.js vendor/idiomorph.min.js
 
 FROM python:3.11-slim AS app
 ENV PYTHONDONTWRITEBYTECODE=1 \
