@@ -80,6 +80,14 @@ TWO_CONNECT = HowToPlay(
           "If the first move wins its board, the second move is still played. You may play the same board on "
           "several turns running."),
     sections=(
+        Section("Two moves a turn", (
+            "The turn's two moves go on two different boards and are played in the order you write them.",
+        ), diagrams=(
+            Diagram("Red's first turn was one move, C3 on Squava. Blue then plays two moves in one turn: B2 on "
+                    "Squava and H7 on Gomoku. The tabs above the board show each board's state and the moves "
+                    "counted for the turn bank.", setup=((1, "squava C3"),), play=((2, "squava B2; gomoku H7"),),
+                    names=("Red", "Blue")),
+        )),
         Section("The three boards", (_SQUAVA, _GOMOKU, _YINSH, _YINSH_DRAWS)),
         Section("The turn bank", (
             "Each player counts their own moves on each unfinished board. A board where your count reaches 10 is "
