@@ -44,7 +44,7 @@ HOW_TO_PLAY = HowToPlay(
             Diagram("Round 1 on Once (the diagram shows Once; the orders cover all three boards). Player 1's wall "
                     "C4 is dropped, next to B3; player 3's C5 stands. Every piece runs to a wall or the edge in "
                     "each of its three phases and captures what it crosses; round 2 then starts with a new piece "
-                    "on each corner.", play=_ROUND_ONE),
+                    "on each corner.", play=_ROUND_ONE, wide=True),
         )),
         Section("Scoring", (
             "Per board you score the squares you hold, plus a garnet bonus: the number of walls you actually "

@@ -45,6 +45,8 @@ class Diagram:
     viewer: int = SPECTATOR
     #: the names of the seats in the drawing (seat 1 first); default "Player 1", ...
     names: tuple[str, ...] = ()
+    #: a drawing too wide to stand beside another (several boards): before and after are stacked
+    wide: bool = False
 
 
 @dataclass(frozen=True)

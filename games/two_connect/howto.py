@@ -27,8 +27,9 @@ _LINES = ("Yinsh lines run along a letter (E4, E5, E6), along a number (E7, F7, 
 _RINGS = ((1, "ring E5"), (2, "ring K7"), (1, "ring A2"), (2, "ring K8"), (1, "ring A3"), (2, "ring K9"),
           (1, "ring B1"), (2, "ring K10"), (1, "ring C1"), (2, "ring J11"), (1, "E5-E7"), (2, "K7-H7"))
 
-_YINSH_MOVE = Diagram("Red puts a marker in its ring on E7 and moves the ring down: over the empty E6, then it "
-                      "jumps red's marker on E5, which flips to blue, and stops on the first empty point, E4.",
+_YINSH_MOVE = Diagram("Red puts a marker in its ring on E7 and moves the ring along the E line: over the empty "
+                      "E6, then it jumps red's marker on E5, which flips to blue, and stops on the first empty "
+                      "point behind it, E4.",
                       setup=_RINGS, play=((1, "E7-E4"),), names=("Red", "Blue"))
 
 SQUAVA = HowToPlay(
@@ -86,7 +87,7 @@ TWO_CONNECT = HowToPlay(
             Diagram("Red's first turn was one move, C3 on Squava. Blue then plays two moves in one turn: B2 on "
                     "Squava and H7 on Gomoku. The tabs above the board show each board's state and the moves "
                     "counted for the turn bank.", setup=((1, "squava C3"),), play=((2, "squava B2; gomoku H7"),),
-                    names=("Red", "Blue")),
+                    names=("Red", "Blue"), wide=True),
         )),
         Section("The three boards", (_SQUAVA, _GOMOKU, _YINSH, _YINSH_DRAWS)),
         Section("The turn bank", (

@@ -49,7 +49,7 @@ def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
         "description": page.description,
         "how": how,
         "sections": sections,
-        "variants": list(game.variants),
+        "variants": list(game.variants.values()),
         "head_template": select_template([f"{app_dir(slug)}/head.html",
                                           "matches/partials/head_none.html"]).template.name,
     }
@@ -65,7 +65,8 @@ def _diagram(slug: str, diagram: Diagram, number: int) -> dict[str, Any]:
                                                               label or "only")})
     moves = [{"who": "Host" if seat == HOST else names.get(seat, f"Player {seat}"), "text": text}
              for seat, text in diagram.play]
-    return {"caption": diagram.caption, "drawings": drawings, "moves": moves, "number": number}
+    return {"caption": diagram.caption, "drawings": drawings, "moves": moves, "number": number,
+            "wide": diagram.wide}
 
 
 def _draw(slug: str, state: Any, viewer: int, names: dict[int, str]) -> str:

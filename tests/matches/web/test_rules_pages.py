@@ -31,7 +31,7 @@ BOARD_MARKUP = {
 #: the diagrams the issue asks for, by the words of their captions
 REQUIRED = {
     "lance-assembly": "slides the four tiles",
-    "yinsh": "moves the ring down",
+    "yinsh": "moves the ring along the E line",
     "back-to-the-wall": "Round 1 on Once",
     "bidding-ttt": "Blue's 4 beats Red's",
     "grid-master": "must reposition its first symbol",
@@ -59,6 +59,8 @@ def test_every_game_has_a_rules_page_with_its_goal_notation_and_diagrams(client:
     assert 'id="goal"' in html and how.goal in text
     assert 'id="turn"' in html and how.turn in text
     assert 'id="notation"' in html
+    for variant in game.variants.values():  # Sliding Tic-Tac-Toe is Lance Assembly's variant
+        assert variant.name in text and variant.description in text
     for example in how.notation:
         assert example.text in text and example.meaning in text
     drawings = sum(len(positions(game, d)) for d in how.diagrams())
