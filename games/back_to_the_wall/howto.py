@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from games.core.howto import Diagram, Example, HowToPlay, Section
 
-#: round 1: every seat's orders for its one piece on each board; seat 1's wall C4 is dropped, seat 3's C5 stands
+#: round 1: every seat's orders for its one piece on each board; on Once seat 1's wall C4 touches B3 and seat 3's
+#: C5 (both dropped), on Twice seat 2's walls B5 and F3 stand
 _ROUND_ONE = (
     (1, "once wall C4; once piece 1 right down left; twice piece 1 right down left; thrice piece 1 down right up"),
-    (2, "once piece 1 down left up; twice piece 1 up left down; thrice piece 1 down left up"),
+    (2, "once piece 1 down left up; twice walls B5 F3; twice piece 1 up left down; thrice piece 1 down left up"),
     (3, "once wall C5; once piece 1 left up up; twice piece 1 left up right; thrice piece 1 up right down"),
     (4, "once piece 1 up right down; twice piece 1 up right down; thrice piece 1 left up right"),
 )
@@ -41,10 +42,11 @@ HOW_TO_PLAY = HowToPlay(
             "different players enter the same square on the same tick, it does not change hands. A new piece "
             "captures its corner.",
         ), diagrams=(
-            Diagram("Round 1 on Once (the diagram shows Once; the orders cover all three boards). Player 1's wall "
-                    "C4 is dropped, next to B3; player 3's C5 stands. Every piece runs to a wall or the edge in "
-                    "each of its three phases and captures what it crosses; round 2 then starts with a new piece "
-                    "on each corner.", play=_ROUND_ONE, wide=True),
+            Diagram("Round 1. On Once, player 1's wall C4 touches B3 and player 3's C5, so C4 and C5 are both "
+                    "dropped. On Twice, player 2's walls B5 and F3 stand. Every piece runs to a wall or the edge "
+                    "in each of its three phases and captures the squares it enters; round 2 then starts with a "
+                    "new piece on each corner. Under each board, \"How the round resolved\" gives every ruling.",
+                    play=_ROUND_ONE, wide=True),
         )),
         Section("Scoring", (
             "Per board you score the squares you hold, plus a garnet bonus: the number of walls you actually "

@@ -85,8 +85,8 @@ TWO_CONNECT = HowToPlay(
             "The turn's two moves go on two different boards and are played in the order you write them.",
         ), diagrams=(
             Diagram("Red's first turn was one move, C3 on Squava. Blue then plays two moves in one turn: B2 on "
-                    "Squava and H7 on Gomoku. The tabs above the board show each board's state and the moves "
-                    "counted for the turn bank.", setup=((1, "squava C3"),), play=((2, "squava B2; gomoku H7"),),
+                    "Squava and H7 on Gomoku. Each board's bars count each player's moves there for the turn "
+                    "bank.", setup=((1, "squava C3"),), play=((2, "squava B2; gomoku H7"),),
                     names=("Red", "Blue"), wide=True),
         )),
         Section("The three boards", (_SQUAVA, _GOMOKU, _YINSH, _YINSH_DRAWS)),
@@ -94,7 +94,7 @@ TWO_CONNECT = HowToPlay(
             "Each player counts their own moves on each unfinished board. A board where your count reaches 10 is "
             "closed to you until every other unfinished board has also reached 10 for you; then all your counts "
             "return to 0. Every count of both players returns to 0 whenever a board is finished. A ring placement "
-            "on Yinsh counts like any other move. The board tabs show your counts.",
+            "on Yinsh counts like any other move. Each board shows both players' counts.",
             "A player who cannot play on any board passes automatically.",
         )),
         Section("The end of the match", (

@@ -2,7 +2,7 @@
 every registered game's /rules/<slug>/ loads its own board script and stylesheet without a script
 error (there is no move box on the page), draws its diagrams inside the page's width, and passes axe
 with no serious or critical violation.  The home page's link follows the chosen game, and a match
-page's link opens its game's rules.  Screenshots: test-artifacts/rules-<slug>-<desktop|phone>.png."""
+page's link opens its game's rules.  Screenshots: test-artifacts/rules-<slug>-<desktop|phone>.png, rules-link-player-desktop.png."""
 
 from __future__ import annotations
 
@@ -59,6 +59,7 @@ def test_every_rules_page_draws_its_diagrams_without_errors_and_passes_axe(
 
 
 def test_the_home_page_and_a_match_page_link_the_game_s_rules(server: Server, browser: Any) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
     page = browser.new_context(viewport=VIEWPORTS["desktop"]).new_page()
     page.goto(server.url + "/")
     page.select_option("#game-select", "yinsh")
@@ -75,6 +76,7 @@ def test_the_home_page_and_a_match_page_link_the_game_s_rules(server: Server, br
     page.wait_for_url("**/h/**")
     seat = page.input_value("#seat-link-1")
     page.goto(seat)
+    page.screenshot(path=str(ARTIFACTS / "rules-link-player-desktop.png"))
     with page.context.expect_page() as opened:  # the rules open beside the match, which stays live
         page.click("#rules-link")
     rules = opened.value

@@ -32,7 +32,7 @@ BOARD_MARKUP = {
 REQUIRED = {
     "lance-assembly": "slides the four tiles",
     "yinsh": "moves the ring along the E line",
-    "back-to-the-wall": "Round 1 on Once",
+    "back-to-the-wall": "C4 and C5 are both dropped",
     "bidding-ttt": "Blue's 4 beats Red's",
     "grid-master": "must reposition its first symbol",
     "squava": "red loses the board",
