@@ -23,7 +23,7 @@ HOW_TO_PLAY = HowToPlay(
         ), diagrams=(
             Diagram("X's second turn: X places on B2, then must reposition its first symbol, A1, here one "
                     "square down to A2.", setup=((1, "place A1"), (2, "place C1")),
-                    play=((1, "place B2; move A1 down 1"),), names=("X", "O")),
+                    play=((1, "place B2; move A1 down 1"),)),
         )),
         Section("Winning and drawing", (
             "Only a turn that included a reposition can win, and only the mover's lines count. A line that "

@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from games.core.howto import positions
-from games.registry import get_game, get_page, slugs
+from games.registry import get_game, get_page, registered, slugs
 from matches.play import services
 
 #: what each game's own board template writes (its root element), to tell its drawing from any other
@@ -126,3 +126,20 @@ def test_every_match_page_links_its_game_s_rules(client: Client, make_match: Any
         response = client.get(url)
         assert response.status_code == 200, url
         assert link in response.content.decode(), url
+
+
+def test_a_game_added_at_run_time_gets_its_rules_page_from_its_own_hooks(client: Client, settings: Any) -> None:
+    """The toy tic-tac-toe (tests/games/toy/), registered through the registry alone: its text and
+    its board template's drawing, with nothing in matches/ knowing it."""
+    from tests.games.toy.page import TicTacToePage
+    from tests.games.toy.rules import TicTacToe
+    from tests.matches.test_new_game import TOY
+
+    engine = settings.TEMPLATES[0]
+    settings.TEMPLATES = [{**engine, "DIRS": [*engine["DIRS"], TOY / "templates"]}]
+    with registered(TicTacToe(), TicTacToePage(), app="toy_ttt"):
+        html = client.get("/rules/tic-tac-toe/").content.decode()
+        assert 'href="/rules/tic-tac-toe/"' in client.get("/rules/").content.decode()
+    assert "Three of your marks in a row." in _text(html)
+    assert html.count('class="toy-board"') == 2  # before and after X completes the top row
+    assert client.get("/rules/tic-tac-toe/").status_code == 404  # gone with its registration
