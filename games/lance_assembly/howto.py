@@ -35,6 +35,12 @@ HOW_TO_PLAY = HowToPlay(
             "on any empty square, at any point of their turn: before placing, between placing and sliding, or "
             "after the slide. It is not a turn on its own (a turn of the neutral tile alone is refused), it "
             "belongs to nobody, never counts toward a lance, and anyone may slide it afterwards.",
+        ), diagrams=(
+            Diagram("Red threatens a lance with A3 to D3. Blue places F6, then the neutral tile on E3: row 3 is "
+                    "blocked for red until someone slides the neutral tile away.",
+                    setup=((1, "place A3"), (2, "place A5"), (1, "place B3"), (2, "place B5"), (1, "place C3"),
+                           (2, "place C6"), (1, "place D3")),
+                    play=((2, "place F6; neutral E3"),), names=("Red", "Blue")),
         )),
         Section("When the board fills up", (
             "A tile (yours or the neutral one) may be placed only while more than 4 squares are empty. Once 4 or "
