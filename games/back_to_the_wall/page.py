@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core import HOST, NotationError, RuleError
+from games.core.howto import HowToPlay
 from games.core.pages import OptionField, Page
 
 from .board import (
@@ -43,6 +44,7 @@ from .board import (
     cut_corners,
     parse_action,
 )
+from .howto import HOW_TO_PLAY
 from .resolve import fallback, ray
 from .results import ARROWS, banner, header, points, replay_rounds, standings
 
@@ -420,6 +422,9 @@ class BackToTheWallPage(Page):
         "garnets": OptionField("per_seat", "garnets each may spend; all empty = not counted (the host keeps the books)"),
         "boards": OptionField("boards"),
     }
+
+    def how_to_play(self) -> HowToPlay:
+        return HOW_TO_PLAY
 
     def boards(self, value: Any) -> list[dict[str, Any]]:
         return [{"name": name, "title": BOARD_TITLES[name], "size": spec.get("size"),

@@ -31,7 +31,10 @@ from typing import Any
 
 from games.bidding_ttt.rules import BOARDS, COLOURS, LINES, ROUNDS
 from games.core import HOST
+from games.core.howto import HowToPlay
 from games.core.pages import OptionField, Page
+
+from .howto import HOW_TO_PLAY
 
 SEATS = (1, 2)
 #: a letter per seat, so owners are told apart without colour
@@ -452,3 +455,7 @@ class BiddingPage(Page):
 
     def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         return context(view, ctx)
+
+    def how_to_play(self) -> HowToPlay:
+        return HOW_TO_PLAY
+

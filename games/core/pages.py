@@ -14,7 +14,7 @@ Besides the board, a page says what the platform's other pages show of the
 game: its one-line `description` on the home page, the `example_move` in an
 empty move box, and how the host form shows an option (`option_fields`: one
 number per seat, or a board editor fed by `boards` and checked by
-`check_board`).
+`check_board`), and the game's How to play page (`how_to_play`: games/core/howto.py).
 
 The one rule: a page runs for every audience with that audience's own
 `game.view()`, so it may only shape what the view already holds.  Hidden
@@ -26,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
+
+from .howto import HowToPlay
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,11 @@ class GamePage(Protocol):
         corners}.  `walls` None: the game's default walls for that size."""
         ...
 
+    def how_to_play(self) -> HowToPlay | None:
+        """The game's How to play page (/rules/<slug>/): required, the structure test fails a
+        registered game whose page returns None."""
+        ...
+
 
 class Page:
     """The default page: no keys of its own, the log rows as they are."""
@@ -92,3 +99,7 @@ class Page:
 
     def check_board(self, game: Any, board: str, size: int | None, walls: list[str] | None) -> dict[str, Any]:
         raise ValueError("there is no such board")
+
+    def how_to_play(self) -> HowToPlay | None:
+        # no text by default: a game says how it is played, or the structure test fails it
+        return None

@@ -26,8 +26,10 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import HOST
+from games.core.howto import HowToPlay
 from games.core.pages import Page
 
+from .howto import HOW_TO_PLAY
 from .notation import LETTERS, Answer, OpenRound, Spec, format_action, parse_action
 
 #: a number round shows a button per number up to this many numbers, else a number field
@@ -42,6 +44,9 @@ class CustomPage(Page):
     view_only = False
     description = "Any other game: 2 to 16 named seats; you open rounds, they answer sealed, you reveal and score."
     example_move = "answer 7"
+
+    def how_to_play(self) -> HowToPlay:
+        return HOW_TO_PLAY
 
     def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         return {"hg": shape(view, ctx), "private_rows": [], "hidden_rows": [],

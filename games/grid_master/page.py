@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.howto import HowToPlay
 from games.core.pages import Page
 from games.core.squares import Mark, square_grid, squares
+
+from .howto import HOW_TO_PLAY
 
 CORNERS = ("A1", "C1", "A3", "C3")
 MARKS = {"X": Mark("p1", "X"), "O": Mark("p2", "O")}
@@ -48,3 +51,6 @@ class GridMasterPage(Page):
 
     def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         return context(view, ctx)
+
+    def how_to_play(self) -> HowToPlay:
+        return HOW_TO_PLAY

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.howto import HowToPlay
 from games.core.pages import Page
 from games.core.squares import Mark, square_grid, squares
+
+from .howto import HOW_TO_PLAY
 
 MARKS = {"R": Mark("p1", "red tile"), "B": Mark("p2", "blue tile"), "N": Mark("neutral", "neutral tile")}
 
@@ -31,3 +34,6 @@ class LancePage(Page):
 
     def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         return context(view, ctx)
+
+    def how_to_play(self) -> HowToPlay:
+        return HOW_TO_PLAY

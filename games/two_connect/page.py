@@ -24,11 +24,13 @@ from functools import cache
 from typing import Any
 
 from games.core import IllegalAction, RuleError
+from games.core.howto import HowToPlay
 from games.core.pages import Page
 
 from .board import BOARD_WORDS, GridBoard, GridRules
 from .drawing import GOMOKU_STEP, HEX, SQUAVA_STEP, grid_layout, number_text, svg_layers, yinsh_layout
 from .gomoku import Gomoku
+from .howto import GOMOKU, SQUAVA, TWO_CONNECT, YINSH
 from .rules import TwoConnect
 from .squava import Squava
 from .yinsh import NAMES, RAYS, Yinsh, YinshMove, YinshRules, parse_point
@@ -483,17 +485,29 @@ class TwoConnectPage(Page):
                   ctx: dict[str, Any]) -> list[dict[str, Any]]:
         return log_notes(view, entries, ctx)
 
+    def how_to_play(self) -> HowToPlay:
+        return TWO_CONNECT
+
 
 class SquavaPage(TwoConnectPage):
     description = "Squava alone: 5x5, four in a row wins, three in a row loses."
     example_move = "C3"
+
+    def how_to_play(self) -> HowToPlay:
+        return SQUAVA
 
 
 class GomokuPage(TwoConnectPage):
     description = "Gomoku alone: 14x14, five in a row wins."
     example_move = "C3"
 
+    def how_to_play(self) -> HowToPlay:
+        return GOMOKU
+
 
 class YinshPage(TwoConnectPage):
     description = "Yinsh blitz alone: rings and markers on the hex board, the first row of five wins."
     example_move = "ring E5 or E5-E8"
+
+    def how_to_play(self) -> HowToPlay:
+        return YINSH

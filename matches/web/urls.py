@@ -4,6 +4,7 @@ from matches.web import (
     chat_views,
     practice,
     replay_views,
+    rules_views,
     views,
 )
 
@@ -20,5 +21,6 @@ urlpatterns = [
     path("f/<token:token>/", views.fragments, name="fragments"),
     path("staff/matches/<int:match_id>/", views.staff_host, name="staff_host"),
     *chat_views.urlpatterns,  # the match chat under each audience's link
+    *rules_views.urlpatterns,  # How to play: /rules/ and /rules/<slug>/, each game's own text
     *replay_views.urlpatterns,  # bouts/<n>/ replays and .txt records under each audience's link
 ]

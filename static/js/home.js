@@ -31,6 +31,9 @@
     if (parseInt(start.value, 10) > seats) { start.value = "1"; }
     document.getElementById("round-label").hidden = opt.dataset.sealed !== "1";
     document.getElementById("game-description").textContent = opt.dataset.description || "";
+    var rules = document.getElementById("game-rules");  // the chosen game's How to play page
+    rules.href = opt.dataset.rules;
+    rules.textContent = "How to play " + opt.textContent.trim();
     if (!prefill) { return; }
     document.getElementById("bouts").value = opt.dataset.bouts || 1;
     clock(opt);

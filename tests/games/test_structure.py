@@ -2,6 +2,7 @@
 registry, no module over 600 lines, and one composer that owns the move box.
 Issue 38: every registered game brings its own test module, the words of its
 results and its home-page description (matches/ keeps no table of them).
+Issue 41: and its How to play text (no default: a game without one fails).
 
 The pages themselves (what a click composes, what the board shows) are
 proved in tests/browser/test_*_match.py, which play every game by clicks."""
@@ -43,6 +44,9 @@ def lacks(slug: str) -> list[str]:
         found.append("the words of its results (Game.reason_words)")
     if not page.description.strip():
         found.append("its home-page description (its page's description)")
+    how = page.how_to_play()
+    if how is None or not how.goal.strip() or not how.turn.strip() or not how.notation:
+        found.append("its How to play text: goal, turn and notation (its page's how_to_play)")
     return found
 
 
@@ -56,7 +60,8 @@ def test_a_game_registered_without_them_is_caught() -> None:
     with registered(bare, app="toy_ttt"):
         assert lacks("bare-toe") == ["its test module tests/games/test_bare_toe.py",
                                      "the words of its results (Game.reason_words)",
-                                     "its home-page description (its page's description)"]
+                                     "its home-page description (its page's description)",
+                                     "its How to play text: goal, turn and notation (its page's how_to_play)"]
 
 
 def test_an_unknown_slug_has_no_page() -> None:
@@ -68,6 +73,7 @@ def test_the_default_page_adds_nothing_and_keeps_the_log() -> None:
     entries = [{"kind": "move", "text": "place C3"}]
     assert Page().context({}, {}) == {}
     assert Page().log_notes({}, entries, {}) is entries
+    assert Page().how_to_play() is None  # no default text: the structure test fails a game without its own
     assert Page.view_only is False
 
 
