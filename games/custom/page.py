@@ -47,8 +47,8 @@ class CustomPage(Page):
     example_move = "answer 7"
 
     def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
-        out = {"hg": shape(view, ctx), "private_rows": [], "hidden_rows": [],
-               **({"status": _status(view, ctx)} if view.get("result") is None else {})}
+        out: dict[str, Any] = {"hg": shape(view, ctx), "private_rows": [], "hidden_rows": [],
+                               **({"status": _status(view, ctx)} if view.get("result") is None else {})}
         if view["public"].get("awards"):  # once the host scores, the header counts points, not bouts won
             out["seats"] = header(ctx.get("seats") or [], view["public"]["points"])
         return out
