@@ -323,6 +323,27 @@ def final_ranking(points: Mapping[int, Sequence[float]]) -> list[list[int]]:
     return groups
 
 
+def awards(ranking: Sequence[Sequence[int]]) -> dict[str, list[int]]:
+    """The match's awards by its final ranking (rules.py's ruling on ties): the Token of Life to a
+    sole first, Elimination Candidate to a sole last.  Seats equal on every tie-break for first
+    (`tied_first`) or for last (`tied_last`) are left to the host to settle, as Bidding's tie is;
+    no seat is ever both (four seats equal: both ties, no award)."""
+    first, last = list(ranking[0]), list(ranking[-1])
+    return {
+        "token_of_life": first if len(first) == 1 else [],
+        "elimination_candidate": last if len(last) == 1 and len(ranking) > 1 else [],
+        "tied_first": first if len(first) > 1 else [],
+        "tied_last": last if len(last) > 1 else [],
+    }
+
+
+def award_words(seats: Sequence[int], tied: Sequence[int]) -> str:
+    """Who an award goes to, or the tie the host settles ("seat 1 and seat 2 tied: the host decides")."""
+    if seats:
+        return " and ".join(f"seat {s}" for s in seats)
+    return " and ".join(f"seat {s}" for s in tied) + " tied: the host decides"
+
+
 # -- JSON forms ------------------------------------------------------------------------
 def board_view(b: Board) -> dict[str, Any]:
     n = b.size

@@ -140,8 +140,8 @@ def banner(banner: Mapping[str, Any], standings: Mapping[str, Any]) -> dict[str,
     """The end-of-match banner with points (not bouts won) and who earned what, by name."""
     earned = ", ".join(f"{g['name']} {g['count']}" for g in standings["garnets_earned"]) or "none"
     detail = (
-        f"Token of Life: {' and '.join(standings['token_of_life'])}. "
-        f"Elimination Candidate: {' and '.join(standings['elimination_candidate'])}. "
+        f"Token of Life: {standings['token_words']}. "
+        f"Elimination Candidate: {standings['candidate_words']}. "
         f"Garnets earned: {earned}."
     )
     score = ", ".join(f"{t['name']} {t['points']} pts" for t in standings["totals"])
@@ -220,6 +220,8 @@ def standings(final: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, A
         "totals": totals,
         "token_of_life": [names[s] for s in final["token_of_life"]],
         "elimination_candidate": [names[s] for s in final["elimination_candidate"]],
+        "token_words": _award(final["token_of_life"], final.get("tied_first") or [], names),
+        "candidate_words": _award(final["elimination_candidate"], final.get("tied_last") or [], names),
         "garnets_earned": [
             {"name": names[s], "count": int(final["garnets_earned"][str(s)])}
             for s in SEATS
@@ -227,6 +229,13 @@ def standings(final: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, A
         ],
         "place_points": "/".join(str(p) for p in PLACE_POINTS),
     }
+
+
+def _award(seats: Sequence[int], tied: Sequence[int], names: Mapping[int, str]) -> str:
+    """Who an award goes to by name, or the tie the host settles (rules.py's ruling on ties)."""
+    if seats:
+        return " and ".join(names[s] for s in seats)
+    return f"{' and '.join(names[s] for s in tied)} are tied on every tie-break: the host decides"
 
 
 def _decided(

@@ -46,8 +46,12 @@ Ruling: option `garnets` ({seat: garnets held}) sets what each seat may spend
   than the seat has left is refused.
 Ruling: board scores published during play are captured squares only; garnet
   bonuses (which would reveal spends) appear with the final result.
-Ruling: several Elimination Candidates (or winners) only when seats are equal
-  on every tie-break.
+Ruling (issue 41): seats equal on every tie-break for first place win nothing
+  by the rules: the result has no winner (reason "tie") and no Token of Life,
+  for the host to settle, as Bidding's tie is; seats equal for last place are
+  no Elimination Candidate, for the host to settle.  No seat is both: when all
+  four are equal, both are the host's (`final` then lists `tied_first` and
+  `tied_last`; resolve.awards).
 
 public_view keys: `round` (1-3, the round being played; 3 once finished),
 `rounds`, `finished`, `submitted` {seat: bool}, `boards` (list, once/twice/
@@ -64,8 +68,9 @@ before it), and once finished `final`
 ({ranking: [[seat, ...], ...], points {seat: total}, boards [{name, scores
 {seat: captured + bonus}, captured, garnet_bonus, points}], garnets_earned
 {seat: n}, garnet_spends {seat: {board: round}}, token_of_life [seat],
-elimination_candidate [seat]}).  Hidden per seat: `submission` (the pending
-orders in canonical text, or null), `garnet_spends` {board: round},
+elimination_candidate [seat], tied_first [seat], tied_last [seat]}).  Hidden
+per seat: `submission` (the pending orders in canonical text, or null),
+`garnet_spends` {board: round},
 `garnet_bonus` {board: n}, `garnets_to_spend` (n, or null when not counted).
 """
 
@@ -104,6 +109,8 @@ from .board import (
     start_board,
 )
 from .resolve import (
+    award_words,
+    awards,
     board_view,
     dump_log,
     final_ranking,
@@ -124,7 +131,7 @@ class BackToTheWall(SeasonLedger):  # its garnets, Token of Life and candidates 
     name = "Back to the Wall"
     seats = 4
     sealed = True
-    reason_words = {"points": "most points"}
+    reason_words = {"points": "most points", "tie": "a tie for first, for the host to settle"}
     default_options: ClassVar[Mapping[str, Any]] = {
         "boards": {
             name: {
@@ -379,13 +386,15 @@ class BackToTheWall(SeasonLedger):  # its garnets, Token of Life and candidates 
         totals: dict[int, float] = final["points"]
         order = "; ".join(", ".join(f"seat {s} ({totals[s]:g})" for s in group) for group in ranking)
         earned = ", ".join(f"seat {s}: {n}" for s, n in final["garnets_earned"].items() if n) or "none"
+        won = awards(ranking)
         detail = (
             f"Ranking: {order}. Garnets earned: {earned}. "
-            f"Token of Life: {_seats(ranking[0])}. Elimination Candidate: {_seats(ranking[-1])}."
+            f"Token of Life: {award_words(won['token_of_life'], won['tied_first'])}. "
+            f"Elimination Candidate: {award_words(won['elimination_candidate'], won['tied_last'])}."
         )
         return Result(
-            winners=frozenset(ranking[0]),
-            reason="points",
+            winners=frozenset(won["token_of_life"]),
+            reason="points" if won["token_of_life"] else "tie",
             scores={s: float(totals[s]) for s in SEATS},
             detail=detail,
         )
@@ -440,8 +449,7 @@ class BackToTheWall(SeasonLedger):  # its garnets, Token of Life and candidates 
                 ],
                 "garnets_earned": {str(s): n for s, n in final["garnets_earned"].items()},
                 "garnet_spends": {str(s): _spends_view(state, s) for s in SEATS},
-                "token_of_life": final["ranking"][0],
-                "elimination_candidate": final["ranking"][-1],
+                **awards(final["ranking"]),
             }
         return view
 
@@ -577,10 +585,6 @@ def _quad(values: Sequence[Any]) -> tuple[int, int, int, int]:
 def _triples(rows: Sequence[Sequence[int]]) -> tuple[Triple, Triple, Triple, Triple]:
     t = [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
     return (t[0], t[1], t[2], t[3])
-
-
-def _seats(group: Sequence[int]) -> str:
-    return " and ".join(f"seat {s}" for s in group)
 
 
 def _spends_view(state: BackToTheWallState, seat: int) -> dict[str, int]:

@@ -126,6 +126,8 @@ class BiddingTTT(Game[BiddingState, BiddingAction]):
     name = "Bidding 3D Tic-Tac-Toe"
     seats = 2
     sealed = True
+    #: the log's word for a seat's sealed bids, to another seat and to spectators ("Ann bid")
+    sealed_note = "bid"
     default_options = {"chips": 80, "garnets": {}}
     # the words the end banner has always shown ("Red wins the match — line")
     reason_words = {"line": "line", "boards": "won more boards", "tiles": "tiles", "chips": "chips",

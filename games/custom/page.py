@@ -15,7 +15,10 @@ What it adds for `custom/board.html` and `controls.html` (key `hg`):
   notation), and the seat's `mine` answer so far.
 - `rounds`: every round, newest first, with its revealed answers; the host's
   rows hold every answer and the reveal actions as notation.
-- `scoreboard`: seats best first (points, out or in play), `awards`.
+- `scoreboard`: seats best first (every seat still in above every seat out,
+  then by points), `awards`.
+- `seats`: once the host has given or taken points, the header's seat rows
+  show points instead of bouts won.
 - `host`: the console rows (per seat: answer status, answer, points and
   eliminate and winner actions as notation), resolve, end by points, draw.
 - `status`: a sentence for the status line.
@@ -49,8 +52,26 @@ class CustomPage(Page):
         return HOW_TO_PLAY
 
     def context(self, view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
-        return {"hg": shape(view, ctx), "private_rows": [], "hidden_rows": [],
-                **({"status": _status(view, ctx)} if view.get("result") is None else {})}
+        out: dict[str, Any] = {"hg": shape(view, ctx), "private_rows": [], "hidden_rows": [],
+                               **({"status": _status(view, ctx)} if view.get("result") is None else {})}
+        if view["public"].get("awards"):  # once the host scores, the header counts points, not bouts won
+            out["seats"] = header(ctx.get("seats") or [], view["public"]["points"])
+        return out
+
+
+def header(rows: list[dict[str, Any]], points: dict[str, Any]) -> list[dict[str, Any]]:
+    """The generic seat rows of the match header with each seat's points in place of bouts won."""
+    out = []
+    for row in rows:
+        n = int(points.get(str(row["number"]), 0))
+        out.append({**row, "score": f"{n} pt{'' if abs(n) == 1 else 's'}",
+                    "score_label": f"{n} point{'' if abs(n) == 1 else 's'}"})
+    return out
+
+
+def ranked(count: int, points: dict[str, Any], out_seats: set[int]) -> list[int]:
+    """Seats best first: every seat still in above every eliminated seat, then by points."""
+    return sorted(range(1, count + 1), key=lambda s: (s in out_seats, -int(points[str(s)]), s))
 
 
 def shape(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
@@ -72,7 +93,7 @@ def shape(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
                   and bool(ctx.get("my_turn")))
     if current is not None:
         current["control"] = _control(current, count, name, own.get(current["number"])) if can_answer else None
-    board = sorted(range(1, count + 1), key=lambda s: (-int(public["points"][str(s)]), s))
+    board = ranked(count, public["points"], out_seats)
     shaped: dict[str, Any] = {
         "count": count,
         "open": current,
@@ -214,8 +235,9 @@ def _host(public: dict[str, Any], current: dict[str, Any] | None, every: dict[in
             "winner": f"end winner {s}",
         })
     groups: list[list[int]] = []
-    for s in board:
-        if groups and public["points"][str(groups[-1][0])] == public["points"][str(s)]:
+    for s in board:  # the ranking by points proposed to the host: seats out below every seat still in
+        if (groups and public["points"][str(groups[-1][0])] == public["points"][str(s)]
+                and (groups[-1][0] in out_seats) == (s in out_seats)):
             groups[-1].append(s)
         else:
             groups.append([s])

@@ -31,7 +31,10 @@ Ruling: who has answered is public; what they answered is not, until the host
   (the two differ only in what the pages say to the author).
 Ruling: an eliminated seat answers nothing more and is no longer awaited
   (eliminating the last awaited seat closes the round); its earlier answers
-  stay as they were.  Eliminating is final.
+  stay as they were.  Eliminating is final: an eliminated seat ranks below
+  every seat still in, whatever its points (issue 41), on the scoreboard, in
+  the ranking by points the host is offered, and in a ranking the host types
+  (one that puts it level with or above a seat still in is refused).
 Ruling: answers are checked against the round: a number in its range, one of
   its choices (by text, any case, or by position: a bare number is a
   position, so a choice named "2" is typed in quotes), one or more seats of this
@@ -321,8 +324,11 @@ class CustomGame(Game[CustomState, CustomAction]):
         yield Announce("The next round starts soon.")
         for s in range(1, state.seats + 1):
             yield End("winner", ((s,),))
-        by_points = sorted(range(1, state.seats + 1), key=lambda s: -state.points[s - 1])
-        yield End("ranking", tuple(tuple(g) for _, g in itertools.groupby(by_points, lambda s: state.points[s - 1])))
+        def standing(s: int) -> tuple[bool, int]:
+            return (s in state.eliminated, -state.points[s - 1])
+
+        by_points = sorted(range(1, state.seats + 1), key=standing)
+        yield End("ranking", tuple(tuple(g) for _, g in itertools.groupby(by_points, standing)))
         yield End("draw")
 
     def random_action(self, state: CustomState, seat: int, rng: random.Random) -> CustomAction | None:
@@ -508,6 +514,11 @@ def _end(state: CustomState, action: End) -> CustomState:
         missing = [s for s in range(1, state.seats + 1) if s not in listed]
         if missing:
             raise IllegalAction(f"the ranking leaves out seat {missing[0]}: rank every seat, ties with =")
+        place = {s: i for i, group in enumerate(action.ranking) for s in group}
+        for out in state.eliminated:
+            above = [s for s in state.in_play() if place[s] >= place[out]]
+            if above:
+                raise IllegalAction(f"seat {out} is out: it ranks below every seat still in, seat {above[0]} too")
     closed = _close(state) if state.open_round() is not None else state
     return replace(closed, ending=action)
 

@@ -22,11 +22,14 @@ _EVENTS: dict[str, str] = {
     "timeout": "ran out of time",
     "award": "host awarded",
     "forfeit": "forfeit",
-    "resign": "the opponent resigned",
+    "resign": "resigned",
     "draw": "declared by the host",
     "ended": "ended by the host",
     "ended by the host": "ended by the host",
 }
+
+#: the match events a seat loses by, as "<who> <words>" (the headline names them: outcome.banner)
+_LOSER_EVENTS: dict[str, str] = {"time": "ran out of time", "timeout": "ran out of time", "resign": "resigned"}
 
 
 def title(match: Any) -> str:
@@ -94,9 +97,24 @@ def banner(match: Any, bout: Any, names: dict[int, str], viewer: int, score: dic
     if bout is None or match.status == "setup":
         return None
 
-    def who(seats: list[int]) -> str:
-        people = ["You" if s == viewer else names.get(s, f"Seat {s}") for s in seats]
-        return " and ".join(people)
+    def who(seats: list[int], start: bool = True) -> str:
+        you = "You" if start else "you"  # "You" opens a sentence; mid-sentence it is "you"
+        return " and ".join(you if s == viewer else names.get(s, f"Seat {s}") for s in seats)
+
+    def verb(seats: list[int]) -> str:
+        return "win" if seats == [viewer] or len(seats) > 1 else "wins"
+
+    def by_event(reason: str, winners: list[int], what: str, start: bool = True) -> tuple[str, str] | None:
+        """A time-out or a resignation names who lost by it, for every audience: ("Bob ran out of
+        time", "Bob ran out of time: Ann wins bout 2"), ("You resigned bout 3", "You resigned bout 3:
+        Ann wins it"); None for any other ending.  `what`: "bout 3" or "the match"."""
+        losers = [s for s in sorted(names) if s not in winners]
+        if reason not in _LOSER_EVENTS or not losers:
+            return None
+        head = f"{who(losers, start)} {_LOSER_EVENTS[reason]}"
+        if reason == "resign":
+            head, what = f"{head} {what}", "it"
+        return head, f"{head}: {who(winners, start=False)} {verb(winners)} {what}" if winners else head
 
     score_text = ", ".join(f"{names.get(s, f'seat {s}')} {score.get(s, 0)}" for s in sorted(names))
     result_detail = str((bout.result or {}).get("detail", ""))
@@ -115,10 +133,17 @@ def banner(match: Any, bout: Any, names: dict[int, str], viewer: int, score: dic
             bouts = int((match.format or {}).get("bouts", 1) or 1)
             words = f"won {best} bout{'s' if best != 1 else ''} of a best of {bouts}"
             if bout.finished and bout.reason:
-                detail = f"Bout {bout.number}: {why(match.game_slug, bout.reason)}."
-        if winners:
-            verb = "win" if winners == [viewer] or len(winners) > 1 else "wins"
-            headline = f"{who(winners)} {verb} the match"
+                last = [int(s) for s in (bout.result or {}).get("winners") or []]
+                ended = by_event(bout.reason, last, f"bout {bout.number}", start=bout.reason == "resign")
+                if ended is None:
+                    detail = f"Bout {bout.number}: {why(match.game_slug, bout.reason)}."
+                else:  # "Bob resigned bout 3." / "Bout 3: you ran out of time."
+                    detail = f"{ended[0]}." if bout.reason == "resign" else f"Bout {bout.number}: {ended[0]}."
+        event = by_event(reason, winners, "the match")
+        if event is not None:
+            headline = event[1]
+        elif winners:
+            headline = f"{who(winners)} {verb(winners)} the match"
         else:
             headline = "The match is over: no winner"
         return _finish({"kind": "match", "headline": headline, "why": words, "score": score_text,
@@ -128,9 +153,11 @@ def banner(match: Any, bout: Any, names: dict[int, str], viewer: int, score: dic
         return None
     winners = [int(s) for s in bout.result.get("winners") or []]
     words = why(match.game_slug, bout.reason or bout.result.get("reason", ""), result_detail)
-    if winners:
-        verb = "win" if winners == [viewer] or len(winners) > 1 else "wins"
-        headline = f"{who(winners)} {verb} bout {bout.number}"
+    event = by_event(bout.reason or "", winners, f"bout {bout.number}")
+    if event is not None:
+        headline = event[1]
+    elif winners:
+        headline = f"{who(winners)} {verb(winners)} bout {bout.number}"
     elif bout.reason == "stalemate":
         headline = f"Bout {bout.number} is a stalemate"
     else:

@@ -109,8 +109,9 @@ def test_pause_requests_and_resignations_by_clicks(server: Server, browser: Any)
     bob.wait_for_selector("#banner", state="hidden", timeout=TIMEOUT)
     bob.click("#resign-bout")
     for page in pages:
-        page.wait_for_selector("#banner-head >> text=bout 2 — the opponent resigned", timeout=TIMEOUT)
-    assert ann.inner_text("#banner-head") == "You win bout 2 — the opponent resigned"
+        page.wait_for_selector("#banner-head >> text=resigned bout 2", timeout=TIMEOUT)
+    assert ann.inner_text("#banner-head") == "Bob resigned bout 2: you win it"
+    assert bob.inner_text("#banner-head") == "You resigned bout 2: Ann wins it"
     _shot(bob, "resigned-bout-phone")
 
     # bout 3: Ann resigns the match; the host is offered Reopen (a seat's ending, like a forfeit)
@@ -120,7 +121,7 @@ def test_pause_requests_and_resignations_by_clicks(server: Server, browser: Any)
     for page in pages:
         page.wait_for_function("document.querySelector('#banner-head')?.textContent.includes('the match')",
                                timeout=TIMEOUT)
-    assert bob.inner_text("#banner-head") == "You win the match — the opponent resigned"
+    assert bob.inner_text("#banner-head") == "Ann resigned the match: you win it"
     assert "Reopen bout 3" in host.inner_text("#banner")
     assert host.locator("#host-reopen").count() == 1
     links_text = " ".join(host.inner_text("#replay-links").split())

@@ -125,21 +125,43 @@ def test_the_tie_break_order_is_total_best_board_thrice_twice_once():
     assert final_ranking({1: [5, 1, 3], 2: [4, 2, 3]}) == [[1], [2]]  # best 5 vs 4
 
 
-def test_seats_equal_on_every_tie_break_share_first_place():
+def test_a_tie_for_first_on_every_tie_break_is_the_hosts_to_settle():
+    # issue 41: seats equal on every tie-break for first win nothing by the rules (as Bidding's tie)
     state = finished({1: 9, 2: 9, 3: 5, 4: 3}, {1: 9, 2: 9, 3: 5, 4: 3}, {1: 9, 2: 9, 3: 5, 4: 3})
     result = game.result(state)
-    assert result.winners == frozenset({1, 2})
+    assert result.winners == frozenset() and result.reason == "tie"
     assert result.scores == {1: 15.0, 2: 15.0, 3: 6.0, 4: 3.0}
     final = game.public_view(state)["final"]
-    assert final["token_of_life"] == [1, 2] and final["garnets_earned"] == {"1": 0, "2": 0, "3": 0, "4": 0}
+    assert final["token_of_life"] == [] and final["tied_first"] == [1, 2]
+    assert final["elimination_candidate"] == [4] and final["tied_last"] == []
+    assert final["garnets_earned"] == {"1": 0, "2": 0, "3": 0, "4": 0}
+    assert "Token of Life: seat 1 and seat 2 tied: the host decides." in result.detail
+    assert "Elimination Candidate: seat 4." in result.detail
+    assert game.reason_words["tie"] == "a tie for first, for the host to settle"
 
 
-def test_everyone_tied_makes_everyone_first_and_last():
+def test_a_tie_for_last_on_every_tie_break_is_the_hosts_to_settle():
+    state = finished({1: 9, 2: 7, 3: 5, 4: 5}, {1: 9, 2: 7, 3: 5, 4: 5}, {1: 9, 2: 7, 3: 5, 4: 5})
+    result = game.result(state)
+    assert result.winners == frozenset({1}) and result.reason == "points"
+    final = game.public_view(state)["final"]
+    assert final["ranking"] == [[1], [2], [3, 4]]
+    assert final["token_of_life"] == [1] and final["tied_first"] == []
+    assert final["elimination_candidate"] == [] and final["tied_last"] == [3, 4]
+    assert "Elimination Candidate: seat 3 and seat 4 tied: the host decides." in result.detail
+
+
+def test_everyone_tied_is_neither_first_nor_last_but_the_hosts_to_settle():
+    # today's defect: a four-way tie made every player both Token of Life winner and Elimination Candidate
     state = finished({}, {}, {})
     result = game.result(state)
-    assert result.winners == frozenset({1, 2, 3, 4})
+    assert result.winners == frozenset() and result.reason == "tie"
     assert result.scores == {s: 9.75 for s in (1, 2, 3, 4)}
-    assert game.public_view(state)["final"]["elimination_candidate"] == [1, 2, 3, 4]
+    final = game.public_view(state)["final"]
+    assert final["token_of_life"] == [] and final["elimination_candidate"] == []
+    assert final["tied_first"] == final["tied_last"] == [1, 2, 3, 4]
+    awards = game.season_awards(state, tuple(sorted(result.winners)))
+    assert awards.tokens == () and awards.candidates == ()
 
 
 def test_no_result_while_the_match_is_running():

@@ -412,7 +412,7 @@ def test_sealed_orders_never_reach_spectators_or_the_other_seat_in_a_delta(make_
     assert "data-base" in sent["watch"]
     assert "A1 3" in sent["host"]
     for label in ("watch", "seat-2"):
-        assert "A1 3" not in sent[label] and "submitted sealed orders" in sent[label]
+        assert "A1 3" not in sent[label] and '<span class="text">bid</span>' in sent[label]
 
 
 # -- off the move's path; failures ------------------------------------------------------------

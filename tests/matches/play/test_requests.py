@@ -53,7 +53,7 @@ def test_resign_the_bout_then_the_match_and_reopen_takes_it_back(client: Client,
     assert bout.result["winners"] == [2] and bout.reason == "resign"
     assert _log(match)[-1] == "seat:seat 1 (Ann) resigns the bout"
     assert host_seq(match) == before  # a seat's note is not a host action: the host's forms stay valid
-    assert _status(client, f"/w/{match.watch_token}/") == "Bob wins bout 1 — the opponent resigned."
+    assert _status(client, f"/w/{match.watch_token}/") == "Ann resigned bout 1: Bob wins it."
     # a doubled post is refused, and changes nothing
     assert _ask(client, ann, request="resign", scope="bout") == "the bout is over; the host starts the next one"
     assert match.bouts.get(number=1).version == bout.version
@@ -64,7 +64,7 @@ def test_resign_the_bout_then_the_match_and_reopen_takes_it_back(client: Client,
     assert _ask(client, bob, request="resign", scope="match") == ""
     match.refresh_from_db()
     assert match.status == "finished" and match.winners == [1]
-    assert _status(client, f"/p/{ann.token}/") == "You win the match — the opponent resigned."
+    assert _status(client, f"/p/{ann.token}/") == "Bob resigned the match: you win it."
     assert _ask(client, ann, request="resign", scope="sideways") == "resign either the bout or the match"
 
 

@@ -247,7 +247,7 @@ async def test_sealed_bids_never_reach_the_opponent_or_spectators(make_match: An
         html = got[name]
         assert "A1 7" not in html and "E5 11" not in html
         assert not re.search(r"E5\W{1,4}11", html), name
-        assert "submitted sealed orders" in html
+        assert "submitted sealed orders" not in html and ">bid<" in html
         assert "Only you see this" not in html or name == "p2"
     # the opponent's own private panel holds only its own (empty) bid
     assert seats[1] not in got["p2"] and seats[2] not in got["watch"]

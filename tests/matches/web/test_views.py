@@ -293,7 +293,7 @@ def test_host_page_shows_hidden_information_of_sealed_games(client: Client, make
     other = _html(client, f"/p/{seats[2]}/")
     watch = _html(client, f"/w/{match.watch_token}/")
     for html in (other, watch):
-        assert "A1 3" not in html and "submitted sealed orders" in html
+        assert "A1 3" not in html and '<span class="text">bid</span>' in html
 
 
 def test_fragments_url_serves_the_audience_fragments(client: Client, roles: Any) -> None:
@@ -340,7 +340,7 @@ def test_host_resolves_a_sealed_round_and_enters_orders(client: Client, make_mat
     state = services.bout_state(match.current_bout)
     assert match.game.view(state, 0)["public"]["round"] == 2
     watch = _html(client, f"/w/{match.watch_token}/")
-    assert "E5 4" not in watch and "submitted sealed orders" in watch
+    assert "E5 4" not in watch and '<span class="text">bid</span>' in watch
     # undo and correct notes quote the orders: only the host reads them
     services.submit(match, 1, "B2 5", _version(match))
     assert "undid 1" in _act(client, roles, action="undo", count=1, version=_version(match))
