@@ -55,7 +55,8 @@ HOW_TO_PLAY = HowToPlay(
             "a garnet.",
             "The points shown during play count captured squares only: garnet bonuses, which would reveal a "
             "spend, appear with the final result. Ties on points go to the better single board, then to points "
-            "on Thrice, then Twice, then Once.",
+            "on Thrice, then Twice, then Once. Players still equal after every tie-break for first place (or "
+            "for last) get no Token of Life (or no candidacy) by the rules: the host settles that tie.",
             "A player who sends no orders keeps their pieces in place and places no wall; the host may enter "
             "orders for them before resolving.",
         )),
