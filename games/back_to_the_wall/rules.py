@@ -46,12 +46,12 @@ Ruling: option `garnets` ({seat: garnets held}) sets what each seat may spend
   than the seat has left is refused.
 Ruling: board scores published during play are captured squares only; garnet
   bonuses (which would reveal spends) appear with the final result.
-Ruling (issue 41): seats equal on every tie-break for first place win nothing
-  by the rules: the result has no winner (reason "tie") and no Token of Life,
-  for the host to settle, as Bidding's tie is; seats equal for last place are
-  no Elimination Candidate, for the host to settle.  No seat is both: when all
-  four are equal, both are the host's (`final` then lists `tied_first` and
-  `tied_last`; resolve.awards).
+Ruling (issue 41): seats equal on every tie-break for first place share the
+  win (RULINGS.md: `winners` holds every seat ranked first), with the reason
+  "tie", and no Token of Life: the host settles it, as Bidding's tie is; seats
+  equal for last place are no Elimination Candidate, for the host to settle.
+  No seat is both: when all four are equal, both are the host's (`final` then
+  lists `tied_first` and `tied_last`; resolve.awards).
 
 public_view keys: `round` (1-3, the round being played; 3 once finished),
 `rounds`, `finished`, `submitted` {seat: bool}, `boards` (list, once/twice/
@@ -131,7 +131,7 @@ class BackToTheWall(SeasonLedger):  # its garnets, Token of Life and candidates 
     name = "Back to the Wall"
     seats = 4
     sealed = True
-    reason_words = {"points": "most points", "tie": "a tie for first, for the host to settle"}
+    reason_words = {"points": "most points", "tie": "tied for first on every tie-break: the host settles the Token of Life"}
     default_options: ClassVar[Mapping[str, Any]] = {
         "boards": {
             name: {
@@ -393,7 +393,9 @@ class BackToTheWall(SeasonLedger):  # its garnets, Token of Life and candidates 
             f"Elimination Candidate: {award_words(won['elimination_candidate'], won['tied_last'])}."
         )
         return Result(
-            winners=frozenset(won["token_of_life"]),
+            # RULINGS.md: winners are the seats ranked first, several only if every tie-break is
+            # equal; the awards of such a tie are the host's to settle (won, above)
+            winners=frozenset(ranking[0]),
             reason="points" if won["token_of_life"] else "tie",
             scores={s: float(totals[s]) for s in SEATS},
             detail=detail,

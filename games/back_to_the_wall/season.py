@@ -55,6 +55,10 @@ class SeasonLedger(Game[BackToTheWallState, Action]):
 
     def season_awards(self, state: BackToTheWallState | None, winners: tuple[int, ...]) -> SeasonAwards:
         final = self.view(state, HOST)["public"].get("final") or {} if state is not None else {}
-        return SeasonAwards(tokens=winners, token_reason="won the main match",
+        # seats that share first on every tie-break win (RULINGS.md) but the Token of Life is the
+        # host's to settle (rules.py's ruling on ties); a host's award names its own winners
+        tied = final.get("tied_first") or []
+        tokens = () if tied and set(winners) == {int(s) for s in tied} else winners
+        return SeasonAwards(tokens=tokens, token_reason="won the main match",
                             candidates=tuple(int(s) for s in final.get("elimination_candidate", [])),
                             candidate_text="{player} finished last in {match} and is an Elimination Candidate")

@@ -126,10 +126,11 @@ def test_the_tie_break_order_is_total_best_board_thrice_twice_once():
 
 
 def test_a_tie_for_first_on_every_tie_break_is_the_hosts_to_settle():
-    # issue 41: seats equal on every tie-break for first win nothing by the rules (as Bidding's tie)
+    # issue 41: seats equal on every tie-break for first share the win (RULINGS.md) but not the
+    # Token of Life: the host settles it, as Bidding's tie
     state = finished({1: 9, 2: 9, 3: 5, 4: 3}, {1: 9, 2: 9, 3: 5, 4: 3}, {1: 9, 2: 9, 3: 5, 4: 3})
     result = game.result(state)
-    assert result.winners == frozenset() and result.reason == "tie"
+    assert result.winners == frozenset({1, 2}) and result.reason == "tie"
     assert result.scores == {1: 15.0, 2: 15.0, 3: 6.0, 4: 3.0}
     final = game.public_view(state)["final"]
     assert final["token_of_life"] == [] and final["tied_first"] == [1, 2]
@@ -137,7 +138,7 @@ def test_a_tie_for_first_on_every_tie_break_is_the_hosts_to_settle():
     assert final["garnets_earned"] == {"1": 0, "2": 0, "3": 0, "4": 0}
     assert "Token of Life: seat 1 and seat 2 tied: the host decides." in result.detail
     assert "Elimination Candidate: seat 4." in result.detail
-    assert game.reason_words["tie"] == "a tie for first, for the host to settle"
+    assert game.reason_words["tie"] == "tied for first on every tie-break: the host settles the Token of Life"
 
 
 def test_a_tie_for_last_on_every_tie_break_is_the_hosts_to_settle():
@@ -155,7 +156,7 @@ def test_everyone_tied_is_neither_first_nor_last_but_the_hosts_to_settle():
     # today's defect: a four-way tie made every player both Token of Life winner and Elimination Candidate
     state = finished({}, {}, {})
     result = game.result(state)
-    assert result.winners == frozenset() and result.reason == "tie"
+    assert result.winners == frozenset({1, 2, 3, 4}) and result.reason == "tie"
     assert result.scores == {s: 9.75 for s in (1, 2, 3, 4)}
     final = game.public_view(state)["final"]
     assert final["token_of_life"] == [] and final["elimination_candidate"] == []

@@ -39,4 +39,4 @@ def test_a_seats_page_says_chips_bid_on_a_lost_tile_are_spent(make_match: Any) -
     match = make_match("bidding-ttt")
     text = re.sub(r"<[^>]+>", "", Client().get(f"/p/{match.seat(1).token}/").content.decode())
     assert "Every chip you bid is spent, whether you win the tile or lose it." in text
-    assert "chips bid are spent on a tile won, lost or tied" in text
+    assert "chips bid are spent whether the tile is won or not" in text
