@@ -33,6 +33,8 @@ class Depths:
     depth: int
     width: int
     noise: float  # share of the best score an easy bot may give away at random
+    #: moves within this much of the best are equal: the seed chooses among them (variety)
+    margin: int = 6
 
 
 DEPTHS = {"easy": Depths(1, 8, 0.25), "normal": Depths(2, 8, 0.0), "strong": Depths(4, 10, 0.0)}
@@ -213,8 +215,9 @@ class Search:
                 break
         return best
 
-    def root(self, who: int, depth: int, moves: list[int]) -> list[tuple[int, int]]:
-        """(value, move) for every root move at `depth`, best first."""
+    def root(self, who: int, depth: int, moves: list[int], margin: int = 0) -> list[tuple[int, int]]:
+        """(value, move) for every root move at `depth`, best first: exact for the moves within
+        `margin` of the best, an upper bound for the others."""
         board = self.board
         scored = []
         alpha = -WIN * 2
@@ -225,7 +228,7 @@ class Search:
             else:
                 board.cells[move] = who
                 try:
-                    value = -self.negamax(3 - who, depth - 1, -WIN * 2, -alpha + 1)
+                    value = -self.negamax(3 - who, depth - 1, -WIN * 2, -(alpha - margin) + 1)
                 finally:
                     board.cells[move] = 0
             scored.append((value, move))
@@ -257,15 +260,17 @@ def choose_stone(view: dict[str, Any], seat: int, legal: list[int], knobs: Stren
     # even depths only past the first: a search that ends on its own move is over-hopeful
     for depth in [1, *range(2, depths.depth + 1, 2)]:
         try:
-            scored = search.root(seat, depth, moves)
+            scored = search.root(seat, depth, moves, depths.margin)
         except _OutOfBudget:
             break
         best = scored[0][1]
-        if depths.noise and len(scored) > 1:
-            top = scored[0][0]
-            margin = abs(top) * depths.noise + 1
-            close = [m for v, m in scored if v >= top - margin and v > -WIN]
-            best = rng.choice(close) if close else best
+        top = scored[0][0]
+        # among moves of nearly equal value the seed chooses, so one opening gives many games;
+        # an easy bot also gives away a share of the best score, as a beginner's eye would
+        margin = depths.margin + (abs(top) * depths.noise if abs(top) < WIN // 2 else 0)
+        close = [m for v, m in scored if v >= top - margin and v > -WIN]
+        if close:
+            best = rng.choice(close)
         moves = [m for _, m in scored]  # the next depth tries the best first
         if scored[0][0] >= WIN:
             break
