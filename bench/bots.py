@@ -124,7 +124,7 @@ def main() -> None:
                         "Back to the Wall 8)")
     parser.add_argument("--plies", type=int, default=2, help="random plies of an opening")
     parser.add_argument("--seeds", type=int, default=10)
-    parser.add_argument("--variety-plies", type=int, default=30)
+    parser.add_argument("--variety-plies", type=int, default=16)
     parser.add_argument("--json", default="", help="append every row to this file as a JSON line")
     args = parser.parse_args()
     if args.all:
