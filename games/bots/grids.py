@@ -44,6 +44,9 @@ class Depths:
 
 #: strong deepens as far as its clock allows (to `depth`); without a clock its node budget ends it
 DEPTHS = {"easy": Depths(1, 8, 0.1, defence=0.3), "normal": Depths(2, 8, 0.0), "strong": Depths(12, 10, 0.0)}
+#: Squava's 5x5: every square is a candidate, searched wider and deeper in the same time
+SMALL_DEPTHS = {"easy": Depths(1, 8, 0.1, defence=0.3), "normal": Depths(4, 8, 0.0),
+                "strong": Depths(12, 16, 0.0)}
 
 
 class Board:
@@ -283,7 +286,8 @@ def choose_stone(view: dict[str, Any], seat: int, legal: list[int], knobs: Stren
     """The square `seat` plays: alpha-beta from the public view, within the strength's budget."""
     public = view.get("public", view)
     board = Board(public["cells"], int(public["win_length"]), three_loses)
-    depths = DEPTHS.get(knobs.name, DEPTHS["normal"])
+    table = SMALL_DEPTHS if board.n <= 6 else DEPTHS
+    depths = table.get(knobs.name, table["normal"])
     board.watch(seat, depths.defence)
     allowed = set(legal)
     moves = [m for m in board.candidates(seat) if m in allowed] or list(legal)
