@@ -146,7 +146,7 @@ GRID_KNOBS: dict[str, dict[str, Any]] = {
 def _grid_master(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rng: random.Random) -> Any:
     knobs = replace(knobs, extra={**GRID_KNOBS.get(knobs.name, GRID_KNOBS["normal"]), **knobs.extra})
     return solve_and_play(game, state, seat, knobs, partial(grid_master_evaluate, game), dump_key(game),
-                          deadline_for(knobs))
+                          deadline_for(knobs), rng)
 
 
 _KNOWLEDGE: dict[str, Knowledge] = {
