@@ -24,7 +24,6 @@ alternated.
 from __future__ import annotations
 
 import random
-
 import time
 from collections.abc import Callable, Hashable
 from typing import Any
