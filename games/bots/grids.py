@@ -22,6 +22,8 @@ from .search import Strength
 
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 WIN = 1_000_000
+#: value of a square that would give the other side an open four (per square, up to three)
+FORK = 1500
 #: value of a window holding k stones of one colour and nothing else, by k (index) for length 5 / 4
 WINDOW_VALUE = {5: (0, 1, 12, 150, 2500, WIN), 4: (0, 1, 8, 60, WIN)}
 
@@ -33,9 +35,18 @@ class Depths:
     depth: int
     width: int
     noise: float  # share of the best score an easy bot may give away at random
+    #: moves within this much of the best are equal: the seed chooses among them (variety)
+    margin: int = 6
+    #: weight of the other side's lines in the evaluation: a beginner watches its own lines and
+    #: sees the other's only when they are one stone from done
+    defence: float = 1.0
 
 
-DEPTHS = {"easy": Depths(1, 8, 0.25), "normal": Depths(2, 8, 0.0), "strong": Depths(4, 10, 0.0)}
+#: strong deepens as far as its clock allows (to `depth`); without a clock its node budget ends it
+DEPTHS = {"easy": Depths(1, 8, 0.1, defence=0.3), "normal": Depths(2, 8, 0.0), "strong": Depths(12, 10, 0.0)}
+#: Squava's 5x5: every square is a candidate, searched wider and deeper in the same time
+SMALL_DEPTHS = {"easy": Depths(1, 8, 0.1, defence=0.3), "normal": Depths(4, 8, 0.0),
+                "strong": Depths(12, 16, 0.0)}
 
 
 class Board:
@@ -67,6 +78,15 @@ class Board:
                     sides.append(tuple(ray))
                 self.rays[i].append((sides[0], sides[1]))
         self.window_value = WINDOW_VALUE.get(self.k, WINDOW_VALUE[5])
+        #: per seat, the weight of its windows (`Depths.defence` for the searching seat's opponent)
+        self.weights = (1.0, 1.0)
+        #: whether the evaluation sees squares that would make an open four (not a beginner's eye)
+        self.forks = True
+
+    def watch(self, seat: int, defence: float) -> None:
+        """The searching seat weighs the other's lines by `defence`."""
+        self.weights = (1.0, defence) if seat == 1 else (defence, 1.0)
+        self.forks = defence >= 1.0
 
     def line(self, index: int, who: int) -> int:
         """The longest run of `who` through `index` if `who` stood there."""
@@ -139,8 +159,13 @@ class Board:
         `who` is to move: a square that completes its line wins now; two such squares of the
         other side cannot both be blocked."""
         cells, values, k = self.cells, self.window_value, self.k
-        total = 0
+        total = 0.0
+        w1, w2 = self.weights
         finish: tuple[set[int], set[int]] = (set(), set())
+        # per side, square -> the squares that would finish a line once it is played there
+        # (windows two stones short); Squava's three rule makes those windows no threat
+        makers: tuple[dict[int, set[int]], dict[int, set[int]]] = ({}, {})
+        watch_makers = self.forks and not self.three_loses and k >= 5
         for window in self.windows:
             a = b = 0
             for j in window:
@@ -150,24 +175,45 @@ class Board:
                 elif v == 2:
                     b += 1
             if a and not b:
-                total += values[a]
+                total += values[a] * w1
                 if a == k - 1:
                     finish[0].update(j for j in window if not cells[j])
+                elif a == k - 2 and watch_makers:
+                    _pairs(window, cells, makers[0])
             elif b and not a:
-                total -= values[b]
+                total -= values[b] * w2
                 if b == k - 1:
                     finish[1].update(j for j in window if not cells[j])
+                elif b == k - 2 and watch_makers:
+                    _pairs(window, cells, makers[1])
         mine, theirs = finish[who - 1], finish[2 - who]
         if mine:
             return WIN // 2
         if len(theirs) >= 2:
             return -WIN // 2
+        if watch_makers:
+            # a square that leaves two finishing squares (an open four) wins unless the other side
+            # has a four to answer with: the side to move plays it; the other side's such squares
+            # must be blocked, and two of them far apart cannot both be
+            forks = [sum(1 for ends in side.values() if len(ends) >= 2) for side in makers]
+            if not theirs and forks[who - 1]:
+                return WIN // 4
+            if forks[2 - who]:
+                total -= (FORK if who == 1 else -FORK) * min(forks[2 - who], 3) * (w2 if who == 1 else w1)
         if self.three_loses:
             empties = self.empties()
             safe1 = sum(1 for i in empties if self.line(i, 1) != 3)
             safe2 = sum(1 for i in empties if self.line(i, 2) != 3)
-            total += 15 * (safe1 - safe2)
-        return total if who == 1 else -total
+            total += 15 * (safe1 * w1 - safe2 * w2)
+        return round(total if who == 1 else -total)
+
+
+def _pairs(window: tuple[int, ...], cells: list[int], makers: dict[int, set[int]]) -> None:
+    """A window two stones short: playing either empty square leaves the other to finish it."""
+    empty = [j for j in window if not cells[j]]
+    if len(empty) == 2:
+        makers.setdefault(empty[0], set()).add(empty[1])
+        makers.setdefault(empty[1], set()).add(empty[0])
 
 
 class _OutOfBudget(Exception):
@@ -213,8 +259,9 @@ class Search:
                 break
         return best
 
-    def root(self, who: int, depth: int, moves: list[int]) -> list[tuple[int, int]]:
-        """(value, move) for every root move at `depth`, best first."""
+    def root(self, who: int, depth: int, moves: list[int], margin: int = 0) -> list[tuple[int, int]]:
+        """(value, move) for every root move at `depth`, best first: exact for the moves within
+        `margin` of the best, an upper bound for the others."""
         board = self.board
         scored = []
         alpha = -WIN * 2
@@ -225,7 +272,7 @@ class Search:
             else:
                 board.cells[move] = who
                 try:
-                    value = -self.negamax(3 - who, depth - 1, -WIN * 2, -alpha + 1)
+                    value = -self.negamax(3 - who, depth - 1, -WIN * 2, -(alpha - margin) + 1)
                 finally:
                     board.cells[move] = 0
             scored.append((value, move))
@@ -239,7 +286,9 @@ def choose_stone(view: dict[str, Any], seat: int, legal: list[int], knobs: Stren
     """The square `seat` plays: alpha-beta from the public view, within the strength's budget."""
     public = view.get("public", view)
     board = Board(public["cells"], int(public["win_length"]), three_loses)
-    depths = DEPTHS.get(knobs.name, DEPTHS["normal"])
+    table = SMALL_DEPTHS if board.n <= 6 else DEPTHS
+    depths = table.get(knobs.name, table["normal"])
+    board.watch(seat, depths.defence)
     allowed = set(legal)
     moves = [m for m in board.candidates(seat) if m in allowed] or list(legal)
     # win now; else stop the opponent's win now (any strength sees one move ahead)
@@ -252,20 +301,22 @@ def choose_stone(view: dict[str, Any], seat: int, legal: list[int], knobs: Stren
         return (safe or blocks)[0]
     moves = moves[: depths.width * 2]
     deadline = None if knobs.seconds is None else time.perf_counter() + knobs.seconds * 0.8
-    search = Search(board, depths, knobs.iterations * 40, deadline)
+    search = Search(board, depths, knobs.iterations * 40 if deadline is None else 10**9, deadline)
     best = moves[0]
     # even depths only past the first: a search that ends on its own move is over-hopeful
     for depth in [1, *range(2, depths.depth + 1, 2)]:
         try:
-            scored = search.root(seat, depth, moves)
+            scored = search.root(seat, depth, moves, depths.margin)
         except _OutOfBudget:
             break
         best = scored[0][1]
-        if depths.noise and len(scored) > 1:
-            top = scored[0][0]
-            margin = abs(top) * depths.noise + 1
-            close = [m for v, m in scored if v >= top - margin and v > -WIN]
-            best = rng.choice(close) if close else best
+        top = scored[0][0]
+        # among moves of nearly equal value the seed chooses, so one opening gives many games;
+        # an easy bot also gives away a share of the best score, as a beginner's eye would
+        margin = depths.margin + (abs(top) * depths.noise if abs(top) < WIN // 2 else 0)
+        close = [m for v, m in scored if v >= top - margin and v > -WIN]
+        if close:
+            best = rng.choice(close)
         moves = [m for _, m in scored]  # the next depth tries the best first
         if scored[0][0] >= WIN:
             break

@@ -9,6 +9,7 @@ public view (`cells` rows of 0/1/2 for the grid boards), never game internals.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
@@ -20,7 +21,7 @@ from . import bidding
 from .evals import grid_master_evaluate, lance_evaluate, yinsh_evaluate
 from .grids import choose_stone
 from .planner import plan_orders
-from .search import Evaluate, Strength, deadline_for, sample_actions
+from .search import Evaluate, Strength, deadline_for, reward, sample_actions
 from .solver import dump_key, solve_and_play
 
 Propose = Callable[[Game[Any, Any], Any, int, random.Random, Strength], list[Any]]
@@ -57,6 +58,36 @@ def _sampled(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, kn
         if len(seen) >= knobs.candidates:
             break
     return seen
+
+
+# -- Lance Assembly: a turn is one of ~2,000 (placements, slides, the two together) ------------------
+#: actions sampled before they are ranked, by strength (easy ranks none: a beginner's few looks)
+LANCE_SCAN = {"normal": 400, "strong": 4000}
+
+
+def _lance_propose(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, knobs: Strength) -> list[Any]:
+    """The `candidates` best actions by the position each leaves (`lance_evaluate`), out of a sample
+    of the legal ones; the tree search then only reads those.  A random sample of 24-40 out of ~2,000
+    (the default) rarely held the move that mattered, so more time bought strong nothing.  Ranking
+    stops after a third of the strength's clock (or one action per iteration without a clock); near
+    ties keep the sample's random order, so the seed varies the play."""
+    scan = LANCE_SCAN.get(knobs.name)
+    if scan is None:
+        return _listed(game, state, seat, rng, knobs)
+    actions = sample_actions(game, state, seat, rng, scan)
+    stop = None if knobs.seconds is None else time.perf_counter() + knobs.seconds / 3
+    limit = len(actions) if knobs.seconds is not None else knobs.iterations
+    scored: list[tuple[float, int]] = []
+    for index, action in enumerate(actions[:limit]):
+        if stop is not None and time.perf_counter() > stop:
+            break
+        after = game.apply(state, seat, action)
+        result = game.result(after)
+        value = lance_evaluate(game, after, seat) if result is None else reward(result, seat, game.seats) * 10
+        scored.append((round(value, 3), index))
+    scored.sort(key=lambda t: -t[0])
+    ranked = [actions[i] for _, i in scored[: knobs.candidates]]
+    return ranked or actions[: knobs.candidates]
 
 
 # -- Bidding 3D Tic-Tac-Toe ---------------------------------------------------------
@@ -115,7 +146,7 @@ GRID_KNOBS: dict[str, dict[str, Any]] = {
 def _grid_master(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rng: random.Random) -> Any:
     knobs = replace(knobs, extra={**GRID_KNOBS.get(knobs.name, GRID_KNOBS["normal"]), **knobs.extra})
     return solve_and_play(game, state, seat, knobs, partial(grid_master_evaluate, game), dump_key(game),
-                          deadline_for(knobs))
+                          deadline_for(knobs), rng)
 
 
 _KNOWLEDGE: dict[str, Knowledge] = {
@@ -124,7 +155,7 @@ _KNOWLEDGE: dict[str, Knowledge] = {
     "bidding-ttt": Knowledge(_bidding_propose),
     "back-to-the-wall": Knowledge(_sampled, play=plan_orders),
     "yinsh": Knowledge(_listed, judge=yinsh_evaluate, depth=20),
-    "lance-assembly": Knowledge(_listed, judge=lance_evaluate, depth=8),
+    "lance-assembly": Knowledge(_lance_propose, judge=lance_evaluate, depth=8),
     "grid-master": Knowledge(_listed, play=_grid_master),
 }
 

@@ -23,6 +23,7 @@ alternated.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -35,6 +36,8 @@ from .search import Evaluate, Strength, actor, reward
 Key = Callable[[Any], Hashable]
 
 
+#: chances closer than this are equal (the seed chooses between their actions)
+EQUAL = 1e-3
 #: positions of the chances search per iteration of the strength (solve_and_play)
 NODES_PER_ITERATION = 100
 
@@ -150,7 +153,7 @@ class Solver:
 
 
 def solve_and_play(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, evaluate: Evaluate | None,
-                   key: Key, deadline: float | None) -> Any:
+                   key: Key, deadline: float | None, rng: random.Random | None = None) -> Any:
     """The action with the best value against any defence, ties broken by the chances it leaves
     a fallible opponent (module docstring).  Runs out of time gracefully: the answer of the
     deepest search that finished (the evaluation alone if none did)."""
@@ -169,8 +172,9 @@ def solve_and_play(game: Game[Any, Any], state: Any, seat: int, knobs: Strength,
     except OutOfTime:  # no time for even that: the evaluation of each action alone chooses
         values, hold = [0.0] * len(actions), False
     best = max(values)
-    if best >= 1.0:  # a win against any defence: take the first found (each keeps it)
-        return actions[values.index(best)]
+    rng = rng or random.Random(0)
+    if best >= 1.0:  # a win against any defence: any of them (each keeps it); the seed chooses
+        return actions[rng.choice([i for i, v in enumerate(values) if v >= 1.0])]
     kept = [i for i, v in enumerate(values) if not hold or v >= best - 1e-9]
     choice = kept[0]
     # deepen the chances search while time allows; each finished depth replaces the last answer
@@ -179,5 +183,7 @@ def solve_and_play(game: Game[Any, Any], state: Any, seat: int, knobs: Strength,
             chances = [solver.expected(afters[i], seat, depth - 1) for i in kept]
         except OutOfTime:
             break
-        choice = kept[max(range(len(kept)), key=lambda j: chances[j])]
+        top = max(chances)
+        # actions of (nearly) equal chances are equal: the seed chooses, so games vary
+        choice = kept[rng.choice([j for j in range(len(kept)) if chances[j] >= top - EQUAL])]
     return actions[choice]

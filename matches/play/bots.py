@@ -128,7 +128,8 @@ def play_turn(seat_id: int, strengths: Mapping[str, Strength] = STRENGTHS) -> bo
         return False
     try:
         knobs = _within_clock(strengths[seat.bot], bout, seat.number, now)
-        seed = zlib.crc32(f"{bout.number}:{bout.version}:{seat.number}".encode())
+        # per match too: two matches of one game must not replay one game move for move
+        seed = zlib.crc32(f"{match.pk}:{bout.number}:{bout.version}:{seat.number}".encode())
         # choose() decides from game.view(state, seat) and the seat's legal actions only
         action = computer.choose(game, state, seat.number, knobs, seed=seed)
         services.submit(match.pk, seat.number, game.format(action), bout.version)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
+
 from games.bots import STRENGTHS, choose
 from games.bots.solver import Solver, dump_key
 from games.registry import get_game
@@ -112,8 +114,19 @@ def test_positions_reached_by_different_turns_share_a_key():
     assert len({next(iter(b)) for b in boards.values()}) == len(reached)
 
 
-def test_a_decision_without_a_clock_depends_on_the_position_alone():
+def test_a_decision_without_a_clock_depends_on_the_position_and_the_seed_alone():
     rng = random.Random(5)
     for state in _positions(rng, 2, 3):
         seat = min(GAME.to_act(state))
-        assert choose(GAME, state, seat, UNTIMED["strong"], seed=1) == choose(GAME, state, seat, UNTIMED["strong"], seed=2)
+        for seed in (1, 2):
+            assert choose(GAME, state, seat, UNTIMED["strong"], seed=seed) == choose(GAME, state, seat,
+                                                                                   UNTIMED["strong"], seed=seed)
+
+
+@pytest.mark.parametrize("strength", ["easy", "normal", "strong"])
+def test_the_seed_chooses_among_equal_actions(strength):
+    """Every strength played one game from the start whatever its seed: among actions of equal
+    value (and chances) the seed now chooses, so games from one opening differ."""
+    state = GAME.new({})
+    first = {choose(GAME, state, 1, UNTIMED[strength], seed=seed) for seed in range(10)}
+    assert len(first) >= 2

@@ -201,3 +201,18 @@ def test_bad_practice_requests_say_why_and_create_nothing(client: Client, data, 
     response = client.post("/practice/", data)
     assert response.status_code == 400 and message in response.content.decode()
     assert not Match.objects.exists()
+
+
+def test_bots_in_two_matches_of_one_game_do_not_replay_one_game(make_match):
+    """A seat's seed is its match's too: before, seats of two matches at the same bout, version
+    and seat number drew the same seed, so two practice matches against the computer replayed
+    one game move for move."""
+    matches = [make_match("squava") for _ in range(4)]
+    for match in matches:
+        bots.set_bot(match, 1, "normal")
+        bots.set_bot(match, 2, "normal")
+    for _ in range(6):
+        bots.sweep_bots(SMALL)
+    games = {tuple(moves(match, 1) + moves(match, 2)) for match in matches}
+    assert all(len(moves(match, 1)) >= 3 for match in matches)
+    assert len(games) >= 2
