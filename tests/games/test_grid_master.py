@@ -11,10 +11,10 @@ import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from games.core import HOST, SPECTATOR, IllegalAction, NotationError, RuleError
+from games.core import HOST, SPECTATOR, IllegalAction, NotationError
 from games.grid_master.rules import (
     CELLS,
     NAMES,
@@ -766,40 +766,6 @@ def test_any_turn_round_trips(place, move, first):
         return
     action = Turn(place=place, move=move, reposition_first=first and place is not None and move is not None)
     assert parse_turn(format_turn(action)) == action
-
-
-VOCABULARY = [
-    "place", "move", "reposition", "to", "->", "-", "right", "left", "up", "down", "r", "l", "u", "d",
-    "1", "2", "3", "0", "two", "a1", "b2", "c3", "c1", "a3", "d4", "z9", "and", "i", "on", ";", ",",
-    ".", "x", "o", "the", "from", "squares", "pass", "#", "b", "2b",
-]
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.lists(st.sampled_from(VOCABULARY), max_size=10))
-def test_fuzz_parser_on_words_raises_only_notation_errors(words):
-    _parse_or_notation_error(" ".join(words))
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.text(max_size=40))
-def test_fuzz_parser_on_arbitrary_text_raises_only_notation_errors(text):
-    _parse_or_notation_error(text)
-
-
-def _parse_or_notation_error(text: str) -> None:
-    state = play(GAME.new(), *OPENING)
-    try:
-        action = GAME.parse(state, 1, text)
-    except NotationError:
-        return
-    assert GAME.parse(state, 1, GAME.format(action)) == action
-    try:
-        GAME.apply(state, 1, action)
-    except IllegalAction:
-        pass
-    except RuleError as exc:  # pragma: no cover - anything else is a bug
-        raise AssertionError(f"apply raised {exc!r} for {text!r}") from exc
 
 
 # -- conventions --------------------------------------------------------------------

@@ -7,7 +7,6 @@ N neutral, . empty; A1 top-left).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 from functools import cache
@@ -992,37 +991,6 @@ def test_every_listed_action_round_trips_through_its_text():
             assert GAME.parse(state, state.to_move, GAME.format(action)) == action
             if count > 300:
                 break
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.text(max_size=80))
-def test_parser_fuzz_arbitrary_text_parses_or_raises_notation_error(text):
-    try:
-        turn = parse_turn(text)
-    except NotationError:
-        return
-    assert parse_turn(GAME.format(turn)) == turn
-
-
-_VOCAB = [
-    "place", "slide", "neutral", "tile", "tiles", "on", "and", ",", ";", "then", "-", "to", "up", "down",
-    "left", "right", "d", "u", "l", "r", "1", "2", "3", "7", "two", "a1", "b2", "b3", "c3", "f6", "g7",
-    "i", "the", "move", "by", "spaces", "pass", ".", "&",
-]
-
-
-@settings(max_examples=600, deadline=None)
-@given(st.lists(st.sampled_from(_VOCAB), max_size=14))
-def test_parser_fuzz_word_salad_parses_or_raises_notation_error(words):
-    text = " ".join(words)
-    try:
-        turn = parse_turn(text)
-    except NotationError:
-        return
-    assert parse_turn(GAME.format(turn)) == turn
-    # a parsed turn is either legal or refused with IllegalAction, never anything else
-    with contextlib.suppress(IllegalAction):
-        GAME.apply(pos(MIDGAME, to_move=2), 2, turn)
 
 
 _PARTS = st.one_of(

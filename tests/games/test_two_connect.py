@@ -12,8 +12,6 @@ import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from games.core import HOST, SPECTATOR, IllegalAction, NotationError
 from games.registry import get_game
@@ -504,29 +502,6 @@ def test_yinsh_move_notation_maps_to_points():
 def test_bad_notation_says_what_was_expected(text, message):
     with pytest.raises(NotationError, match=message):
         GAME.parse(GAME.new(), 1, text)
-
-
-@given(st.text(max_size=60))
-def test_parser_fuzz_only_raises_notation_errors(text):
-    try:
-        action = GAME.parse(GAME.new(), 1, text)
-    except NotationError:
-        return
-    assert 1 <= len(action.moves) <= 2
-
-
-@given(
-    st.lists(
-        st.sampled_from(["squava", "gomoku", "yinsh", "ring", "c3", "e5-e8", "n14", "and", ",", ";", "-", "a1", "zz"]),
-        max_size=8,
-    )
-)
-def test_parser_fuzz_on_notation_like_words(words):
-    try:
-        action = GAME.parse(GAME.new(), 1, " ".join(words))
-    except NotationError:
-        return
-    assert GAME.parse(GAME.new(), 1, GAME.format(action)) == action
 
 
 # -- legal actions, random actions, views, storage ----------------------------
