@@ -5,6 +5,7 @@ Game interface and the hidden-information rule for every viewer."""
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 from dataclasses import replace
@@ -16,17 +17,10 @@ from hypothesis import strategies as st
 from games.core import HOST, SPECTATOR, IllegalAction, NotationError, RuleError
 from games.custom.notation import Answer, End, OpenRound, Points, Reveal, Spec
 from games.custom.rules import CustomGame, CustomState
+from tests.games import playing
 
 game = CustomGame()
-
-
-def play(state: CustomState, *moves: tuple[int, str]) -> CustomState:
-    """Each (seat, text) through parse, the format/parse round trip, and apply."""
-    for seat, text in moves:
-        action = game.parse(state, seat, text)
-        assert game.parse(state, seat, game.format(action)) == action
-        state = game.apply(state, seat, action)
-    return state
+play = functools.partial(playing.play, game)
 
 
 def opened(definition: str, seats: int = 4) -> CustomState:

@@ -6,14 +6,18 @@ wins, a full board is drawn.  Points A1..N14, A1 top-left.
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from games.core import SPECTATOR, IllegalAction, NotationError
 from games.registry import get_game
 from games.two_connect.board import GridBoard, SoloState
 from games.two_connect.gomoku import GomokuRules
+from tests.games import playing
 
 GAME = get_game("gomoku")
+play = functools.partial(playing.play, GAME)
 RULES = GomokuRules()
 N = 14
 
@@ -27,10 +31,6 @@ def position(stones: dict[str, int], to_move: int = 1) -> SoloState:
     for name, seat in stones.items():
         cells[idx(name)] = seat
     return SoloState(board=GridBoard(cells=tuple(cells)), to_move=to_move)
-
-
-def play(state: SoloState, seat: int, text: str) -> SoloState:
-    return GAME.apply(state, seat, GAME.parse(state, seat, text))
 
 
 def test_board_is_fourteen_by_fourteen():

@@ -6,6 +6,7 @@ bottom, A1 top-left) rather than long move sequences where that is clearer.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from dataclasses import replace
@@ -27,20 +28,15 @@ from games.grid_master.rules import (
     parse_turn,
 )
 from games.registry import get_game
+from tests.games import playing
 
 GAME: GridMaster = get_game("grid-master")
+play = functools.partial(playing.play, GAME)
 SQ = {name: i for i, name in enumerate(NAMES)}
 
 
 def pos(diagram: str, **kwargs: object) -> GridState:
     return GridState.from_diagram(diagram, **kwargs)  # type: ignore[arg-type]
-
-
-def play(state: GridState, *texts: str) -> GridState:
-    """Play texts in order, each by the seat whose turn it is."""
-    for text in texts:
-        state = GAME.play(state, state.to_move, text)
-    return state
 
 
 def cells(state: GridState) -> list[str]:

@@ -7,6 +7,7 @@ N neutral, . empty; A1 top-left).
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from functools import cache
@@ -21,8 +22,10 @@ from games.lance_assembly.board import slide_in_place
 from games.lance_assembly.notation import Neutral, Place, Slide, Turn, parse_turn
 from games.lance_assembly.rules import WINDOWS, LanceAssembly, LanceState
 from games.registry import get_game
+from tests.games import playing
 
 GAME = LanceAssembly()
+play = functools.partial(playing.play, GAME)
 EMPTY_BOARD = "\n".join(["......"] * 6)
 
 
@@ -33,10 +36,6 @@ def sq(name: str) -> int:
 
 def board(state: LanceState) -> str:
     return "\n".join(GAME.public_view(state)["rows"])
-
-
-def play(state: LanceState, seat: int, text: str) -> LanceState:
-    return GAME.apply(state, seat, GAME.parse(state, seat, text))
 
 
 def pos(diagram: str, **kwargs: object) -> LanceState:

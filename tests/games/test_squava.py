@@ -6,23 +6,23 @@ with a simultaneous 3; 3 (and not 4) loses; a full board is drawn.
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from games.core import HOST, SPECTATOR, IllegalAction, NotationError
 from games.registry import get_game
 from games.two_connect.board import SoloState
 from games.two_connect.squava import SquavaRules
+from tests.games import playing
 
 GAME = get_game("squava")
+play = functools.partial(playing.play, GAME)
 RULES = SquavaRules()
 
 
 def position(rows: str, to_move: int = 1) -> SoloState:
     return SoloState(board=RULES.from_rows(rows), to_move=to_move)
-
-
-def play(state: SoloState, seat: int, text: str) -> SoloState:
-    return GAME.apply(state, seat, GAME.parse(state, seat, text))
 
 
 # -- board and squares ---------------------------------------------------------

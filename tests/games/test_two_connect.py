@@ -8,6 +8,7 @@ The boards' own rules are tested in test_squava/test_gomoku/test_yinsh.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import replace
 
@@ -20,8 +21,10 @@ from games.two_connect.gomoku import GomokuRules
 from games.two_connect.rules import TwoConnectAction, TwoConnectState
 from games.two_connect.squava import SquavaRules
 from games.two_connect.yinsh import YinshBoard, YinshMove, YinshRules, parse_point
+from tests.games import playing
 
 GAME = get_game("two-connect")
+play = functools.partial(playing.play, GAME)
 SQ, YI, GO = 0, 1, 2
 SQUAVA, YINSH, GOMOKU = SquavaRules(), YinshRules(), GomokuRules()
 ZERO = ((0, 0, 0), (0, 0, 0))
@@ -47,10 +50,6 @@ def won(rules, seat: int) -> GridBoard:
 
 def won_yinsh(seat: int) -> YinshBoard:
     return replace(YINSH.initial(), winner=seat, reason="row" if seat else "markers")
-
-
-def play(state: TwoConnectState, seat: int, text: str) -> TwoConnectState:
-    return GAME.apply(state, seat, GAME.parse(state, seat, text))
 
 
 def stuck(seat: int) -> YinshBoard:

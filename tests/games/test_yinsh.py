@@ -6,14 +6,18 @@ derived by hand from those rules; the derivation is in the comment above it.
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from games.core import SPECTATOR, IllegalAction, NotationError
 from games.registry import get_game
 from games.two_connect.board import SoloState
 from games.two_connect.yinsh import NAMES, RAYS, YinshMove, YinshRules, parse_point
+from tests.games import playing
 
 GAME = get_game("yinsh")
+play = functools.partial(playing.play, GAME)
 RULES = YinshRules()
 
 # five rings of seat 1 / seat 2 kept out of the way of the fixtures below
@@ -27,10 +31,6 @@ def p(name: str) -> int:
 
 def destinations_from(board, player: int, src: str) -> set[str]:
     return {NAMES[m.to] for m in RULES.legal_moves(board, player) if m.frm == p(src)}
-
-
-def play(state: SoloState, seat: int, text: str) -> SoloState:
-    return GAME.apply(state, seat, GAME.parse(state, seat, text))
 
 
 def cell(board, name: str) -> int:
