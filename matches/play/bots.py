@@ -28,7 +28,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -39,6 +38,7 @@ from matches.core import events, runtime
 from matches.core.errors import NotAllowed, ServiceError
 from matches.models import Bout, Match, Seat
 from matches.play import clocks, engine, services
+from matches.play.change import change
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +62,8 @@ def set_bot(match: Match, seat: int, strength: str) -> str:
     strength = str(strength).strip().lower()
     if strength and strength not in STRENGTHS:
         raise NotAllowed(f"a computer player is easy, normal or strong, not {strength!r}")
-    now = timezone.now()
-    with transaction.atomic():
-        match, bout = engine.lock(match)
+    with change(match) as c:
+        match, bout = c.match, c.bout
         if match.status == Match.FINISHED:
             raise NotAllowed("the match is over")
         number = engine.require_seat(match, seat)
@@ -79,8 +78,7 @@ def set_bot(match: Match, seat: int, strength: str) -> str:
             bout.save()
         text = (f"{engine.seat_label(match, number)} is played by the computer ({strength})" if strength
                 else f"{engine.seat_label(match, number)} is played by its person again")
-        engine.note(match, bout, text, now)
-        engine.notify(match.pk)
+        c.note(text)
     return text
 
 
