@@ -16,7 +16,8 @@ When the body ends the change is announced once, when the transaction commits (`
 `c.move(entry)` makes it a move's event, which carries what the move wrote).  A change made
 inside another change of the same match (the host accepting a takeback runs `undo`) is part of
 the outer one and announced with it.  `c.refuse_after_commit(error)`: keep what was done, then
-refuse (a move that arrived after its time ran out: the time-out stands)."""
+refuse (a move that arrived after its time ran out: the time-out stands); `c.unchanged()`: nothing
+to do after all, nothing announced."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from types import EllipsisType
 from django.db import transaction
 from django.utils import timezone
 
+from matches.core import events
 from matches.core.errors import NotAllowed, ServiceError
 from matches.models import Bout, Match, TurnLog
 from matches.play import engine
@@ -50,6 +52,8 @@ class Change:
     seat: int = 0
     moved: TurnLog | None = None
     refusal: ServiceError | None = field(default=None, repr=False)
+    quiet: bool = False
+    alerts: bool = False
 
     @property
     def running(self) -> Bout:
@@ -65,6 +69,16 @@ class Change:
         """The change is this move: its event carries the match, bout, log row and clocks as saved."""
         self.moved = entry
 
+    def unchanged(self) -> bool:
+        """Nothing to do after all (found so under the lock, e.g. another sweeper did it): nothing
+        is announced.  False, for `return c.unchanged()`."""
+        self.quiet = True
+        return False
+
+    def alert_host(self) -> None:
+        """Draw the host's presence box again too (`events.publish_alerts`), after the change's event."""
+        self.alerts = True
+
     def refuse_after_commit(self, error: ServiceError) -> None:
         """Commit what the body did (it announced itself, as `engine.expire` does), then raise `error`."""
         self.refusal = error
@@ -72,10 +86,11 @@ class Change:
 
 @contextlib.contextmanager
 def change(match: Match | int, *, bout: str | None = None, seat: int | None = None, playing: bool = False,
-           expected: int | EllipsisType | None = ..., with_clocks: bool = False) -> Iterator[Change]:
+           expected: int | EllipsisType | None = ..., with_clocks: bool = False,
+           now: datetime | None = None) -> Iterator[Change]:
     """One change of `match` (or its id): see the module's docstring.  `with_clocks`: read the
-    bout's clocks with it, as the change will use them."""
-    now = timezone.now()
+    bout's clocks with it, as the change will use them; `now`: the moment it is made (a sweep's)."""
+    now = now or timezone.now()
     # inside another change it is part of that one's transaction: no savepoint (two queries) of its own
     with transaction.atomic(savepoint=not inside()), part():
         locked, current = engine.lock(match, with_clocks=with_clocks)
@@ -102,11 +117,13 @@ def change(match: Match | int, *, bout: str | None = None, seat: int | None = No
         finally:
             if outermost:
                 changing.discard(locked.pk)
-        if outermost and done.refusal is None:
+        if outermost and done.refusal is None and not done.quiet:
             if done.moved is not None and done.bout is not None:
                 engine.notify_move(locked, done.bout, done.moved)
             else:
                 engine.notify(locked.pk)
+            if done.alerts:
+                events.publish_alerts(locked.pk)
     if done.refusal is not None:
         raise done.refusal
 

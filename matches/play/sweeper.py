@@ -32,6 +32,7 @@ from django.utils import timezone
 from matches.core import away, events, formats, runtime
 from matches.models import Bout, Clock, Match, Seat, TurnLog
 from matches.play import awaytime, clocks, engine
+from matches.play.change import change
 
 log = logging.getLogger(__name__)
 
@@ -144,41 +145,40 @@ def _away_paused(match_id: int, seat: int | None, since: datetime | None, fmt: M
 
 
 def _pause_while_away(match_id: int, seat: int, now: datetime, seconds: float) -> bool:
-    with transaction.atomic():
-        match, bout = engine.lock(match_id)
+    with change(match_id, now=now) as c:
+        match, bout = c.match, c.bout
         if match.paused or match.status != Match.RUNNING or bout is None or bout.finished is not None:
-            return False
+            return c.unchanged()
         clock = clocks.of(bout, seat)
         if clock is None or clock.away_used >= formats.away_budget(match.format):
-            return False  # another sweeper's pause used the rest of its away time meanwhile
+            return c.unchanged()  # another sweeper's pause used the rest of its away time meanwhile
         if Seat.objects.filter(match=match, number=seat, away_resumed__isnull=False).exists():
-            return False  # the host restarted the clocks since this sweeper looked
+            return c.unchanged()  # the host restarted the clocks since this sweeper looked
         match.paused, match.away_paused, match.away_paused_since = True, seat, now
         match.save(update_fields=["paused", *awaytime.MATCH_FIELDS])
         clocks.pause(bout, now)
         engine.bump(bout)
         bout.save()
-        engine.note(match, bout, f"paused the clocks: {engine.seat_label(match, seat)} has had no page open for "
-                                 f"{int(seconds)} s", now, kind=TurnLog.CLOCK)
-        engine.notify(match.pk)
-        events.publish_alerts(match.pk)  # the host's presence box: the away time left runs down
+        c.note(f"paused the clocks: {engine.seat_label(match, seat)} has had no page open for {int(seconds)} s",
+               kind=TurnLog.CLOCK)
+        c.alert_host()  # the host's presence box: the away time left runs down
     return True
 
 
 def _restart(match_id: int, seat: int, now: datetime, *, used_up: bool) -> bool:
     """Restart the clocks `seat`'s away pause stopped: at the moment its away time ran out
     (`used_up`), else now (it is back)."""
-    with transaction.atomic():
-        match, bout = engine.lock(match_id)
+    with change(match_id, now=now) as c:
+        match, bout = c.match, c.bout
         if not match.paused or match.away_paused != seat:
-            return False  # the host restarted them, or another sweeper did
+            return c.unchanged()  # the host restarted them, or another sweeper did
         at = now
         if used_up and bout is not None:
             clock = clocks.of(bout, seat)
             at = awaytime.runs_out(match.format, match.away_paused_since, bout.started,
                                    clock.away_used if clock is not None else 0.0)
             if at > now:
-                return False  # not the pause this sweeper judged: it ended and another began since
+                return c.unchanged()  # not the pause this sweeper judged: it ended and another began since
         awaytime.close(match, bout, at)
         match.paused = False
         match.save(update_fields=["paused", *awaytime.MATCH_FIELDS])
@@ -190,9 +190,8 @@ def _restart(match_id: int, seat: int, now: datetime, *, used_up: bool) -> bool:
         label = engine.seat_label(match, seat)
         text = (f"restarted the clocks: {label} has used its {_seconds(formats.away_budget(match.format))} of "
                 "away time this bout" if used_up else f"restarted the clocks: {label} is back")
-        engine.note(match, bout, text, now, kind=TurnLog.CLOCK)
-        engine.notify(match.pk)
-        events.publish_alerts(match.pk)
+        c.note(text, kind=TurnLog.CLOCK)
+        c.alert_host()
     return True
 
 

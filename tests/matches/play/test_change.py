@@ -55,9 +55,9 @@ def test_a_move_is_announced_with_what_it_wrote(roles: Any, announced: Any, play
 def test_a_refused_change_changes_and_announces_nothing(roles: Any, announced: Any,
                                                         django_capture_on_commit_callbacks: Any) -> None:
     rows = TurnLog.objects.count()
-    with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.NotAllowed, match="no seat 3"):
-        with change(roles.match, bout=RUNNING, seat=3) as c:
-            c.note("never written")
+    with (django_capture_on_commit_callbacks(execute=True), pytest.raises(services.NotAllowed, match="no seat 3"),
+          change(roles.match, bout=RUNNING, seat=3) as c):
+        c.note("never written")
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.StaleVersion):
         services.declare_result(roles.match, "draw", 99)
     assert TurnLog.objects.count() == rows and announced == []
@@ -83,3 +83,10 @@ def test_a_move_after_its_time_keeps_the_time_out_then_is_refused(frozen: Any, r
         services.submit(roles.match, 1, "place A1", version)
     assert announced == [(roles.match.pk, None)]  # the time-out, announced once
     assert TurnLog.objects.filter(match=roles.match, kind=TurnLog.CLOCK, text__contains="ran out of time").exists()
+
+
+def test_a_change_with_nothing_to_do_after_all_announces_nothing(roles: Any, announced: Any,
+                                                                 django_capture_on_commit_callbacks: Any) -> None:
+    with django_capture_on_commit_callbacks(execute=True), change(roles.match) as c:
+        done = c.unchanged()  # e.g. another sweeper paused the clocks first
+    assert done is False and announced == []

@@ -9,8 +9,8 @@ import io
 import pytest
 from django.core.management import call_command
 
-from matches.models import Match, TurnLog
 from matches.core import runtime
+from matches.models import Match, TurnLog
 from matches.play import services, sweeper
 from tests.conftest import POSTGRES
 from tests.threads import released_together
