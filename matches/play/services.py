@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from games.core import HOST, RuleError
 from games.registry import get_game
@@ -203,11 +204,13 @@ def submit(match: Match | int, seat: int, text: str, expected_version: int, *, t
     seat's clock gives back the lag beyond it, within its quota (play/lag.py).  `network_lag`: the
     round trip the server measured on the socket the move came by (core/netlag.py); when None,
     the latest one measured on any of the seat's sockets."""
+    now = timezone.now()  # the move's arrival: before the round trip is looked up, which the clock must not charge
     match_id = match if isinstance(match, int) else match.pk
     if network_lag is None and isinstance(seat, int):
         network_lag = netlag.measured(match_id, seat)
-    with change(match, bout=RUNNING, seat=seat, playing=True, expected=expected_version, with_clocks=True) as c:
-        match, bout, seat, now = c.match, c.running, c.seat, c.now
+    with change(match, bout=RUNNING, seat=seat, playing=True, expected=expected_version, with_clocks=True,
+                now=now) as c:
+        match, bout, seat = c.match, c.running, c.seat
         clock = clocks.of(bout, seat)
         charge = clocks.account(clock, now, think, network_lag) if clock is not None and clock.running else None
         late = [seat] if clock is not None and charge is not None and clocks.late(clock, charge) else []
