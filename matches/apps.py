@@ -7,6 +7,7 @@ class MatchesConfig(AppConfig):
 
     def ready(self) -> None:
         from matches.core import away, events, runtime
+        from matches.discord import sender as discord
         from matches.live import chat_feed as live_chat
         from matches.live import fanout as live
         from matches.live import presence
@@ -17,9 +18,6 @@ class MatchesConfig(AppConfig):
         events.subscribe_chat(live_chat.notify)  # and every chat line, only to who reads its room
         events.subscribe_alerts(live.notify_alerts)  # and the host's away alerts, to the host alone
         away.provide(presence.seat_presence)  # the sweeper's auto-pause asks presence
-        # the background workers, in a web server process only (matches/core/runtime.py):
-        # the clocks, the computer players beside them, season announcements
-        runtime.start_in_process(sweeper.WORKER, bots.WORKER, webhooks.WORKER)
-        from matches.discord import sender as discord
-
-        discord.maybe_start()  # the Discord outbox and your-turn pings, when the app is a Discord application
+        # the background workers, in a web server process only (matches/core/runtime.py): the clocks,
+        # the computer players beside them, season announcements, the Discord outbox and your-turn pings
+        runtime.start_in_process(sweeper.WORKER, bots.WORKER, webhooks.WORKER, discord.WORKER)

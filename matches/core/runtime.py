@@ -1,6 +1,7 @@
 """The background workers' one runner, and what kind of process this is.
 
-A worker (the clock sweeper, the computer players, the season webhooks) is its loop body only: a
+A worker (the clock sweeper, the computer players, the season webhooks, the Discord outbox) is its
+loop body only: a
 `Worker` names one round of its work (`step`, the number of things it did), the event that wakes
 it early, and how long it may sleep.  `run` is the loop every worker shares: a round, then sleep
 until woken or the idle time is up; a database not migrated yet is said once and retried quietly,
@@ -9,7 +10,8 @@ any other failure is logged and retried after the idle time.  The same worker ru
 - in a web server process (daphne, runserver's serving child), one daemon thread each, started by
   `start_in_process` from `MatchesConfig.ready` unless its setting turns it off; never in tests,
   migrations or other management commands;
-- alone, as its management command (`run_clocks`, `run_bots`, `run_webhooks`), in production.
+- alone, as its management command (`run_clocks`, `run_bots`, `run_webhooks`, `run_discord`), in
+  production.
 
 Each worker claims its work by compare-and-swap, so any number of copies may run at once.
 """
@@ -55,13 +57,16 @@ class Worker:
     idle_default: float = 1.0
     enabled_default: bool = True
     wait: Callable[[float], float] = field(default=lambda idle: idle)
+    #: whether it can run at all here, and why not (the Discord worker: only in a Discord application)
+    ready: Callable[[], bool] = field(default=lambda: True)
+    unready: str = ""
     started: threading.Event = field(default_factory=threading.Event)
 
     def idle_seconds(self) -> float:
         return float(getattr(settings, self.idle, self.idle_default))
 
     def on(self) -> bool:
-        return bool(getattr(settings, self.enabled, self.enabled_default))
+        return bool(getattr(settings, self.enabled, self.enabled_default)) and self.ready()
 
 
 def steps(step: Step) -> Callable[[], AbstractContextManager[Step]]:

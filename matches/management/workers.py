@@ -1,12 +1,12 @@
 """The management command every background worker runs as (`run_clocks`, `run_bots`,
-`run_webhooks`): the worker of matches/core/runtime.py, once (`--once`) or round after round."""
+`run_webhooks`, `run_discord`): the worker of matches/core/runtime.py, once (`--once`) or round after round."""
 
 from __future__ import annotations
 
 import contextlib
 from typing import Any, ClassVar
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from matches.core import runtime
 from matches.live import fanout as live
@@ -26,6 +26,8 @@ class WorkerCommand(BaseCommand):
 
     def handle(self, *args: Any, once: bool = False, max_idle: float | None = None, **options: Any) -> None:
         worker = self.worker
+        if not worker.ready():
+            raise CommandError(worker.unready)
         if once:
             with worker.rounds() as step:
                 self.stdout.write(worker.done.format(step()))

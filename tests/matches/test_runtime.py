@@ -7,10 +7,11 @@ import threading
 from typing import Any
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db.utils import DatabaseError
 
 from matches.core import runtime
+from matches.discord import sender
 
 
 def test_a_worker_runs_only_once_every_app_is_ready(monkeypatch: Any) -> None:
@@ -97,3 +98,11 @@ def test_each_worker_is_a_management_command_that_can_run_once(command: str, sai
     out = io.StringIO()
     call_command(command, "--once", stdout=out)
     assert out.getvalue().strip() == said
+
+
+def test_a_worker_that_cannot_run_here_says_why(settings: Any) -> None:
+    settings.DISCORD_APPLICATION_ID = settings.DISCORD_PUBLIC_KEY = settings.DISCORD_BOT_TOKEN = ""
+    with pytest.raises(CommandError, match="set DISCORD_APPLICATION_ID, DISCORD_PUBLIC_KEY and DISCORD_BOT_TOKEN"):
+        call_command("run_discord", "--once")
+    settings.DEATHMATCH_INPROCESS_DISCORD = True
+    assert runtime.start_in_process(sender.WORKER, argv=["/usr/local/bin/daphne"], environ={}) == []  # nor in a web process
