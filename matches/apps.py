@@ -6,23 +6,18 @@ class MatchesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # starts only inside a web server process (see matches/sweeper.py)
-        from matches.core import events
+        from matches.core import away, events, runtime
+        from matches.discord import sender as discord
         from matches.live import chat_feed as live_chat
         from matches.live import fanout as live
+        from matches.live import presence
         from matches.play import bots, sweeper
         from matches.seasons import webhooks
 
         events.subscribe(live.notify)  # the live path draws and sends every committed change
         events.subscribe_chat(live_chat.notify)  # and every chat line, only to who reads its room
         events.subscribe_alerts(live.notify_alerts)  # and the host's away alerts, to the host alone
-        from matches.core import away
-        from matches.live import presence
-
         away.provide(presence.seat_presence)  # the sweeper's auto-pause asks presence
-        sweeper.maybe_start()
-        bots.maybe_start()  # computer players in seats, beside the clocks
-        webhooks.maybe_start()
-        from matches.discord import sender as discord
-
-        discord.maybe_start()  # the Discord outbox and your-turn pings, when the app is a Discord application
+        # the background workers, in a web server process only (matches/core/runtime.py): the clocks,
+        # the computer players beside them, season announcements, the Discord outbox and your-turn pings
+        runtime.start_in_process(sweeper.WORKER, bots.WORKER, webhooks.WORKER, discord.WORKER)

@@ -2,9 +2,9 @@
 commit and never on a request's path.
 
 `run_round()` is one pass: forget expired interaction tokens, queue the pings that are due
-(`pings.queue_due`), send every message that is due.  `run()` repeats it, at once when a commit in
-this process queued a message (`outbox.wake`), else every `interval` seconds.  It runs as a daemon
-thread in each web process (`maybe_start`, from `MatchesConfig.ready`) and/or as
+(`pings.queue_due`), send every message that is due.  `WORKER` repeats it (matches/core/runtime.py),
+at once when a commit in this process queued a message (`outbox.wake`), else every `interval`
+seconds.  It runs as a daemon thread in each web process of a Discord application and/or as
 `manage.py run_discord`; any number of them may run: each attempt is claimed by compare-and-swap on
 `attempts` (the season webhooks' and the clock sweeper's pattern), so a message is sent once.
 
@@ -20,21 +20,18 @@ The last failure of a match's messages is kept on its `DiscordMatch` for the hos
 
 from __future__ import annotations
 
+import contextlib
 import logging
-import threading
-import time
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
-from django.conf import settings
-from django.db import close_old_connections
 from django.db.models import F, Q
-from django.db.utils import DatabaseError
 from django.utils import timezone
 
-from matches.core.runtime import is_web_server, start_worker
+from matches.core import runtime
 from matches.discord import api, hosting, outbox, pings
 from matches.models import DiscordMatch, DiscordMessage, Seat
 
@@ -44,9 +41,6 @@ MAX_ATTEMPTS = 6
 BACKOFF = (2, 10, 30, 120, 600)
 #: how long a claimed attempt may take before another worker may take the message again
 LEASE = timedelta(seconds=60)
-
-_started = threading.Event()
-
 
 def run_round(http: httpx.Client, now: datetime | None = None) -> int:
     """One pass of the worker; the number of messages sent."""
@@ -153,38 +147,19 @@ def _what(message: DiscordMessage) -> str:
     return f"DM to {name} (seat {message.seat})" if name else "DM"
 
 
-# -- the worker --------------------------------------------------------------------------
+# -- the worker (matches/core/runtime.py runs it) -----------------------------------------------
 
 
-def maybe_start() -> bool:
-    """Start the in-process worker in a web server process when the app is a Discord application,
-    unless DEATHMATCH_INPROCESS_DISCORD is off (then `manage.py run_discord` sends)."""
-    if not api.configured() or not getattr(settings, "DEATHMATCH_INPROCESS_DISCORD", True) or not is_web_server():
-        return False
-    if _started.is_set():
-        return False
-    _started.set()
-    start_worker(run, float(getattr(settings, "DEATHMATCH_DISCORD_INTERVAL", 2.0)), name="deathmatch-discord")
-    return True
-
-
-def run(interval: float, *, stop: threading.Event | None = None) -> None:
-    """Rounds until `stop` is set: at once when a commit in this process queued a message, else
-    every `interval` seconds (the pings' 30 s are counted from presence, not from this loop)."""
-    warned = False
+@contextlib.contextmanager
+def _rounds() -> Iterator[runtime.Step]:
+    """The worker's rounds share one HTTP client for as long as it runs."""
     with api.client() as http:
-        while stop is None or not stop.is_set():
-            outbox.wake.wait(interval)
-            outbox.wake.clear()
-            try:
-                close_old_connections()
-                run_round(http)
-                warned = False
-            except DatabaseError as error:  # e.g. before `migrate`
-                if not warned:
-                    log.warning("discord: database not ready (%s)", error)
-                    warned = True
-            except Exception:
-                log.exception("discord worker failed; retrying")
-                time.sleep(interval)
-        close_old_connections()
+        yield lambda: run_round(http)
+
+
+# every `interval` seconds, or at once when a commit in this process queued a message (`outbox.wake`);
+# the pings' 30 s are counted from presence, not from this loop
+WORKER = runtime.Worker(
+    name="discord", rounds=_rounds, wake=outbox.wake, done="sent {} message(s)", enabled="DEATHMATCH_INPROCESS_DISCORD",
+    idle="DEATHMATCH_DISCORD_INTERVAL", idle_default=2.0, ready=api.configured,
+    unready="set DISCORD_APPLICATION_ID, DISCORD_PUBLIC_KEY and DISCORD_BOT_TOKEN first")

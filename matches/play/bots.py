@@ -3,7 +3,7 @@
 A seat with `Seat.bot` set ("easy", "normal", "strong") is played by
 `games.bots.choose` (pure: it decides from the seat's own view and legal actions
 only, never from what the seat may not see).  The bot acts like a player, through
-`services.submit`, from a worker: `run()` in a thread of each web server
+`services.submit`, from a worker: `WORKER` in a thread of each web server
 process (beside the clock sweeper) or `manage.py run_bots`; never on a request's
 path, because thinking takes up to a few seconds.
 
@@ -20,27 +20,25 @@ more than half of the time its seat has left.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from django.conf import settings
-from django.db import close_old_connections, transaction
 from django.db.models import Q
-from django.db.utils import DatabaseError
 from django.utils import timezone
 
 from games import bots as computer
 from games.bots.search import Strength
 from games.core import RuleError
-from matches.core import events
+from matches.core import events, runtime
 from matches.core.errors import NotAllowed, ServiceError
-from matches.core.runtime import is_web_server, start_worker
 from matches.models import Bout, Match, Seat
 from matches.play import clocks, engine, services
+from matches.play.change import change
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +48,6 @@ LEASE = timedelta(seconds=30)
 #: never think longer than this share of the time the seat has left
 CLOCK_SHARE = 0.5
 
-_started = threading.Event()
 #: set after every committed change in this process: a bot may be to move
 wanted = threading.Event()
 
@@ -65,9 +62,8 @@ def set_bot(match: Match, seat: int, strength: str) -> str:
     strength = str(strength).strip().lower()
     if strength and strength not in STRENGTHS:
         raise NotAllowed(f"a computer player is easy, normal or strong, not {strength!r}")
-    now = timezone.now()
-    with transaction.atomic():
-        match, bout = engine.lock(match)
+    with change(match) as c:
+        match, bout = c.match, c.bout
         if match.status == Match.FINISHED:
             raise NotAllowed("the match is over")
         number = engine.require_seat(match, seat)
@@ -82,8 +78,7 @@ def set_bot(match: Match, seat: int, strength: str) -> str:
             bout.save()
         text = (f"{engine.seat_label(match, number)} is played by the computer ({strength})" if strength
                 else f"{engine.seat_label(match, number)} is played by its person again")
-        engine.note(match, bout, text, now)
-        engine.notify(match.pk)
+        c.note(text)
     return text
 
 
@@ -177,40 +172,24 @@ def sweep_bots(strengths: Mapping[str, Strength] = STRENGTHS) -> int:
     return played
 
 
-# -- the loop ----------------------------------------------------------------------------
+# -- the worker (matches/core/runtime.py runs it) -----------------------------------------------
 
 
 def _wake(match_id: int, moved: object) -> None:
     wanted.set()
 
 
-def run(max_idle: float = 1.0, stop: threading.Event | None = None) -> None:
-    """Move for every bot that is to act; sleep until a change in this process (or `max_idle`
-    seconds, for changes made by other processes); repeat."""
+@contextlib.contextmanager
+def _rounds() -> Iterator[runtime.Step]:
+    """While the worker runs, every committed change in this process wakes it: a bot may be to move."""
     events.subscribe(_wake)
-    warned = False
-    while stop is None or not stop.is_set():
-        try:
-            close_old_connections()
-            wanted.clear()
-            sweep_bots()
-            warned = False
-        except DatabaseError as error:  # e.g. before `migrate`: keep trying quietly
-            if not warned:
-                log.warning("bots: database not ready (%s)", error)
-                warned = True
-        except Exception:
-            log.exception("bots failed; retrying")
-        wanted.wait(max_idle)
+    try:
+        yield sweep_bots
+    finally:
+        events.unsubscribe(_wake)
 
 
-def maybe_start() -> bool:
-    """In a web server process with the in-process clocks on: the bots' thread beside them."""
-    if not getattr(settings, "DEATHMATCH_INPROCESS_CLOCKS", False) or not is_web_server():
-        return False
-    if _started.is_set():
-        return False
-    _started.set()
-    idle = float(getattr(settings, "DEATHMATCH_CLOCK_MAX_IDLE", 1.0))
-    start_worker(run, idle, name="deathmatch-bots")
-    return True
+# beside the clocks: on in a web process with the in-process clocks on
+WORKER = runtime.Worker(
+    name="bots", rounds=_rounds, wake=wanted, done="played {} bot move(s)", enabled="DEATHMATCH_INPROCESS_CLOCKS",
+    enabled_default=False, idle="DEATHMATCH_CLOCK_MAX_IDLE")

@@ -17,17 +17,20 @@ Rooms and who reads them: matches/core/chatrooms.py.  Moderation follows lichess
   match's own log of host actions.  A mute also holds the address the writer wrote from
   (`ChatMute.address`): a spectator who asks for a new name cookie writes from it still.
 
-Each change runs in one transaction that locks the match's `ChatSettings` row (never the match
-row: chat never waits for a move, and a move never waits for chat), then publishes
+Each change is one `_change`: a transaction that locks the match's `ChatSettings` row (never the
+match row: chat never waits for a move, and a move never waits for chat), then publishes
 `events.Chatted` on commit.  An announcement also writes the match log (it locks the match row
 after the settings row, always in that order).  Refusals raise `ChatRefused`, a plain sentence.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import unquote
@@ -41,7 +44,7 @@ from matches.core import chatrooms, events
 from matches.core.errors import ServiceError
 from matches.core.outcome import title
 from matches.models import ChatMessage, ChatMute, ChatSettings, Match, Season, Seat
-from matches.play import engine
+from matches.play.change import change, part
 from matches.seasons import webhooks
 
 audit = logging.getLogger("deathmatch.audit")
@@ -166,8 +169,37 @@ def _settings(match_id: int) -> ChatSettings:
     return ChatSettings.objects.select_for_update().get(match_id=match_id)
 
 
-def _now() -> datetime:
-    return timezone.now()
+@dataclass(eq=False)
+class _Change:
+    """One change of a match's chat: its locked settings row, its moment, and what to publish."""
+
+    match_id: int
+    settings: ChatSettings
+    now: datetime
+    chatted: events.Chatted | None = None
+
+    def publish(self, message_id: int | None = None, *, removed: bool = False) -> None:
+        """Announce the change when it commits (`events.Chatted`): a line, a removed line, the rooms."""
+        self.chatted = events.Chatted(self.match_id, message_id, removed=removed)
+
+    def note(self, text: str) -> None:
+        """A moderation action: the audit log and the match's log of host actions."""
+        audit.info("match %s chat: %s", self.match_id, text)
+        with change(self.match_id) as c:
+            c.note(f"chat: {text}")
+
+
+@contextlib.contextmanager
+def _change(match: Match | int) -> Iterator[_Change]:
+    """The chat's one wrapper (like play/change.py's for a match): one transaction that locks the
+    match's `ChatSettings` row, never the match row, and publishes what the body says on commit."""
+    match_id = match if isinstance(match, int) else match.pk
+    now = timezone.now()
+    with transaction.atomic(), part():
+        done = _Change(match_id, _settings(match_id), now)
+        yield done
+        if done.chatted is not None:
+            events.publish_chat(done.chatted)
 
 
 def post(match: Match | int, viewer: int, room: str, text: Any, *, spectator_id: str = "",
@@ -187,9 +219,8 @@ def post(match: Match | int, viewer: int, room: str, text: Any, *, spectator_id:
         raise ChatRefused("Choose a name to chat under first.")
     body = scrub(body)
     writer = chatrooms.writer_of(viewer, spectator_id)
-    now = _now()
-    with transaction.atomic():
-        settings = _settings(match_id)
+    with _change(match_id) as c:
+        settings, now = c.settings, c.now
         found = Match.objects.get(pk=match_id)
         opts = chatrooms.options_of(found, settings)
         refusal = chatrooms.write_refusal(found, viewer, str(room), opts)
@@ -213,13 +244,13 @@ def post(match: Match | int, viewer: int, room: str, text: Any, *, spectator_id:
                                              text=body, created=now,
                                              address=None if address in _NO_ADDRESS else address)
         if room == chatrooms.ANNOUNCE:
-            locked, bout = engine.lock(match_id)
-            engine.note(locked, bout, f"announcement: {body}", now)
-            engine.notify(locked.pk)
+            with change(match_id) as announced:
+                announced.note(f"announcement: {body}")
+            locked = announced.match
             if webhook and locked.season_id is not None:
                 season = Season.objects.get(pk=locked.season_id)
                 webhooks.announce(season, f"Announcement in {title(locked)} #{locked.pk}: {body}")
-        events.publish_chat(events.Chatted(match_id, message.pk))
+        c.publish(message.pk)
     return message
 
 
@@ -232,28 +263,17 @@ def _name(match: Match, viewer: int, spectator_name: str) -> str:
     return scrub(name)
 
 
-def _note(match_id: int, text: str, now: datetime) -> None:
-    """A moderation action: the audit log and the match's log of host actions."""
-    audit.info("match %s chat: %s", match_id, text)
-    locked, bout = engine.lock(match_id)
-    engine.note(locked, bout, f"chat: {text}", now)
-    engine.notify(locked.pk)
-
-
 def remove(match: Match | int, message_id: int) -> ChatMessage:
     """Host: remove a line (its readers see "removed by the host"); removing it again changes nothing."""
-    match_id = match if isinstance(match, int) else match.pk
-    now = _now()
-    with transaction.atomic():
-        _settings(match_id)
-        message = ChatMessage.objects.filter(match_id=match_id, pk=message_id).first()
+    with _change(match) as c:
+        message = ChatMessage.objects.filter(match_id=c.match_id, pk=message_id).first()
         if message is None:
             raise ChatRefused("There is no such message in this match.")
         if message.removed is None:
-            message.removed = now
+            message.removed = c.now
             message.save(update_fields=["removed"])
-            _note(match_id, f"host removed a message of {message.name} ({_room_words(message.room)})", now)
-            events.publish_chat(events.Chatted(match_id, message.pk, removed=True))
+            c.note(f"host removed a message of {message.name} ({_room_words(message.room)})")
+            c.publish(message.pk, removed=True)
     return message
 
 
@@ -277,9 +297,8 @@ def mute(match: Match | int, writer: str, duration: str, reason: Any) -> ChatMut
         raise ChatRefused("Give a reason for the mute: the writer is told it.")
     if len(why) > MAX_REASON:
         raise ChatRefused(f"A reason is at most {MAX_REASON} characters.")
-    now = _now()
-    with transaction.atomic():
-        _settings(match_id)
+    with _change(match_id) as c:
+        now = c.now
         found = Match.objects.get(pk=match_id)
         seat = chatrooms.seat_of(writer)
         last = ChatMessage.objects.filter(match_id=match_id, writer=writer).order_by("-id").first()
@@ -294,38 +313,33 @@ def mute(match: Match | int, writer: str, duration: str, reason: Any) -> ChatMut
         row = ChatMute.objects.create(match_id=match_id, writer=writer, name=name, until=until, reason=why,
                                       created=now, address=last.address if last is not None else None)
         span = "for the rest of the match" if minutes is None else f"for {minutes} minutes"
-        _note(match_id, f"host muted {name} {span}: {why}", now)
-        events.publish_chat(events.Chatted(match_id))
+        c.note(f"host muted {name} {span}: {why}")
+        c.publish()
     return row
 
 
 def unmute(match: Match | int, writer: str) -> int:
     """Host: lift `writer`'s mutes before they end (a second click finds none and is refused);
     the number lifted."""
-    match_id = match if isinstance(match, int) else match.pk
     if not _WRITER.match(str(writer)):  # checked before any query: a NUL would reach the database
         raise ChatRefused("That writer is not muted in this match (the mute may have ended or been lifted).")
-    now = _now()
-    with transaction.atomic():
-        _settings(match_id)
-        active = ChatMute.objects.filter(match_id=match_id, writer=str(writer), lifted__isnull=True).filter(
-            Q(until__isnull=True) | Q(until__gt=now))
+    with _change(match) as c:
+        active = ChatMute.objects.filter(match_id=c.match_id, writer=str(writer), lifted__isnull=True).filter(
+            Q(until__isnull=True) | Q(until__gt=c.now))
         name = active.values_list("name", flat=True).first()
         if name is None:
             raise ChatRefused("That writer is not muted in this match (the mute may have ended or been lifted).")
-        lifted = active.update(lifted=now)
-        _note(match_id, f"host lifted the mute of {name}", now)
-        events.publish_chat(events.Chatted(match_id))
+        lifted = active.update(lifted=c.now)
+        c.note(f"host lifted the mute of {name}")
+        c.publish()
     return lifted
 
 
 def set_closed(match: Match | int, room: str, closed: bool) -> None:
     """Host: close a room (nobody but the host writes in it) or open it again."""
-    match_id = match if isinstance(match, int) else match.pk
-    now = _now()
-    with transaction.atomic():
-        settings = _settings(match_id)
-        found = Match.objects.get(pk=match_id)
+    with _change(match) as c:
+        settings = c.settings
+        found = Match.objects.get(pk=c.match_id)
         if room not in chatrooms.readable(found, HOST, chatrooms.options_of(found, settings)):
             raise ChatRefused("There is no such room in this match.")
         rooms = set(settings.closed or [])
@@ -333,22 +347,20 @@ def set_closed(match: Match | int, room: str, closed: bool) -> None:
             return  # already so (a doubled click)
         settings.closed = sorted(rooms | {room} if closed else rooms - {room})
         settings.save(update_fields=["closed"])
-        _note(match_id, f"host {'closed' if closed else 'reopened'} the {_room_words(room)}", now)
-        events.publish_chat(events.Chatted(match_id))
+        c.note(f"host {'closed' if closed else 'reopened'} the {_room_words(room)}")
+        c.publish()
 
 
 def set_options(match: Match | int, table: bool, spectators: str) -> None:
     """Host: switch the players' table on or off, and the spectators' room off, on, or delayed
     (players read it once the match has ended)."""
-    match_id = match if isinstance(match, int) else match.pk
     if spectators not in (chatrooms.OFF, chatrooms.ON, chatrooms.DELAYED):
         raise ChatRefused("The spectators' room is off, on, or shown to players when the match ends.")
-    now = _now()
-    with transaction.atomic():
-        settings = _settings(match_id)
+    with _change(match) as c:
+        settings = c.settings
         if settings.table == table and settings.spectators == spectators:
             return
         settings.table, settings.spectators = table, spectators
         settings.save(update_fields=["table", "spectators"])
-        _note(match_id, f"host set the chat: table {'on' if table else 'off'}, spectators' room {spectators}", now)
-        events.publish_chat(events.Chatted(match_id))
+        c.note(f"host set the chat: table {'on' if table else 'off'}, spectators' room {spectators}")
+        c.publish()

@@ -8,12 +8,9 @@ A rematch is never an elimination match: that decision was the finished match's.
 
 from __future__ import annotations
 
-from django.db import transaction
-from django.utils import timezone
-
 from matches.core.errors import NotAllowed
 from matches.models import Match, Seat
-from matches.play import engine
+from matches.play.change import change
 from matches.seasons import results as season_results
 
 REMATCH_KEY = "rematch"
@@ -38,8 +35,8 @@ def seat_in_rematch(match: Match, seat: int) -> Seat | None:
 
 def rematch(match: Match, *, swap: bool = False) -> Match:
     """Host: a new match in setup like `match` (finished); a second click is refused, not doubled."""
-    with transaction.atomic():
-        match, bout = engine.lock(match)
+    with change(match) as c:
+        match = c.match
         if match.status != Match.FINISHED:
             raise NotAllowed("a rematch starts from a finished match")
         if rematch_of(match) is not None:
@@ -58,10 +55,8 @@ def rematch(match: Match, *, swap: bool = False) -> Match:
             placed[str(old.number)] = number
         match.format = {**(match.format or {}), REMATCH_KEY: {"match": new.pk, "seats": placed}}
         match.save(update_fields=["format"])
-        now = timezone.now()
         swapped = ", seats swapped" if swap else ""
-        engine.note(match, bout, f"created a rematch (match {new.pk}{swapped})", now)
+        c.note(f"created a rematch (match {new.pk}{swapped})")
         if new.season is not None:  # announced to the season (spectator link only)
             season_results.match_created(new)
-        engine.notify(match.pk)
         return new

@@ -19,22 +19,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
-from django.utils import timezone
-
 from matches.core.errors import NotAllowed, ServiceError
 from matches.models import Bout, Match, TurnLog
 from matches.play import engine, services
+from matches.play.change import RUNNING, change
 
 REQUESTS_KEY = "requests"
 
 #: what each kind of request says in the log and on the pages
 ASKS = {"draw": "offers a draw", "takeback": "asks to take back their last move"}
 SCOPES = ("bout", "match")
-
-
-def _now() -> datetime:
-    return timezone.now()
 
 
 def pending(match: Match, bout: Bout | None = None) -> list[dict[str, Any]]:
@@ -49,17 +43,13 @@ def resign(match: Match, seat: int, scope: str) -> Bout:
     """`seat` resigns the running bout, or the whole match: every other seat wins it."""
     if scope not in SCOPES:
         raise ServiceError("resign either the bout or the match")
-    now = _now()
-    with transaction.atomic():
-        match, bout = engine.lock(match, with_clocks=True)
-        bout = engine.require_running_bout(match, bout)
-        seat = engine.require_seat(match, seat)
+    with change(match, bout=RUNNING, seat=seat, with_clocks=True) as c:
+        match, bout, seat = c.match, c.running, c.seat
         engine.bump(bout)
         _forget(match, bout, lambda r: True)
-        _seat_note(match, bout, seat, f"resigns the {scope}", now)
+        _seat_note(match, bout, seat, f"resigns the {scope}", c.now)
         winners = [s for s in range(1, match.seat_count + 1) if s != seat]
-        engine.finish_bout(match, bout, winners, "resign", now, whole_match=scope == "match")
-        engine.notify(match.pk)
+        engine.finish_bout(match, bout, winners, "resign", c.now, whole_match=scope == "match")
         return bout
 
 
@@ -67,11 +57,8 @@ def ask(match: Match, seat: int, kind: str) -> None:
     """`seat` offers a draw or asks for a takeback; the host answers (`answer`)."""
     if kind not in ASKS:
         raise ServiceError("a seat may offer a draw or ask for a takeback")
-    now = _now()
-    with transaction.atomic():
-        match, bout = engine.lock(match)
-        bout = engine.require_running_bout(match, bout)
-        seat = engine.require_seat(match, seat)
+    with change(match, bout=RUNNING, seat=seat) as c:
+        match, bout, seat = c.match, c.running, c.seat
         if any(r["seat"] == seat and r["kind"] == kind for r in pending(match, bout)):
             done = "offered a draw" if kind == "draw" else "asked for a takeback"
             raise NotAllowed(f"you already {done}: the host has not answered yet")
@@ -81,24 +68,21 @@ def ask(match: Match, seat: int, kind: str) -> None:
         fmt[REQUESTS_KEY] = [*pending(match, bout), {"kind": kind, "seat": seat, "bout": bout.number}]
         match.format = fmt
         match.save(update_fields=["format"])
-        _seat_note(match, bout, seat, ASKS[kind], now)
-        engine.notify(match.pk)
+        _seat_note(match, bout, seat, ASKS[kind], c.now)
 
 
 def answer(match: Match, seat: int, kind: str, accept: bool) -> str:
-    """Host: accept or decline `seat`'s open request of `kind`; what was done, in words."""
-    now = _now()
-    with transaction.atomic():
-        match, bout = engine.lock(match)
-        bout = engine.require_running_bout(match, bout)
+    """Host: accept or decline `seat`'s open request of `kind`; what was done, in words.  Accepting
+    runs `declare_result` or `undo` inside this change (announced once, with it)."""
+    with change(match, bout=RUNNING) as c:
+        match, bout = c.match, c.running
         if not any(r["seat"] == seat and r["kind"] == kind for r in pending(match, bout)):
             raise NotAllowed("that request is no longer open (it was answered, or the bout ended)")
         _forget(match, bout, lambda r: r["seat"] == seat and r["kind"] == kind)
         who = engine.seat_label(match, seat)
         what = "draw offer" if kind == "draw" else "takeback request"
-        engine.note(match, bout, f"{'accepted' if accept else 'declined'} the {what} of {who}", now)
+        c.note(f"{'accepted' if accept else 'declined'} the {what} of {who}")
         if not accept:
-            engine.notify(match.pk)
             return f"{what} declined"
         if kind == "draw":
             services.declare_result(match, "draw", bout.version)

@@ -28,13 +28,13 @@ from urllib.parse import urlsplit
 
 from django.db import transaction
 from django.urls import Resolver404, resolve, reverse
-from django.utils import timezone
 
 from games.core import RuleError
 from games.registry import get_game
 from matches.core.errors import ServiceError
 from matches.models import GarnetEntry, Match, MatchGarnet, Season, SeasonEvent, SeasonPlayer, Seat
-from matches.play import engine, services
+from matches.play import services
+from matches.play.change import change
 from matches.seasons import ledger as seasons
 
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
@@ -78,13 +78,11 @@ def attach_match(season: Season, link: str, *, key: str | None = None) -> Season
     in a season, seats that cannot be told apart on the roster or that name an eliminated
     player.  Locks the match, its current bout, then the season (the lock order of every
     season change)."""
-    token = host_token(link)
-    now = timezone.now()
-    with transaction.atomic():
-        found = Match.objects.filter(host_token=token).first()
-        if found is None:
-            raise ServiceError(_UNKNOWN)
-        match, _bout = engine.lock(found)
+    found = Match.objects.filter(host_token=host_token(link)).first()
+    if found is None:
+        raise ServiceError(_UNKNOWN)
+    with change(found) as c:
+        match, now = c.match, c.now
         season = seasons.begin(season, key)
         if match.season_id == season.pk:
             raise ServiceError(f"match #{match.pk} is already in this season")
@@ -112,7 +110,6 @@ def attach_match(season: Season, link: str, *, key: str | None = None) -> Season
             GarnetEntry.objects.create(season=season, player=player, amount=row.amount, reason=reason, kind=row.kind,
                                        match=match, event=event, created=row.created)
         MatchGarnet.objects.filter(pk__in=[row.pk for row in garnets]).delete()  # moved: exactly once
-        engine.notify(match.pk)
     return event
 
 

@@ -10,12 +10,10 @@ page's a `key`; and a question already answered is refused ("already answered: .
 
 from __future__ import annotations
 
-from django.db import transaction
-from django.utils import timezone
-
 from matches.core.errors import ServiceError
 from matches.models import Match, SeasonEvent, SeasonPlayer
 from matches.play import engine
+from matches.play.change import change
 from matches.seasons import ledger as seasons
 
 
@@ -24,8 +22,8 @@ def answer(match: Match, player: SeasonPlayer | int, use: bool, *, key: str | No
     """Use `player`'s Token of Life against their elimination in `match`, or keep it (the
     elimination stands); logged in the season and in the match's log.  `where` says which
     page answered (the season log's reason)."""
-    with transaction.atomic():
-        match, bout = engine.lock(match)
+    with change(match) as c:
+        match, bout = c.match, c.bout
         if match.season is None:
             raise ServiceError("this match is not in a season: there is no Token of Life to use")
         pk = player.pk if isinstance(player, SeasonPlayer) else player
@@ -35,6 +33,5 @@ def answer(match: Match, player: SeasonPlayer | int, use: bool, *, key: str | No
         if bout is not None:
             engine.bump(bout)
             bout.save()
-        engine.note(match, bout, event.text, timezone.now())
-        engine.notify(match.pk)
+        c.note(event.text)
         return event

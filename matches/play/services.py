@@ -1,10 +1,10 @@
 """The only code that changes a match (see matches/play/README.md).
 
-Every function runs in one transaction with the match row and its current
-bout locked (`select_for_update`, always match first, then bout), checks the
-client's expected bout version where the caller acted on what it saw, and
-announces the change after commit (`engine.notify`: an event the live path
-subscribes to; nothing here knows how it is drawn or sent).  Refusals raise `ServiceError`
+Every function that changes a match is one `change.change(...)`: one transaction with the
+match row and its current bout locked (`select_for_update`, always match first, then bout),
+the checks it asks for (the bout running, the seat, the client's expected bout version where
+the caller acted on what it saw), and the change announced after commit (`engine.notify`: an
+event the live path subscribes to; nothing here knows how it is drawn or sent).  Refusals raise `ServiceError`
 subclasses whose message is a plain sentence for the user, or the game's
 `RuleError`; either way nothing changes.
 
@@ -39,6 +39,7 @@ from matches.models import (
     TurnLog,
 )
 from matches.play import awaytime, clocks, engine, sweeper
+from matches.play.change import RUNNING, STARTED, change
 from matches.play.engine import bout_state, replay_bout
 from matches.seasons import results as season_results
 
@@ -76,10 +77,6 @@ MAX_ADJUST_SECONDS = 24 * 3600
 MAX_GARNETS = 1000
 
 _SEAT_ORDERS = re.compile(r"^\s*seat\s*(\d+)\s*[:,]\s*(.*)$", re.IGNORECASE | re.DOTALL)
-
-
-def _now() -> datetime:
-    return timezone.now()
 
 
 def _clean(text: Any) -> str:
@@ -166,9 +163,8 @@ def create_match(
 
 def start_match(match: Match, *, starting_seat: int | None = None) -> Bout:
     """Host: start bout 1 with the chosen starting seat."""
-    now = _now()
-    with transaction.atomic():
-        match, bout = engine.lock(match)
+    with change(match) as c:
+        match, now = c.match, c.now
         if match.status != Match.SETUP:
             raise NotAllowed("the match has already started")
         seat = engine.require_seat(match, starting_seat or match.format.get("starting_seat", 1))
@@ -176,27 +172,24 @@ def start_match(match: Match, *, starting_seat: int | None = None) -> Bout:
         match.started = now
         match.save()
         bout = engine.begin_bout(match, 1, seat, now)
-        engine.note(match, bout, f"started the match; {engine.seat_label(match, seat)} starts bout 1", now)
+        c.note(f"started the match; {engine.seat_label(match, seat)} starts bout 1", bout=bout)
         if match.season_id:
             season_results.match_started(match)
-        engine.notify(match.pk)
         return bout
 
 
 def start_next_bout(match: Match) -> Bout:
     """Host: start the next bout (the starter alternates, or repeats after a stalemate)."""
-    now = _now()
-    with transaction.atomic():
-        match, bout = engine.lock(match)
+    with change(match) as c:
+        match, bout = c.match, c.bout
         if match.status != Match.RUNNING or bout is None:
             raise NotAllowed("the match is not running")
         if bout.finished is None:
             raise NotAllowed(f"bout {bout.number} is still being played")
         seat = engine.next_starter(match, bout)
-        new = engine.begin_bout(match, bout.number + 1, seat, now)
+        new = engine.begin_bout(match, bout.number + 1, seat, c.now)
         replay_note = " (replay of the stalemate)" if not bout.counts else ""
-        engine.note(match, new, f"started bout {new.number}{replay_note}; {engine.seat_label(match, seat)} starts", now)
-        engine.notify(match.pk)
+        c.note(f"started bout {new.number}{replay_note}; {engine.seat_label(match, seat)} starts", bout=new)
         return new
 
 
@@ -211,56 +204,33 @@ def submit(match: Match | int, seat: int, text: str, expected_version: int, *, t
     seat's clock gives back the lag beyond it, within its quota (play/lag.py).  `network_lag`: the
     round trip the server measured on the socket the move came by (core/netlag.py); when None,
     the latest one measured on any of the seat's sockets."""
-    now = _now()
-    timed_out = False
+    now = timezone.now()  # the move's arrival: before the round trip is looked up, which the clock must not charge
     match_id = match if isinstance(match, int) else match.pk
     if network_lag is None and isinstance(seat, int):
         network_lag = netlag.measured(match_id, seat)
-    with transaction.atomic():
-        match, bout = engine.lock(match, with_clocks=True)
-        bout = engine.require_running_bout(match, bout)
-        seat = engine.require_seat(match, seat)
-        if match.paused and match.away_paused:
-            raise NotAllowed("the clocks are paused while a player has no page open; they restart when it is back")
-        if match.paused:
-            raise NotAllowed("the host has paused the match; wait for the clocks to restart")
-        if match.game.sealed:
-            engine.check_sealed_version(bout, seat, expected_version)
-        else:
-            engine.check_version(bout, expected_version)
+    with change(match, bout=RUNNING, seat=seat, playing=True, expected=expected_version, with_clocks=True,
+                now=now) as c:
+        match, bout, seat = c.match, c.running, c.seat
         clock = clocks.of(bout, seat)
         charge = clocks.account(clock, now, think, network_lag) if clock is not None and clock.running else None
         late = [seat] if clock is not None and charge is not None and clocks.late(clock, charge) else []
-        if engine.expire(match, bout, now, late=late):
-            timed_out = True  # commit the time-out, then refuse the move
+        if engine.expire(match, bout, now, late=late):  # the time-out stands, the move is refused
+            c.refuse_after_commit(NotAllowed("time ran out before your move arrived"))
         else:
             entry = engine.play(match, bout, seat, _clean(text), now, charge=charge)
-            engine.notify_move(match, bout, entry)
-            return entry
-    if timed_out:
-        raise NotAllowed("time ran out before your move arrived")
-    raise AssertionError("unreachable")
+            c.move(entry)
+    return entry
 
 
 def host_apply(match: Match, text: str, expected_version: int) -> TurnLog:
     """Host: a game action as HOST ("resolve"), or orders for a seat ("seat 2: A1 3")."""
-    now = _now()
-    with transaction.atomic():
-        match, bout = engine.lock(match, with_clocks=True)
-        bout = engine.require_running_bout(match, bout)
-        text = _clean(text)
-        found = _SEAT_ORDERS.match(text)
-        if found:
-            actor = engine.require_seat(match, int(found.group(1)))
-            text = found.group(2)
-        else:
-            actor = HOST
-        if match.game.sealed and actor != HOST:
-            engine.check_sealed_version(bout, actor, expected_version)
-        else:
-            engine.check_version(bout, expected_version)
-        entry = engine.play(match, bout, actor, text, now, by_host=actor != HOST)
-        engine.notify_move(match, bout, entry)
+    text = _clean(text)
+    found = _SEAT_ORDERS.match(text)
+    orders = int(found.group(1)) if found else None
+    with change(match, bout=RUNNING, seat=orders, expected=expected_version, with_clocks=True) as c:
+        actor = c.seat or HOST
+        entry = engine.play(c.match, c.running, actor, found.group(2) if found else text, c.now, by_host=actor != HOST)
+        c.move(entry)
         return entry
 
 
@@ -269,12 +239,8 @@ def host_apply(match: Match, text: str, expected_version: int) -> TurnLog:
 
 def undo(match: Match, expected_version: int, count: int = 1) -> Bout:
     """Host: mark the last `count` turns of the current bout undone and replay the rest."""
-    now = _now()
-    with transaction.atomic():
-        match, bout = engine.lock(match)
-        if bout is None:
-            raise NotAllowed("the match has not started yet")
-        engine.check_version(bout, expected_version)
+    with change(match, bout=STARTED, expected=expected_version) as c:
+        match, bout, now = c.match, c.running, c.now
         _require_ended_by_a_move(match, bout)
         moves = list(bout.active_moves())
         count = int(count)
@@ -297,12 +263,8 @@ def correct(match: Match, sequence: int, text: str, expected_version: int) -> Tu
     sequence).  If the new text, or any later turn, is illegal in the replay,
     a RuleError says which and nothing changes.
     """
-    now = _now()
-    with transaction.atomic():
-        match, bout = engine.lock(match)
-        if bout is None:
-            raise NotAllowed("the match has not started yet")
-        engine.check_version(bout, expected_version)
+    with change(match, bout=STARTED, expected=expected_version) as c:
+        match, bout, now = c.match, c.running, c.now
         _require_ended_by_a_move(match, bout)
         moves = list(bout.active_moves())
         old = next((t for t in moves if t.sequence == int(sequence)), None)
@@ -349,20 +311,13 @@ def reopen_bout(match: Match, expected_version: int) -> Bout:
     when the bout was decided on the board, when the next bout (or a
     stalemate's replay) has started, or when the match end gave tokens of life.
     """
-    now = _now()
-    with transaction.atomic():
-        match, bout = engine.lock(match)
-        if bout is None:
-            raise NotAllowed("the match has not started yet")
-        engine.check_version(bout, expected_version)
-        refusal = engine.reopen_refusal(match, bout)
+    with change(match, bout=STARTED, expected=expected_version) as c:
+        refusal = engine.reopen_refusal(c.match, c.running)
         if refusal:
             raise NotAllowed(refusal)
-        engine.bump(bout)
-        text = engine.reopen_ending(match, bout, now)
-        engine.note(match, bout, text, now)
-        engine.notify(match.pk)
-        return bout
+        engine.bump(c.running)
+        c.note(engine.reopen_ending(c.match, c.running, c.now))
+        return c.running
 
 
 def reopen_refusal(match: Match) -> str:
@@ -391,7 +346,6 @@ def _rewrite(match: Match, bout: Bout, state: Any, now: datetime, text: str) -> 
     engine.bump(bout)
     engine.note(match, bout, text, now)
     engine.after_state_change(match, bout, state, now, new_round=True)
-    engine.notify(match.pk)
 
 
 # -- host: results --------------------------------------------------------------------------
@@ -401,56 +355,42 @@ def declare_result(match: Match, kind: str, expected_version: int) -> Bout:
     """Host: end the current bout as a "stalemate" or a "draw"."""
     if kind not in ("stalemate", "draw"):
         raise ServiceError("the host can declare a stalemate or a draw")
-    now = _now()
-    with transaction.atomic():
-        match, bout = engine.lock(match)
-        bout = engine.require_running_bout(match, bout)
-        engine.check_version(bout, expected_version)
+    with change(match, bout=RUNNING, expected=expected_version) as c:
+        match, bout = c.match, c.running
         engine.bump(bout)
         replayed = " (the bout will be replayed with the same starter)" if match.format.get("stalemate_replays") and kind == "stalemate" else ""
-        engine.note(match, bout, f"declared bout {bout.number} a {kind}{replayed}", now)
-        engine.finish_bout(match, bout, [], kind, now)
-        engine.notify(match.pk)
+        c.note(f"declared bout {bout.number} a {kind}{replayed}")
+        engine.finish_bout(match, bout, [], kind, c.now)
         return bout
 
 
 def award_bout(match: Match, seat: int) -> Bout:
     """Host: the current bout goes to `seat`."""
-    now = _now()
-    with transaction.atomic():
-        match, bout = engine.lock(match, with_clocks=True)
-        bout = engine.require_running_bout(match, bout)
-        seat = engine.require_seat(match, seat)
-        engine.bump(bout)
-        engine.note(match, bout, f"awarded bout {bout.number} to {engine.seat_label(match, seat)}", now)
-        engine.finish_bout(match, bout, [seat], "award", now)
-        engine.notify(match.pk)
-        return bout
+    with change(match, bout=RUNNING, seat=seat, with_clocks=True) as c:
+        engine.bump(c.running)
+        c.note(f"awarded bout {c.running.number} to {engine.seat_label(c.match, c.seat)}")
+        engine.finish_bout(c.match, c.running, [c.seat], "award", c.now)
+        return c.running
 
 
 def forfeit(match: Match, seat: int, scope: str | None = None) -> Bout:
     """Host: `seat` forfeits the bout or the match (`scope`, default from the format)."""
-    now = _now()
-    with transaction.atomic():
-        match, bout = engine.lock(match, with_clocks=True)
-        bout = engine.require_running_bout(match, bout)
-        seat = engine.require_seat(match, seat)
+    with change(match, bout=RUNNING, seat=seat, with_clocks=True) as c:
+        match, bout, seat = c.match, c.running, c.seat
         scope = scope or match.format.get("forfeit", "match")
         if scope not in ("bout", "match"):
             raise ServiceError("a seat forfeits either the bout or the match")
         engine.bump(bout)
-        engine.note(match, bout, f"{engine.seat_label(match, seat)} forfeits the {scope}", now)
+        c.note(f"{engine.seat_label(match, seat)} forfeits the {scope}")
         winners = [s for s in range(1, match.seat_count + 1) if s != seat]
-        engine.finish_bout(match, bout, winners, "forfeit", now, whole_match=scope == "match")
-        engine.notify(match.pk)
+        engine.finish_bout(match, bout, winners, "forfeit", c.now, whole_match=scope == "match")
         return bout
 
 
 def end_match(match: Match, winners: Sequence[int] | None = None) -> Match:
     """Host: end the match now; winners given, or by bouts won."""
-    now = _now()
-    with transaction.atomic():
-        match, bout = engine.lock(match)
+    with change(match) as c:
+        match, bout, now = c.match, c.bout, c.now
         if match.status == Match.FINISHED:
             raise NotAllowed("the match is already over")
         if winners is None:
@@ -469,9 +409,8 @@ def end_match(match: Match, winners: Sequence[int] | None = None) -> Match:
                 clocks.refresh(bout)
             bout.save()
         names = ", ".join(engine.seat_label(match, w) for w in winners) or "no winner"
-        engine.note(match, bout, f"ended the match: {names}", now)
+        c.note(f"ended the match: {names}")
         engine.finish_match(match, bout, winners, "ended by the host", now)
-        engine.notify(match.pk)
         return match
 
 
@@ -479,9 +418,8 @@ def end_match(match: Match, winners: Sequence[int] | None = None) -> Match:
 
 
 def pause_clocks(match: Match) -> None:
-    now = _now()
-    with transaction.atomic():
-        match, bout = engine.lock(match)
+    with change(match) as c:
+        match, bout, now = c.match, c.bout, c.now
         if match.status != Match.RUNNING:
             raise NotAllowed("the match is not running")
         if match.paused:
@@ -492,14 +430,12 @@ def pause_clocks(match: Match) -> None:
             clocks.pause(bout, now)
             engine.bump(bout)
             bout.save()
-        engine.note(match, bout, "paused the clocks", now)
-        engine.notify(match.pk)
+        c.note("paused the clocks")
 
 
 def resume_clocks(match: Match) -> None:
-    now = _now()
-    with transaction.atomic():
-        match, bout = engine.lock(match)
+    with change(match) as c:
+        match, bout, now = c.match, c.bout, c.now
         if not match.paused:
             raise NotAllowed("the clocks are not paused")
         awaytime.host_resume(match, bout, now)  # ends an away pause too; the host wins while the seat is away
@@ -510,53 +446,46 @@ def resume_clocks(match: Match) -> None:
             clocks.resume(bout, to_act, now)
             engine.bump(bout)
             bout.save()
-        engine.note(match, bout, "restarted the clocks", now)
-        engine.notify(match.pk)
+        c.note("restarted the clocks")
 
 
 def adjust_clock(match: Match, seat: int, seconds: float) -> None:
     """Host: add (or remove, with a negative number) time on a seat's clock;
     in sealed games, move the round deadline."""
-    now = _now()
-    with transaction.atomic():
-        match, bout = engine.lock(match, with_clocks=True)
-        bout = engine.require_running_bout(match, bout)
-        seat = engine.require_seat(match, seat)
+    with change(match, bout=RUNNING, seat=seat, with_clocks=True) as c:
+        bout, seat = c.running, c.seat
         seconds = float(seconds)
         if not abs(seconds) <= MAX_ADJUST_SECONDS:  # also refuses NaN
             raise ServiceError(f"add or remove at most {MAX_ADJUST_SECONDS} seconds (a day) at a time")
-        outcome = clocks.adjust(bout, seat, seconds, now)
+        outcome = clocks.adjust(bout, seat, seconds, c.now)
         if not outcome:
             raise NotAllowed("this bout has no clock to adjust")
         engine.bump(bout)
         bout.save()
         sign = "added" if seconds >= 0 else "removed"
-        engine.note(match, bout, f"{sign} {abs(seconds):g} s for {engine.seat_label(match, seat)}: {outcome}", now)
-        engine.notify(match.pk)
+        c.note(f"{sign} {abs(seconds):g} s for {engine.seat_label(c.match, seat)}: {outcome}")
 
 
 def adjust_garnets(match: Match, seat: int, amount: int, reason: str = "") -> GarnetEntry | MatchGarnet:
     """Host: award (or deduct, negative) garnets: in the season ledger of a match in a season,
     else on the match itself (never in a season found by name; the season host may add the
     match to a season later, which moves them into its ledger: matches/season_attach.py)."""
-    now = _now()
     reason = _clean(reason)
     amount = int(amount)
     if amount == 0:
         raise ServiceError("award or deduct at least one garnet")
     if abs(amount) > MAX_GARNETS:
         raise ServiceError(f"award or deduct at most {MAX_GARNETS} garnets at a time")
-    with transaction.atomic():
-        match, bout = engine.lock(match)
-        seat_row = match.seats.get(number=engine.require_seat(match, seat))
-        entry = season_results.match_host_garnets(match, seat_row, amount, reason.strip(), now)
+    with change(match, seat=seat) as c:
+        match, bout = c.match, c.bout
+        seat_row = match.seats.get(number=c.seat)
+        entry = season_results.match_host_garnets(match, seat_row, amount, reason.strip(), c.now)
         if bout is not None:
             engine.bump(bout)
             bout.save()
         verb = f"awarded {amount}" if amount > 0 else f"deducted {-amount}"
         why = f": {reason.strip()}" if reason.strip() else ""
-        engine.note(match, bout, f"{verb} garnet(s) {'to' if amount > 0 else 'from'} {engine.seat_label(match, seat)}{why}", now)
-        engine.notify(match.pk)
+        c.note(f"{verb} garnet(s) {'to' if amount > 0 else 'from'} {engine.seat_label(match, seat)}{why}")
         return entry
 
 
@@ -571,11 +500,10 @@ def set_replay_access(match: Match, behind: int | None) -> None:
     stays (players' loaded boards stay current)."""
     from matches.core.replay_access import MAX_BEHIND, REPLAY_KEY, describe_access
 
-    now = _now()
     if behind is not None and not 0 <= int(behind) <= MAX_BEHIND:
         raise ServiceError(f"choose a delay between 0 and {MAX_BEHIND} moves")
-    with transaction.atomic():
-        match, bout = engine.lock(match)
+    with change(match) as c:
+        match = c.match
         fmt = dict(match.format or {})
         if behind is None:
             fmt.pop(REPLAY_KEY, None)
@@ -585,5 +513,4 @@ def set_replay_access(match: Match, behind: int | None) -> None:
             raise NotAllowed(f"nothing to change: {describe_access(match)}")
         match.format = fmt
         match.save(update_fields=["format"])
-        engine.note(match, bout, f"replays: {describe_access(match)}", now)
-        engine.notify(match.pk)
+        c.note(f"replays: {describe_access(match)}")

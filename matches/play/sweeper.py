@@ -5,41 +5,37 @@ with a compare-and-swap on its version (healthchecks' sendalerts pattern),
 so any number of sweepers (web processes, `manage.py run_clocks`) and a
 move racing them apply a time-out exactly once.
 
-`run()` is the loop: sweep, then sleep until the earliest running deadline
-(`Bout.deadline` is indexed: one query) or until a change in this process
-may have moved one (`clocks.deadlines_changed`, set after every commit by
-the engine), but never longer than `max_idle` seconds, so deadlines set by
-other processes are seen within that time.  No fixed poll: a time-out is
-applied a few milliseconds after its deadline.
+`WORKER` is the clock worker (matches/core/runtime.py runs it): a round
+sweeps, then it sleeps until the earliest running deadline (`Bout.deadline`
+is indexed: one query) or until a change in this process may have moved one
+(`clocks.deadlines_changed`, set after every commit by the engine), but never
+longer than its idle time, so deadlines set by other processes are seen
+within that time.  No fixed poll: a time-out is applied a few milliseconds
+after its deadline.
 
-The loop runs inside the web process when it is a web server (runserver's
-serving child, or daphne) and `settings.DEATHMATCH_INPROCESS_CLOCKS` is on:
-never in tests, migrations or other management commands; and in
-`manage.py run_clocks`.
+It runs inside the web process when it is a web server (runserver's serving
+child, or daphne) and `settings.DEATHMATCH_INPROCESS_CLOCKS` is on: never in
+tests, migrations or other management commands; and as `manage.py run_clocks`.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import transaction
 from django.db.models import Min, Q, QuerySet
-from django.db.utils import DatabaseError
 from django.utils import timezone
 
-from matches.core import away, events, formats
-from matches.core.runtime import is_web_server, start_worker
+from matches.core import away, events, formats, runtime
 from matches.models import Bout, Clock, Match, Seat, TurnLog
 from matches.play import awaytime, clocks, engine
+from matches.play.change import change
 
 log = logging.getLogger(__name__)
 
-_started = threading.Event()
 #: a due bout that another sweeper holds: look again this soon (seconds)
 RETRY = 0.005
 
@@ -149,41 +145,40 @@ def _away_paused(match_id: int, seat: int | None, since: datetime | None, fmt: M
 
 
 def _pause_while_away(match_id: int, seat: int, now: datetime, seconds: float) -> bool:
-    with transaction.atomic():
-        match, bout = engine.lock(match_id)
+    with change(match_id, now=now) as c:
+        match, bout = c.match, c.bout
         if match.paused or match.status != Match.RUNNING or bout is None or bout.finished is not None:
-            return False
+            return c.unchanged()
         clock = clocks.of(bout, seat)
         if clock is None or clock.away_used >= formats.away_budget(match.format):
-            return False  # another sweeper's pause used the rest of its away time meanwhile
+            return c.unchanged()  # another sweeper's pause used the rest of its away time meanwhile
         if Seat.objects.filter(match=match, number=seat, away_resumed__isnull=False).exists():
-            return False  # the host restarted the clocks since this sweeper looked
+            return c.unchanged()  # the host restarted the clocks since this sweeper looked
         match.paused, match.away_paused, match.away_paused_since = True, seat, now
         match.save(update_fields=["paused", *awaytime.MATCH_FIELDS])
         clocks.pause(bout, now)
         engine.bump(bout)
         bout.save()
-        engine.note(match, bout, f"paused the clocks: {engine.seat_label(match, seat)} has had no page open for "
-                                 f"{int(seconds)} s", now, kind=TurnLog.CLOCK)
-        engine.notify(match.pk)
-        events.publish_alerts(match.pk)  # the host's presence box: the away time left runs down
+        c.note(f"paused the clocks: {engine.seat_label(match, seat)} has had no page open for {int(seconds)} s",
+               kind=TurnLog.CLOCK)
+        c.alert_host()  # the host's presence box: the away time left runs down
     return True
 
 
 def _restart(match_id: int, seat: int, now: datetime, *, used_up: bool) -> bool:
     """Restart the clocks `seat`'s away pause stopped: at the moment its away time ran out
     (`used_up`), else now (it is back)."""
-    with transaction.atomic():
-        match, bout = engine.lock(match_id)
+    with change(match_id, now=now) as c:
+        match, bout = c.match, c.bout
         if not match.paused or match.away_paused != seat:
-            return False  # the host restarted them, or another sweeper did
+            return c.unchanged()  # the host restarted them, or another sweeper did
         at = now
         if used_up and bout is not None:
             clock = clocks.of(bout, seat)
             at = awaytime.runs_out(match.format, match.away_paused_since, bout.started,
                                    clock.away_used if clock is not None else 0.0)
             if at > now:
-                return False  # not the pause this sweeper judged: it ended and another began since
+                return c.unchanged()  # not the pause this sweeper judged: it ended and another began since
         awaytime.close(match, bout, at)
         match.paused = False
         match.save(update_fields=["paused", *awaytime.MATCH_FIELDS])
@@ -195,9 +190,8 @@ def _restart(match_id: int, seat: int, now: datetime, *, used_up: bool) -> bool:
         label = engine.seat_label(match, seat)
         text = (f"restarted the clocks: {label} has used its {_seconds(formats.away_budget(match.format))} of "
                 "away time this bout" if used_up else f"restarted the clocks: {label} is back")
-        engine.note(match, bout, text, now, kind=TurnLog.CLOCK)
-        engine.notify(match.pk)
-        events.publish_alerts(match.pk)
+        c.note(text, kind=TurnLog.CLOCK)
+        c.alert_host()
     return True
 
 
@@ -253,46 +247,25 @@ def next_deadline() -> datetime | None:
     return found
 
 
-# -- the loop --------------------------------------------------------------------------
+# -- the worker (matches/core/runtime.py runs it) ---------------------------------------------
 
 
-def run(max_idle: float = 1.0, stop: threading.Event | None = None, on_applied: object = None) -> None:
-    """Sweep, sleep until the next deadline (or a change, or `max_idle`), repeat."""
-    warned = False
-    while stop is None or not stop.is_set():
-        wait = max_idle
-        try:
-            close_old_connections()
-            clocks.deadlines_changed.clear()
-            applied = sweep_clocks() + sweep_away() + sweep_alerts()
-            if applied and callable(on_applied):
-                on_applied(applied)
-            upcoming = next_deadline()
-            if upcoming is not None:
-                wait = min(max_idle, max(RETRY, (upcoming - timezone.now()).total_seconds()))
-            warned = False
-        except DatabaseError as error:  # e.g. before `migrate`: keep trying quietly
-            if not warned:
-                log.warning("clock sweeper: database not ready (%s)", error)
-                warned = True
-        except Exception:
-            log.exception("clock sweeper failed; retrying")
-        clocks.deadlines_changed.wait(wait)
+def sweep(now: datetime | None = None) -> int:
+    """One round of the clock worker: deadlines, seats away, away alerts."""
+    return sweep_clocks(now) + sweep_away(now) + sweep_alerts(now)
 
 
-# -- inside the web process --------------------------------------------------------------
+def _until_next_deadline(max_idle: float) -> float:
+    """Sleep until the earliest running deadline (a change in this process wakes it sooner:
+    `clocks.deadlines_changed`), but never longer than `max_idle`, so that deadlines set by other
+    processes are seen within that time."""
+    upcoming = next_deadline()
+    if upcoming is None:
+        return max_idle
+    return min(max_idle, max(RETRY, (upcoming - timezone.now()).total_seconds()))
 
 
-def maybe_start() -> bool:
-    if not getattr(settings, "DEATHMATCH_INPROCESS_CLOCKS", False) or not is_web_server():
-        return False
-    return start()
-
-
-def start(max_idle: float | None = None) -> bool:
-    if _started.is_set():
-        return False
-    _started.set()
-    idle = max_idle or float(getattr(settings, "DEATHMATCH_CLOCK_MAX_IDLE", 1.0))
-    start_worker(run, idle, name="deathmatch-clocks")
-    return True
+WORKER = runtime.Worker(
+    name="clocks", rounds=runtime.steps(sweep), wake=clocks.deadlines_changed, done="applied {} time-out(s)",
+    enabled="DEATHMATCH_INPROCESS_CLOCKS", enabled_default=False, idle="DEATHMATCH_CLOCK_MAX_IDLE",
+    wait=_until_next_deadline)

@@ -3,8 +3,8 @@
 `announce(season, text)` writes a `WebhookPost` row inside the transaction of
 what it announces (so a refused or rolled-back action announces nothing, and
 a committed one is announced exactly once) and wakes the worker after commit.
-The worker is a daemon thread in each web process (started like the clock
-sweeper, see `maybe_start`) and/or `manage.py run_webhooks`; several of them
+The worker (`WORKER`) is a daemon thread in each web process (started like the
+clock sweeper, matches/core/runtime.py) and/or `manage.py run_webhooks`; several of them
 may run: each attempt is claimed by compare-and-swap on `attempts`, like the
 sweeper's time-outs.  A delivery is one httpx POST with a short timeout;
 failures are retried with a growing delay (Discord's 429 `Retry-After` is
@@ -28,20 +28,20 @@ body may be an internal service's).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
-import time
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
 from django.conf import settings
-from django.db import close_old_connections, transaction
+from django.db import transaction
 from django.db.models import F
-from django.db.utils import DatabaseError
 from django.utils import timezone
 
-from matches.core.runtime import is_web_server, start_worker
+from matches.core import runtime
 from matches.models import Match, Season, Seat, WebhookPost
 from matches.seasons import safe_http
 
@@ -56,7 +56,6 @@ BACKOFF = (2, 10, 30, 120, 600)
 LEASE = timedelta(seconds=60)
 
 _wake = threading.Event()
-_started = threading.Event()
 
 
 class WebhookError(ValueError):
@@ -225,46 +224,19 @@ def _post(client: httpx.Client, url: str, text: str) -> tuple[str | None, float 
     return f"the webhook answered HTTP {status}", retry_after
 
 
-# -- the worker ----------------------------------------------------------------------------
+# -- the worker (matches/core/runtime.py runs it) -----------------------------------------------
 
 
-def maybe_start() -> bool:
-    """Start the in-process worker in a web server process (never in tests or
-    other management commands), unless DEATHMATCH_INPROCESS_WEBHOOKS is off."""
-    if not getattr(settings, "DEATHMATCH_INPROCESS_WEBHOOKS", True) or not is_web_server():
-        return False
-    return start()
-
-
-def start(interval: float | None = None) -> bool:
-    if _started.is_set():
-        return False
-    _started.set()
-    every = interval or float(getattr(settings, "DEATHMATCH_WEBHOOK_INTERVAL", 2.0))
-    start_worker(run, every, name="deathmatch-webhooks")
-    return True
-
-
-def run(interval: float, *, stop: threading.Event | None = None) -> None:
-    """Deliver due posts until `stop` is set: at once when woken after a
-    commit in this process, else every `interval` seconds."""
-    warned = False
+@contextlib.contextmanager
+def _rounds() -> Iterator[runtime.Step]:
+    """The worker's rounds share one HTTP client (its connections) for as long as it runs."""
     with safe_http.client(timeout=timeout(), allow_private=allow_private()) as client:
-        while stop is None or not stop.is_set():
-            _wake.wait(interval)
-            _wake.clear()
-            try:
-                close_old_connections()
-                deliver_due(client=client)
-                warned = False
-            except DatabaseError as error:  # e.g. before `migrate`
-                if not warned:
-                    log.warning("webhooks: database not ready (%s)", error)
-                    warned = True
-            except Exception:
-                log.exception("webhook worker failed; retrying")
-                time.sleep(interval)
-        close_old_connections()
+        yield lambda: deliver_due(client=client)
+
+
+WORKER = runtime.Worker(
+    name="webhooks", rounds=_rounds, wake=_wake, done="delivered {} announcement(s)",
+    enabled="DEATHMATCH_INPROCESS_WEBHOOKS", idle="DEATHMATCH_WEBHOOK_INTERVAL", idle_default=2.0)
 
 
 def wake() -> None:

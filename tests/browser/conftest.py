@@ -14,7 +14,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,35 @@ def wait_connected(*pages: Any, timeout: int = TIMEOUT) -> None:
     """Each page's socket is open (live.js marks the body on htmx's wsOpen)."""
     for page in pages:
         page.wait_for_selector("body[data-socket=open]", state="attached", timeout=timeout)
+
+
+@dataclass
+class Links:
+    """A match the host created on the home page: the host's page (on the host link), each seat's
+    secret link, the spectators' link."""
+
+    host: Any
+    seats: dict[int, str]
+    watch: str
+
+    def start(self) -> None:
+        """The host starts the match (its pages, connected by then, draw the boards live)."""
+        self.host.click("#host-start")
+
+
+#: the `start_match` fixture's type
+StartMatch = Callable[..., Links]
+
+
+def fill(page: Any, selector: str, value: str | bool) -> None:
+    """Set a form field as a person would: choose in a select, tick a checkbox, type in the rest."""
+    kind = page.eval_on_selector(selector, "el => el.tagName === 'SELECT' ? 'select' : el.type")
+    if kind == "select":
+        page.select_option(selector, str(value))
+    elif kind == "checkbox":
+        page.set_checked(selector, bool(value))
+    else:
+        page.fill(selector, str(value))
 
 
 class Server:
@@ -178,3 +208,28 @@ def browser() -> Iterator[Any]:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def start_match(request: pytest.FixtureRequest, browser: Any) -> StartMatch:
+    """`start_match(game, seats, **options)`: the host creates a match of `game` on the home page,
+    seats named `seats` (else their defaults), and the links it shows.  `fields`: other form fields
+    by selector (clocks, the game's options), set after the game is chosen; `host`: the host's page
+    (else a new desktop one); `server`: another server than the module's."""
+
+    def create(game: str, seats: Sequence[str] = (), *, fields: Mapping[str, str | bool] | None = None,
+               host: Any = None, server: Server | None = None) -> Links:
+        server = server or request.getfixturevalue("server")
+        host = host or browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        host.goto(server.url + "/")
+        host.select_option("#game-select", game)
+        for selector, value in (fields or {}).items():
+            fill(host, selector, value)
+        for number, name in enumerate(seats, start=1):
+            host.fill(f'input[name="seat{number}"]', name)
+        host.click("#create-form button[type=submit]")
+        host.wait_for_url("**/h/**")
+        links = host.eval_on_selector_all("input[id^=seat-link-]", "els => els.map(el => [el.id.slice(10), el.value])")
+        return Links(host, {int(n): url for n, url in links}, host.input_value("#watch-link"))
+
+    return create

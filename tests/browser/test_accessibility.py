@@ -12,7 +12,7 @@ import pytest
 
 from games.registry import get_game, slugs
 
-from .conftest import ARTIFACTS, ROOT, TIMEOUT, Server
+from .conftest import ARTIFACTS, ROOT, TIMEOUT, Server, StartMatch
 
 pytestmark = pytest.mark.browser
 
@@ -38,14 +38,7 @@ def _axe(page: Any, name: str, found: dict[str, list[str]], reported: dict[str, 
 CHECKED: list[str] = []
 
 
-def _create(page: Any, server: Server, slug: str) -> None:
-    page.goto(server.url + "/")
-    page.select_option("#game-select", slug)
-    page.click("button[type=submit]")
-    page.wait_for_url("**/h/**")
-
-
-def test_every_page_passes_axe(server: Server, browser: Any) -> None:
+def test_every_page_passes_axe(server: Server, browser: Any, start_match: StartMatch) -> None:
     if not AXE.exists():
         pytest.skip("static/vendor/axe.min.js is not built (run .ci/install)")
     ARTIFACTS.mkdir(exist_ok=True)
@@ -67,11 +60,11 @@ def test_every_page_passes_axe(server: Server, browser: Any) -> None:
             game = get_game(slug)
         except Exception:
             continue
-        _create(page, server, slug)
+        match = start_match(slug, host=page)
         if slug in ("lance-assembly", "back-to-the-wall"):  # one setup page per seat count (the rest is shared)
             _axe(page, f"{slug} host before the start", found, reported)
-        seat, watch = page.input_value("#seat-link-1"), page.input_value("#watch-link")
-        page.click("#host-start")
+        seat, watch = match.seats[1], match.watch
+        match.start()
         page.wait_for_selector("#board .cell, #board [data-coord], #board .facts", timeout=TIMEOUT)
         _axe(page, f"{slug} host", found, reported)
         if slug == "grid-master":

@@ -21,7 +21,7 @@ import pytest
 from games.back_to_the_wall.rules import BackToTheWall
 from games.core import HOST
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, same_as_fresh, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, StartMatch, same_as_fresh, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -115,7 +115,7 @@ def _leaks(text: str, markers: list[str]) -> list[str]:
 
 
 def test_four_players_click_three_rounds_watch_each_replay_and_read_the_standings(
-    server: Server, browser: Any
+    browser: Any, start_match: StartMatch
 ) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
@@ -139,15 +139,9 @@ def test_four_players_click_three_rounds_watch_each_replay_and_read_the_standing
         frames[name] = []
         _collect(pages[name], frames[name], errors)
     host = pages["host"]
-    host.goto(server.url + "/")
-    host.select_option("#game-select", "back-to-the-wall")
-    for n, name in enumerate(NAMES, start=1):
-        host.fill(f'input[name="seat{n}"]', name)
-        host.fill(f'input[name="opt-back-to-the-wall-garnets-{n}"]', "1")  # one garnet each to spend
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
-    links = {str(n): host.input_value(f"#seat-link-{n}") for n in (1, 2, 3, 4)}
-    links["watch"] = host.input_value("#watch-link")
+    garnets = {f'input[name="opt-back-to-the-wall-garnets-{n}"]': "1" for n in (1, 2, 3, 4)}  # one each to spend
+    match = start_match("back-to-the-wall", NAMES, fields=garnets, host=host)
+    links = {**{str(n): url for n, url in match.seats.items()}, "watch": match.watch}
     for name, url in links.items():
         pages[name].goto(url)
     wait_connected(*pages.values())

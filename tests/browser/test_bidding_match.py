@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, same_as_fresh, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, StartMatch, same_as_fresh, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -55,20 +55,14 @@ def _submit(page: Any, expect: str) -> None:
     page.wait_for_selector(f"#status >> text={expect}", timeout=TIMEOUT)
 
 
-def test_a_bidding_match_played_by_clicks_keeps_each_sides_bids_secret(server: Server, browser: Any) -> None:
+def test_a_bidding_match_played_by_clicks_keeps_each_sides_bids_secret(browser: Any,
+                                                                     start_match: StartMatch) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
     host = browser.new_context(viewport=DESKTOP).new_page()
     host.on("pageerror", lambda exc: errors.append(str(exc)))
-    host.goto(server.url + "/")
-    host.select_option("#game-select", "bidding-ttt")
-    host.fill('input[name="opt-bidding-ttt-chips"]', "200")
-    host.fill('input[name="seat1"]', "Ann")
-    host.fill('input[name="seat2"]', "Bob")
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
-    links = {n: host.input_value(f"#seat-link-{n}") for n in (1, 2)}
-    watch_link = host.input_value("#watch-link")
+    match = start_match("bidding-ttt", ["Ann", "Bob"], fields={'input[name="opt-bidding-ttt-chips"]': "200"}, host=host)
+    links, watch_link = match.seats, match.watch
 
     ann = browser.new_context(viewport=DESKTOP).new_page()
     bob = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()

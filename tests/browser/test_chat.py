@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, StartMatch, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -32,18 +32,13 @@ def _unread(page: Any, room: str) -> str:
     return str(page.inner_text(f"#chat-tab-{room} .chat-unread"))
 
 
-def test_chat_by_clicks_on_desktop_and_phone(server: Server, browser: Any) -> None:
+def test_chat_by_clicks_on_desktop_and_phone(start_match: StartMatch, browser: Any) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
     host = browser.new_context(viewport=DESKTOP).new_page()
     host.on("pageerror", lambda exc: errors.append(str(exc)))
-    host.goto(server.url + "/")
-    host.fill('input[name="seat1"]', "Ann")
-    host.fill('input[name="seat2"]', "Bob")
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
-    links = {n: host.input_value(f"#seat-link-{n}") for n in (1, 2)}
-    watch_link = host.input_value("#watch-link")
+    match = start_match("lance-assembly", ["Ann", "Bob"], host=host)
+    links, watch_link = match.seats, match.watch
     ann = browser.new_context(viewport=DESKTOP).new_page()
     bob = browser.new_context(**PHONE).new_page()
     zed = browser.new_context(**PHONE).new_page()
@@ -210,21 +205,17 @@ def test_chat_options_on_the_create_form_and_lifting_a_mute(server: Server, brow
     assert not errors, errors
 
 
-def test_a_chat_panel_fetched_before_the_latest_line_keeps_that_line(server: Server, browser: Any) -> None:
+def test_a_chat_panel_fetched_before_the_latest_line_keeps_that_line(start_match: StartMatch, browser: Any) -> None:
     """The page fetches its whole chat panel again when the host changes the rooms or a mute; a line
     that arrived over the socket while that fetch was under way stays on the page (the panel was
     drawn before it).  The race is made by hand: the panel is fetched, a line arrives, then the
     fetched panel is swapped in as its reply would be."""
     errors: list[str] = []
-    host = browser.new_context(viewport=DESKTOP).new_page()
-    host.goto(server.url + "/")
-    host.fill('input[name="seat1"]', "Ann")
-    host.fill('input[name="seat2"]', "Bob")
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
+    match = start_match("lance-assembly", ["Ann", "Bob"], host=browser.new_context(viewport=DESKTOP).new_page())
+    host = match.host
     ann = browser.new_context(**PHONE).new_page()
     ann.on("pageerror", lambda exc: errors.append(str(exc)))
-    ann.goto(host.input_value("#seat-link-1"))
+    ann.goto(match.seats[1])
     wait_connected(host, ann)
     _say(host, "seat-1", "Hello Ann")
     ann.wait_for_selector("#chat-list-seat-1 li >> text=Hello Ann", state="attached", timeout=TIMEOUT)

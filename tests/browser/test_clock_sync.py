@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, cell, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, StartMatch, cell, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -50,21 +50,14 @@ def _synced(page: Any) -> None:
     page.wait_for_function("typeof window.dmServerOffset === 'number'", timeout=TIMEOUT)
 
 
+@pytest.mark.alone  # the countdowns are read against the wall clock, to the second: busy workers beside it skew that
 def test_countdowns_hold_on_skewed_device_clocks_and_the_flag_falls_when_the_server_says(
-    server: Server, browser: Any
+    browser: Any, start_match: StartMatch
 ) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
-    host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    host.goto(server.url + "/")
-    host.select_option("#game-select", "lance-assembly")
-    host.fill("#per_move", "")
-    host.fill("#reserve", str(BANK))
-    host.fill('input[name="seat1"]', "Ann")
-    host.fill('input[name="seat2"]', "Bob")
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
-    links = {n: host.input_value(f"#seat-link-{n}") for n in (1, 2)}
+    match = start_match("lance-assembly", ["Ann", "Bob"], fields={"#per_move": "", "#reserve": str(BANK)})
+    host, links = match.host, match.seats
 
     ann_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     ann_ctx.clock.install(time=datetime.fromtimestamp(time.time() - SKEW))
@@ -151,7 +144,8 @@ MOVES = 20
 
 
 @pytest.mark.alone  # a second of lag over twenty moves: three busy test workers on two cores make more
-def test_a_slowed_network_costs_the_reserve_under_a_second_over_twenty_moves(server: Server, browser: Any) -> None:
+def test_a_slowed_network_costs_the_reserve_under_a_second_over_twenty_moves(server: Server, browser: Any,
+                                                                           start_match: StartMatch) -> None:
     """Issue 26: Uli's page waits 300 ms each way.  Over 20 Gomoku moves his reserve loses under 1 s
     to lag (the server's lag compensation), where the same moves would have lost about 12 s
     without it: each move's record holds the server's measure, Uli's think time and what was given
@@ -159,22 +153,16 @@ def test_a_slowed_network_costs_the_reserve_under_a_second_over_twenty_moves(ser
     import sqlite3
 
     errors: list[str] = []
-    host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    host.goto(server.url + "/")
-    host.select_option("#game-select", "gomoku")
-    host.fill('input[name="seat1"]', "Uli")
-    host.fill('input[name="seat2"]', "Vic")
-    host.fill('input[name="per_move"]', "")  # every second of a turn comes out of the reserve
-    host.fill('input[name="reserve"]', "600")
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
+    # every second of a turn comes out of the reserve
+    match = start_match("gomoku", ["Uli", "Vic"], fields={'input[name="per_move"]': "", 'input[name="reserve"]': "600"})
+    host = match.host
     slowed = browser.new_context(viewport={"width": 1280, "height": 800})
     slowed.add_init_script(SLOW_NETWORK)
     uli = slowed.new_page()
     uli.on("pageerror", lambda error: errors.append(str(error)))
-    uli.goto(host.input_value("#seat-link-1"))
+    uli.goto(match.seats[1])
     # Vic answers at once, by form posts of the page's move form (a browser-like client: cookies, CSRF)
-    vic_url = host.input_value("#seat-link-2")
+    vic_url = match.seats[2]
     vic = browser.new_context().request
     vic.get(vic_url)
     csrf = next(c["value"] for c in vic.storage_state()["cookies"] if c["name"] == "csrftoken")

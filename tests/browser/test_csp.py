@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, CHROMIUM, ROOT, TIMEOUT, Server, cell, wait_connected
+from .conftest import ARTIFACTS, CHROMIUM, ROOT, TIMEOUT, Server, StartMatch, cell, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -47,22 +47,21 @@ def _page(browser: Any, viewport: dict[str, int], problems: list[str]) -> Any:
     return page
 
 
-def test_live_pages_work_under_the_content_security_policy(csp_server: Server, browser: Any) -> None:
+def test_live_pages_work_under_the_content_security_policy(csp_server: Server, browser: Any,
+                                                          start_match: StartMatch) -> None:
     problems: list[str] = []
     desktop, phone = {"width": 1280, "height": 800}, {"width": 390, "height": 844}
     host = _page(browser, desktop, problems)
     response = host.goto(csp_server.url + "/")
     policy = response.headers.get("content-security-policy", "")
     assert "script-src 'self'" in policy
-    host.select_option("#game-select", "lance-assembly")
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
-    links = {n: host.input_value(f"#seat-link-{n}") for n in (1, 2)}
+    match = start_match("lance-assembly", host=host, server=csp_server)
+    links = match.seats
     p1, p2 = _page(browser, desktop, problems), _page(browser, phone, problems)
     watch = _page(browser, phone, problems)
     p1.goto(links[1])
     p2.goto(links[2])
-    watch.goto(host.input_value("#watch-link"))
+    watch.goto(match.watch)
     wait_connected(host, p1, p2, watch)  # a selector: the policy refuses string evaluation
     host.click("#host-start")  # an htmx post; the boards arrive over the websockets
     for page in (p1, p2, watch):

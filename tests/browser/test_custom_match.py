@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, same_as_fresh, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, StartMatch, same_as_fresh, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -25,17 +25,10 @@ NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
 NUMBERS = {1: 7, 2: 3, 3: 9, 4: 2, 5: 8, 6: 5}
 
 
-def _create(host: Any, server: Server, names: list[str]) -> tuple[dict[int, str], str]:
-    host.goto(server.url + "/")
-    host.select_option("#game-select", "custom")
-    host.fill('input[name="opt-custom-seats"]', str(len(names)))
-    for n, name in enumerate(names, start=1):
-        host.fill(f'input[name="seat{n}"]', name)
-    assert host.locator(f'.seat-name[data-seat="{len(names) + 1}"]').is_hidden() if len(names) < 16 else True
-    host.click("#create-form button[type=submit]")
-    host.wait_for_url("**/h/**")
-    links = {n: host.input_value(f"#seat-link-{n}") for n in range(1, len(names) + 1)}
-    return links, host.input_value("#watch-link")
+def _create(start_match: StartMatch, host: Any, names: list[str]) -> tuple[dict[int, str], str]:
+    match = start_match("custom", names, fields={'input[name="opt-custom-seats"]': str(len(names))}, host=host)
+    assert len(match.seats) == len(names)
+    return match.seats, match.watch
 
 
 def _send(page: Any, expect_text: str) -> None:
@@ -63,12 +56,18 @@ def _fits_phone(page: Any) -> None:
     assert width <= PHONE["width"], f"the phone page scrolls sideways ({width} px wide)"
 
 
-def test_a_six_seat_hosts_game_played_by_clicks(server: Server, browser: Any) -> None:
+def test_a_six_seat_hosts_game_played_by_clicks(server: Server, browser: Any, start_match: StartMatch) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
     host = browser.new_context(viewport=DESKTOP).new_page()
     host.on("pageerror", lambda exc: errors.append(str(exc)))
-    links, watch = _create(host, server, NAMES)
+    # the form shows a name field per seat chosen
+    host.goto(server.url + "/")
+    host.select_option("#game-select", "custom")
+    host.fill('input[name="opt-custom-seats"]', str(len(NAMES)))
+    assert host.locator(f'.seat-name[data-seat="{len(NAMES)}"]').is_visible()
+    assert host.locator(f'.seat-name[data-seat="{len(NAMES) + 1}"]').is_hidden()
+    links, watch = _create(start_match, host, NAMES)
     seats: dict[int, Any] = {}
     # one desktop and one phone context (pages of one context are cheaper than a context each)
     desktop, phone = browser.new_context(viewport=DESKTOP), browser.new_context(viewport=PHONE, is_mobile=True,
@@ -186,11 +185,11 @@ def test_a_six_seat_hosts_game_played_by_clicks(server: Server, browser: Any) ->
         context.close()
 
 
-def test_a_sixteen_seat_console_fits_a_laptop(server: Server, browser: Any) -> None:
+def test_a_sixteen_seat_console_fits_a_laptop(browser: Any, start_match: StartMatch) -> None:
     names = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kim", "Lu", "Mo", "Ned", "Oz",
              "Pia"]
     host = browser.new_context(viewport=DESKTOP).new_page()
-    links, _watch = _create(host, server, names)
+    links, _watch = _create(start_match, host, names)
     assert len(links) == 16
     wait_connected(host)
     host.click("#host-start")

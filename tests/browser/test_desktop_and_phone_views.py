@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, StartMatch, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -25,15 +25,11 @@ AT_LATEST_JS = """() => { const l = document.querySelector('#log-list');
     return l.scrollHeight > l.clientHeight && l.scrollTop + l.clientHeight >= l.scrollHeight - 2; }"""
 
 
-def test_refused_move_in_view_and_log_at_latest(server: Server, browser: Any) -> None:
+def test_refused_move_in_view_and_log_at_latest(browser: Any, start_match: StartMatch) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    host.goto(server.url + "/")
-    host.select_option("#game-select", "lance-assembly")
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
-    seat = host.input_value("#seat-link-1")
-    host.click("#host-start")
+    match = start_match("lance-assembly")
+    host, seat = match.host, match.seats[1]
+    match.start()
     # a long log: the host pauses and restarts the clocks (two rows each time)
     for _ in range(8):
         host.click('button[name="action"][value="pause"]')
@@ -73,14 +69,10 @@ def test_variant_hint_clear_of_its_select_and_season_game_names_whole(server: Se
 
 
 PHONE = {"width": 390, "height": 844}
-def _seat_page(server: Server, browser: Any, slug: str) -> Any:
-    host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    host.goto(server.url + "/")
-    host.select_option("#game-select", slug)
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
-    seat = host.input_value("#seat-link-1")
-    host.click("#host-start")
+def _seat_page(start_match: StartMatch, browser: Any, slug: str) -> Any:
+    match = start_match(slug)
+    host, seat = match.host, match.seats[1]
+    match.start()
     host.wait_for_selector("#board [data-coord]", timeout=TIMEOUT)
     page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     page.goto(seat)
@@ -88,9 +80,9 @@ def _seat_page(server: Server, browser: Any, slug: str) -> Any:
     return page
 
 
-def test_phone_tap_targets_move_box_and_status_in_view(server: Server, browser: Any) -> None:
+def test_phone_tap_targets_move_box_and_status_in_view(browser: Any, start_match: StartMatch) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    gomoku = _seat_page(server, browser, "gomoku")
+    gomoku = _seat_page(start_match, browser, "gomoku")
     sizes = gomoku.evaluate("""() => [...document.querySelectorAll('#board [data-board="gomoku"][data-coord]')]
         .map(p => { const r = p.getBoundingClientRect(); return Math.min(r.width, r.height); })""")
     assert len(sizes) == 14 * 14 and min(sizes) >= 32, min(sizes)
@@ -103,7 +95,7 @@ def test_phone_tap_targets_move_box_and_status_in_view(server: Server, browser: 
     assert gomoku.input_value("#move-text").endswith("N14")
     gomoku.screenshot(path=str(ARTIFACTS / "issue25-phone-gomoku.png"))
 
-    wall = _seat_page(server, browser, "back-to-the-wall")
+    wall = _seat_page(start_match, browser, "back-to-the-wall")
     assert wall.evaluate("document.querySelector('#move-text').getBoundingClientRect().width") >= 150
     # using the controls under the board: the status line stays on screen
     wall.evaluate("""() => document.querySelector("#seat-requests").scrollIntoView({block: "center"})""")

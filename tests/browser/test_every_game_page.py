@@ -10,12 +10,12 @@ import pytest
 
 from games.registry import get_game, slugs
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, StartMatch, wait_connected
 
 pytestmark = pytest.mark.browser
 
 
-def test_every_game_page_opens_live(server: Server, browser: Any) -> None:
+def test_every_game_page_opens_live(browser: Any, start_match: StartMatch) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     page = context.new_page()
@@ -26,13 +26,11 @@ def test_every_game_page_opens_live(server: Server, browser: Any) -> None:
             game = get_game(slug)
         except Exception:
             continue
-        page.goto(server.url + "/")
-        page.select_option("#game-select", slug)
-        page.click("button[type=submit]")
-        page.wait_for_url("**/h/**")
-        seat_link = page.input_value("#seat-link-1")
+        match = start_match(slug, host=page)
+        seat_link = match.seats[1]
+        assert len(match.seats) == game.seat_count()
         assert page.locator(".link-list input.link-url").count() == game.seat_count() + 2
-        page.click("#host-start")
+        match.start()
         page.wait_for_selector("#board [data-coord], #board .facts", timeout=TIMEOUT)  # data-coord: the page convention
         page.goto(seat_link)
         wait_connected(page)

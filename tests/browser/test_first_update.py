@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, cell, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, StartMatch, cell, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -46,13 +46,10 @@ def _first_state(page: Any) -> list[str]:
     return list(page.evaluate("window.dmReplaced"))
 
 
-def test_the_first_update_keeps_the_page_and_a_click_on_it_counts(server: Server, browser: Any) -> None:
+def test_the_first_update_keeps_the_page_and_a_click_on_it_counts(browser: Any, start_match: StartMatch) -> None:
     errors: list[str] = []
-    host = _page(browser, DESKTOP, errors)
-    host.goto(server.url + "/")
-    host.select_option("#game-select", "lance-assembly")
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
+    match = start_match("lance-assembly", host=_page(browser, DESKTOP, errors))
+    host = match.host
     replaced = _first_state(host)
     assert "host-panel" not in replaced and "board" not in replaced, replaced
     host.click("#host-start")
@@ -60,7 +57,7 @@ def test_the_first_update_keeps_the_page_and_a_click_on_it_counts(server: Server
     assert "host-panel" not in host.evaluate("window.dmReplaced")  # merged into the panel on the page
 
     seat = _page(browser, PHONE, errors)
-    seat.goto(host.input_value("#seat-link-1"))
+    seat.goto(match.seats[1])
     replaced = _first_state(seat)
     assert "board" not in replaced and "status" not in replaced, replaced
     seat.click(cell("C3"))

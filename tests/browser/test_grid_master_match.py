@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, cell, same_as_fresh, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, StartMatch, cell, same_as_fresh, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -24,21 +24,17 @@ def _submit_and_wait(player: Any, pages: list[Any], selector: str) -> None:
         page.wait_for_selector(selector, timeout=TIMEOUT)
 
 
-def test_grid_master_by_clicking_survives_a_server_restart(server: Server, browser: Any) -> None:
+def test_grid_master_by_clicking_survives_a_server_restart(server: Server, browser: Any,
+                                                          start_match: StartMatch) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    host = browser.new_context().new_page()
-    host.goto(server.url + "/")
-    host.select_option("#game-select", "grid-master")
-    host.fill('input[name="seat1"]', "Xena")
-    host.fill('input[name="seat2"]', "Otto")
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
+    match = start_match("grid-master", ["Xena", "Otto"], host=browser.new_context().new_page())
+    host = match.host
     x = browser.new_context().new_page()
     o = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
     watch = browser.new_context().new_page()
-    x.goto(host.input_value("#seat-link-1"))
-    o.goto(host.input_value("#seat-link-2"))
-    watch.goto(host.input_value("#watch-link"))
+    x.goto(match.seats[1])
+    o.goto(match.seats[2])
+    watch.goto(match.watch)
     pages = [host, x, o, watch]
     wait_connected(*pages)
     host.click("#host-start")

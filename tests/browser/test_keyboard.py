@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, cell, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, StartMatch, cell, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -56,22 +56,17 @@ def _play(page: Any, pages: list[Any], coords: list[str], text: str, expect: str
         other.wait_for_selector(cell(expect, value), timeout=TIMEOUT)
 
 
-def test_grid_master_won_by_keyboard_alone(server: Server, browser: Any) -> None:
+def test_grid_master_won_by_keyboard_alone(browser: Any, start_match: StartMatch) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
-    host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    host.goto(server.url + "/")
-    host.select_option("#game-select", "grid-master")
-    host.fill('input[name="seat1"]', "Xena")
-    host.fill('input[name="seat2"]', "Otto")
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
+    match = start_match("grid-master", ["Xena", "Otto"])
+    host = match.host
     x = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     o = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
     for page in (x, o):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-    x.goto(host.input_value("#seat-link-1"))
-    o.goto(host.input_value("#seat-link-2"))
+    x.goto(match.seats[1])
+    o.goto(match.seats[2])
     pages = [host, x, o]
     wait_connected(*pages)
     host.click("#host-start")
@@ -114,19 +109,16 @@ def test_grid_master_won_by_keyboard_alone(server: Server, browser: Any) -> None
     assert not errors, errors
 
 
-def test_arrow_keys_walk_the_yinsh_lattice_and_enter_composes_once(server: Server, browser: Any) -> None:
+def test_arrow_keys_walk_the_yinsh_lattice_and_enter_composes_once(browser: Any, start_match: StartMatch) -> None:
     """keys.js knows no game: on Two Connect's SVG Yinsh points it steps to the
     drawn neighbour, and Enter (handled by the game's own script there) adds
     the point to the move once, not twice."""
     page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server.url + "/")
-    page.select_option("#game-select", "two-connect")
-    page.click("button[type=submit]")
-    page.wait_for_url("**/h/**")
-    seat = page.input_value("#seat-link-1")
-    page.click("#host-start")
+    match = start_match("two-connect", host=page)
+    seat = match.seats[1]
+    match.start()
     page.goto(seat)
     wait_connected(page)
     page.wait_for_selector("#status.your-turn", timeout=TIMEOUT)

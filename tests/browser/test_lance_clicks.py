@@ -19,7 +19,7 @@ import pytest
 from games.lance_assembly.notation import Neutral, Place, Slide, square_text
 from games.registry import get_game
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, StartMatch, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -78,17 +78,11 @@ def _version(page: Any) -> int:
     return int(page.get_attribute("#live-meta", "data-version"))
 
 
-def test_every_legal_lance_turn_can_be_clicked(server: Server, browser: Any) -> None:
+def test_every_legal_lance_turn_can_be_clicked(browser: Any, start_match: StartMatch) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    host.goto(server.url + "/")
-    host.select_option("#game-select", "lance-assembly")
-    host.fill('input[name="seat1"]', "Ann")
-    host.fill('input[name="seat2"]', "Bob")
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
-    links = {n: host.input_value(f"#seat-link-{n}") for n in (1, 2)}
-    host.click("#host-start")
+    match = start_match("lance-assembly", ["Ann", "Bob"])
+    links = match.seats
+    match.start()
     seats = {n: browser.new_context(viewport={"width": 1280, "height": 800}).new_page() for n in (1, 2)}
     errors: list[str] = []
     for n, page in seats.items():

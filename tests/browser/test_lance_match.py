@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, cell, same_as_fresh, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, StartMatch, cell, same_as_fresh, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -187,20 +187,15 @@ def _type(player: Any, text: str, others: list[Any], coord: str, value: str) -> 
         page.wait_for_selector(cell(coord, value), timeout=TIMEOUT)
 
 
-def test_best_of_three_match_typed_with_a_host_correction(server: Server, browser: Any) -> None:
+def test_best_of_three_match_typed_with_a_host_correction(start_match: StartMatch, browser: Any) -> None:
     """A whole match by typed notation: the host corrects a logged turn (the
     bout is replayed), starts the next bout (the starter alternates), and
     the match ends 2-0 on every page."""
     host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     errors: list[str] = []
     host.on("pageerror", lambda exc: errors.append(str(exc)))
-    host.goto(server.url + "/")
-    host.select_option("#game-select", "lance-assembly")
-    host.fill('input[name="seat1"]', "Cleo")
-    host.fill('input[name="seat2"]', "Dan")
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
-    links = [host.input_value("#seat-link-1"), host.input_value("#seat-link-2"), host.input_value("#watch-link")]
+    match = start_match("lance-assembly", ["Cleo", "Dan"], host=host)
+    links = [match.seats[1], match.seats[2], match.watch]
     cleo, dan, spectator = (browser.new_context().new_page() for _ in links)
     for page, url in zip((cleo, dan, spectator), links, strict=True):
         page.on("pageerror", lambda exc: errors.append(str(exc)))

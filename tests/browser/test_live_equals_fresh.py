@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import TIMEOUT, Server, cell, same_as_fresh, wait_connected
+from .conftest import TIMEOUT, Links, StartMatch, cell, same_as_fresh, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -54,18 +54,10 @@ def _fresh_log(browser: Any, url: str) -> list[str]:
         fresh.context.close()
 
 
-def _new_match(server: Server, browser: Any, seat1: str = "") -> Any:
-    """The host's page of a new Lance Assembly match without a clock."""
-    host = browser.new_context().new_page()
-    host.goto(server.url + "/")
-    host.select_option("#game-select", "lance-assembly")
-    host.fill("#per_move", "")
-    host.fill("#reserve", "")  # no clock
-    if seat1:
-        host.fill('input[name="seat1"]', seat1)
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
-    return host
+def _new_match(start_match: StartMatch, browser: Any, seat1: str = "") -> Links:
+    """A new Lance Assembly match without a clock."""
+    return start_match("lance-assembly", [seat1] if seat1 else [], fields={"#per_move": "", "#reserve": ""},
+                       host=browser.new_context().new_page())
 
 
 def _move_racing_its_update(page: Any, coord: str) -> None:
@@ -88,10 +80,10 @@ def _move_racing_its_update(page: Any, coord: str) -> None:
 
 
 def test_every_page_kept_live_equals_a_fresh_load_when_the_movers_reply_races_its_update(
-        server: Server, browser: Any) -> None:
-    host = _new_match(server, browser, seat1="Kai")
-    urls = {1: host.input_value("#seat-link-1"), 2: host.input_value("#seat-link-2"),
-            "watch": host.input_value("#watch-link"), "host": host.url}
+        start_match: StartMatch, browser: Any) -> None:
+    match = _new_match(start_match, browser, seat1="Kai")
+    host = match.host
+    urls = {**match.seats, "watch": match.watch, "host": host.url}
     seats = {}
     for n in (1, 2):
         context = browser.new_context()
@@ -123,13 +115,13 @@ def _version(page: Any) -> int:
 
 
 def test_a_movers_reply_overtaken_by_the_answer_to_its_move_leaves_the_page_on_the_answer(
-        server: Server, browser: Any) -> None:
+        start_match: StartMatch, browser: Any) -> None:
     """The move's HTTP reply reaches the page only after the opponent has answered and the
     websocket has brought the answer (as a computer answers in practice, within milliseconds).
     The page stays on the answer: before the fix it swapped the reply in, went back to the
     position before the answer ("Player 2 to move") and waited there for ever."""
-    host = _new_match(server, browser)
-    urls = {n: host.input_value(f"#seat-link-{n}") for n in (1, 2)}
+    match = _new_match(start_match, browser)
+    host, urls = match.host, match.seats
     seats = {n: browser.new_context().new_page() for n in (1, 2)}
     for n, page in seats.items():
         page.goto(urls[n])

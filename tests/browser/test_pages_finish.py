@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, StartMatch, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -89,19 +89,13 @@ def test_home_form_controls_replace_json(server: Server, browser: Any) -> None:
     assert [e for e in errors if "status of 400" not in e] == [] and len(errors) <= 1, errors
 
 
-def test_split_clock_preview_title_and_banner(server: Server, browser: Any) -> None:
+def test_split_clock_preview_title_and_banner(browser: Any, start_match: StartMatch) -> None:
     errors: list[str] = []
     host = _errors(browser.new_context(viewport=DESKTOP).new_page(), errors)
-    host.goto(server.url + "/")
-    host.select_option("#game-select", "lance-assembly")
-    host.select_option('select[name="opt-lance-assembly-variant"]', "sliding-tic-tac-toe")
-    host.fill('input[name="seat1"]', "Ann")
-    host.fill('input[name="seat2"]', "Bob")
-    host.fill("#bouts", "1")
-    host.fill("#per_move", "2")  # a short clock: the move time runs out at once, then the reserve
-    host.fill("#reserve", "600")
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
+    # a short clock: the move time runs out at once, then the reserve
+    fields = {'select[name="opt-lance-assembly-variant"]': "sliding-tic-tac-toe", "#bouts": "1", "#per_move": "2",
+              "#reserve": "600"}
+    match = start_match("lance-assembly", ["Ann", "Bob"], fields=fields, host=host)
     assert host.inner_text("h1") == "Sliding Tic-Tac-Toe" and host.title().startswith("Sliding Tic-Tac-Toe")
     # before the start: the configured clock, not "no clock"
     assert host.locator(".clock-time.none").count() == 0
@@ -111,8 +105,8 @@ def test_split_clock_preview_title_and_banner(server: Server, browser: Any) -> N
     assert host.text_content("#clocks .seat-1 .clock-time") == "0:02 for the move + 10:00 reserve"
     ann = _errors(browser.new_context(viewport=DESKTOP).new_page(), errors)
     bob = _errors(browser.new_context(**PHONE).new_page(), errors)
-    ann.goto(host.input_value("#seat-link-1"))
-    bob.goto(host.input_value("#seat-link-2"))
+    ann.goto(match.seats[1])
+    bob.goto(match.seats[2])
     wait_connected(host, ann, bob)
     ann.evaluate("window.__alerts = []; document.addEventListener('dm:clock-alert', e => __alerts.push(e.detail.kind))")
     host.click("#host-start")

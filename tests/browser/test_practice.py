@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, StartMatch, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -90,7 +90,7 @@ def _wait_turn_or_end(page: Any, server: Server) -> None:
                              f"{page.get_attribute('#live-meta', 'data-version')=}\n{logs}") from error
 
 
-def test_the_host_puts_a_bot_in_a_back_to_the_wall_seat_mid_match(server: Server, browser: Any) -> None:
+def test_the_host_puts_a_bot_in_a_back_to_the_wall_seat_mid_match(browser: Any, start_match: StartMatch) -> None:
     """The host's console: Cy's seat goes to the computer (strong) after the start, chosen while
     the host's other tab pauses and resumes; every page names it "Cy (computer, strong)" live, the
     bot submits its sealed orders, and the host takes it out."""
@@ -98,15 +98,10 @@ def test_the_host_puts_a_bot_in_a_back_to_the_wall_seat_mid_match(server: Server
     host = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     errors: list[str] = []
     host.on("pageerror", lambda error: errors.append(str(error)))
-    host.goto(server.url + "/")
-    host.select_option("#game-select", "back-to-the-wall")
-    for n, name in enumerate(("Ann", "Bob", "Cy", "Di"), start=1):
-        host.fill(f'input[name="seat{n}"]', name)
-    host.click("#create-form button[type=submit]")
-    host.wait_for_url("**/h/**")
+    match = start_match("back-to-the-wall", ["Ann", "Bob", "Cy", "Di"], host=host)
     bob = browser.new_context(**VIEWPORTS["phone"][0]).new_page()
     bob.on("pageerror", lambda error: errors.append(str(error)))
-    bob.goto(host.input_value("#seat-link-2"))
+    bob.goto(match.seats[2])
     wait_connected(host, bob)
     host.click("#host-start")
     # the start's answer (its flash) came with the dashboard's forms drawn after it

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, ROOT, TIMEOUT, Server, cell, wait_connected
+from .conftest import ARTIFACTS, ROOT, TIMEOUT, StartMatch, cell, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +40,8 @@ def _axe(page: Any) -> list[str]:
              .violations.map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))"""))
 
 
-def test_spectator_replays_a_bout_with_an_undo_and_a_correction(server: Server, browser: Any) -> None:
+def test_spectator_replays_a_bout_with_an_undo_and_a_correction(browser: Any,
+                                                                start_match: StartMatch) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
 
@@ -50,14 +51,8 @@ def test_spectator_replays_a_bout_with_an_undo_and_a_correction(server: Server, 
         return page
 
     host = watch(browser.new_context(viewport={"width": 1280, "height": 900}).new_page())
-    host.goto(server.url + "/")
-    host.select_option("#game-select", "lance-assembly")
-    host.fill('input[name="seat1"]', "Ann")
-    host.fill('input[name="seat2"]', "Bob")
-    host.fill('input[name="bouts"]', "1")
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
-    links = [host.input_value("#seat-link-1"), host.input_value("#seat-link-2"), host.input_value("#watch-link")]
+    match = start_match("lance-assembly", ["Ann", "Bob"], fields={'input[name="bouts"]': "1"}, host=host)
+    links = [match.seats[1], match.seats[2], match.watch]
     ann, bob = (watch(browser.new_context().new_page()) for _ in range(2))
     for page, url in ((ann, links[0]), (bob, links[1])):
         page.goto(url)

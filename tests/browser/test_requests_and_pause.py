@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, cell, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, StartMatch, cell, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -34,19 +34,12 @@ def _status_has(page: Any, text: str) -> None:
                            timeout=TIMEOUT)
 
 
-def test_pause_requests_and_resignations_by_clicks(server: Server, browser: Any) -> None:
+def test_pause_requests_and_resignations_by_clicks(browser: Any, start_match: StartMatch) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
-    host = browser.new_context(viewport=DESKTOP).new_page()
-    host.goto(server.url + "/")
-    host.select_option("#game-select", "lance-assembly")
-    host.fill('input[name="seat1"]', "Ann")
-    host.fill('input[name="seat2"]', "Bob")
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
-    links = {n: host.input_value(f"#seat-link-{n}") for n in (1, 2)}
-    watch = host.input_value("#watch-link")
-    host.click("#host-start")
+    match = start_match("lance-assembly", ["Ann", "Bob"], host=browser.new_context(viewport=DESKTOP).new_page())
+    host, links, watch = match.host, match.seats, match.watch
+    match.start()
     ann = browser.new_context(viewport=DESKTOP).new_page()
     bob = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     spectator = browser.new_context(viewport=DESKTOP).new_page()

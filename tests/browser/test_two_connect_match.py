@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, same_as_fresh, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, StartMatch, same_as_fresh, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -137,7 +137,7 @@ def watch_errors(page: Any, errors: list[str]) -> None:
     page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
 
 
-def create(browser: Any, server: Server, slug: str, errors: list[str],
+def create(browser: Any, start_match: StartMatch, slug: str, errors: list[str],
            pages: tuple[Any, Any, Any, Any] | None = None) -> tuple[Any, Any, Any, Any]:
     """The host creates and starts a match; Uli (desktop), Vic (phone) and a spectator open
     their links (in new browser contexts, or in the `pages` of an earlier match)."""
@@ -150,13 +150,8 @@ def create(browser: Any, server: Server, slug: str, errors: list[str],
             watch_errors(page, errors)
     else:
         host, uli, vic, spectator = pages
-    host.goto(server.url + "/")
-    host.select_option("#game-select", slug)
-    host.fill('input[name="seat1"]', "Uli")
-    host.fill('input[name="seat2"]', "Vic")
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
-    links = [host.input_value("#seat-link-1"), host.input_value("#seat-link-2"), host.input_value("#watch-link")]
+    match = start_match(slug, ["Uli", "Vic"], host=host)
+    links = [match.seats[1], match.seats[2], match.watch]
     for page, url in zip((uli, vic, spectator), links, strict=True):
         page.goto(url)
     wait_connected(uli, vic, spectator, host)
@@ -166,10 +161,10 @@ def create(browser: Any, server: Server, slug: str, errors: list[str],
     return host, uli, vic, spectator
 
 
-def test_two_connect_match_played_by_clicks_on_desktop_and_phone(server: Server, browser: Any) -> None:
+def test_two_connect_match_played_by_clicks_on_desktop_and_phone(browser: Any, start_match: StartMatch) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
-    host, uli, vic, spectator = create(browser, server, "two-connect", errors)
+    host, uli, vic, spectator = create(browser, start_match, "two-connect", errors)
     players = {1: uli, 2: vic}
 
     def watchers(seat: int) -> list[Any]:
@@ -385,12 +380,12 @@ SOLO = [
 ]
 
 
-def test_standalone_boards_are_played_by_clicks(server: Server, browser: Any) -> None:
+def test_standalone_boards_are_played_by_clicks(browser: Any, start_match: StartMatch) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
     pages = None
     for slug, moves, done in SOLO:
-        pages = create(browser, server, slug, errors, pages)
+        pages = create(browser, start_match, slug, errors, pages)
         host, uli, vic, spectator = pages
         players = {1: uli, 2: vic}
         for page in (uli, vic, spectator, host):

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from .conftest import TIMEOUT, Server, cell, wait_connected
+from .conftest import TIMEOUT, Server, StartMatch, cell, wait_connected
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 
@@ -39,21 +39,18 @@ def two_servers(server: Server) -> Iterator[tuple[Server, Server]]:
     b.stop()
 
 
-def test_moves_reach_pages_on_another_web_process(two_servers: tuple[Server, Server], browser: Any) -> None:
+def test_moves_reach_pages_on_another_web_process(two_servers: tuple[Server, Server], browser: Any,
+                                                  start_match: StartMatch) -> None:
     a, b = two_servers
-    host = browser.new_context().new_page()
-    host.goto(a.url + "/")
-    host.select_option("#game-select", "lance-assembly")
-    host.fill("#away_pause", "2")  # the clocks pause when the seat to move has had no page open for 2 s
-    host.click("button[type=submit]")
-    host.wait_for_url("**/h/**")
-    links = {n: host.input_value(f"#seat-link-{n}") for n in (1, 2)}
+    # the clocks pause when the seat to move has had no page open for 2 s
+    match = start_match("lance-assembly", fields={"#away_pause": "2"}, host=browser.new_context().new_page(), server=a)
+    host, links = match.host, match.seats
     p1 = browser.new_context().new_page()
     p2 = browser.new_context().new_page()
     watch = browser.new_context().new_page()
     p1.goto(links[1])                                   # process A
     p2.goto(links[2].replace(a.url, b.url))             # process B
-    watch.goto(host.input_value("#watch-link").replace(a.url, b.url))
+    watch.goto(match.watch.replace(a.url, b.url))
     wait_connected(host, p1, p2, watch)
     host.click("#host-start")
     for page in (p1, p2, watch):

@@ -5,13 +5,10 @@ Walls, movement and scoring have their own files (test_back_to_the_wall_*.py).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from games.back_to_the_wall.board import BoardOrders, Orders, Resolve
 from games.back_to_the_wall.rules import BackToTheWall
@@ -553,64 +550,6 @@ def test_resolve_parses_for_anyone_but_only_the_host_may_apply_it():
 def test_bad_notation_says_what_was_expected(text, message):
     with pytest.raises(NotationError, match=message):
         game.parse(game.new(), 1, text)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(max_size=60))
-def test_fuzz_arbitrary_text_parses_or_raises_notation_error(text):
-    try:
-        action = game.parse(game.new(), 1, text)
-    except NotationError:
-        return
-    assert game.parse(game.new(), 1, game.format(action)) == action
-
-
-WORDS = st.sampled_from(
-    [
-        "once",
-        "twice",
-        "thrice",
-        "wall",
-        "walls",
-        "piece",
-        "p1",
-        "1",
-        "2",
-        "0",
-        "up",
-        "u",
-        "left",
-        "r",
-        "down",
-        "garnet",
-        "c3",
-        "z9",
-        "a1",
-        "and",
-        ",",
-        ";",
-        ":",
-        "on",
-        "the",
-        "resolve",
-        "pass",
-        "#2",
-        ".",
-    ]
-)
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.lists(WORDS, max_size=14))
-def test_fuzz_word_salad_parses_or_raises_notation_error(words):
-    text = " ".join(words)
-    try:
-        action = game.parse(game.new(), 1, text)
-    except NotationError:
-        return
-    assert game.parse(game.new(), 1, game.format(action)) == action
-    with contextlib.suppress(IllegalAction):
-        game.apply(game.new(), 1, action)
 
 
 # -- garnets held (option "garnets", from the season ledger or the host) -------------------------

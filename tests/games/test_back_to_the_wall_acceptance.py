@@ -12,6 +12,7 @@ Twice 7x7 walls D3 D5 (1 A1, 3 G1, 2 G7, 4 A7); Thrice 8x8 walls C6 F3
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 
@@ -19,18 +20,16 @@ import pytest
 
 from games.core import HOST, SPECTATOR, IllegalAction, NotationError, RuleError
 from games.registry import get_game
+from tests.games import playing
 
 G = get_game("back-to-the-wall")
+play = functools.partial(playing.play, G)
 SEATS = (1, 2, 3, 4)
 BOARDS = ("once", "twice", "thrice")
 POINTS = (6, 4, 2, 1)
 
 
 # -- helpers ------------------------------------------------------------------------------
-def play(state, seat, text):
-    return G.apply(state, seat, G.parse(state, seat, text))
-
-
 def resolve(state):
     return G.apply(state, HOST, G.parse(state, HOST, "resolve"))
 

@@ -176,17 +176,6 @@ def test_bad_text_is_a_notation_error_saying_what_was_expected(text, message):
         game.parse(game.new(), 1, text)
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.text(max_size=40))
-def test_fuzz_arbitrary_text_parses_or_raises_notation_error(text):
-    state = game.new()
-    try:
-        action = game.parse(state, 1, text)
-    except NotationError:
-        return
-    assert game.parse(state, 1, game.format(action)) == action
-
-
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 80), st.integers(0, 999_999)), max_size=12))
 def test_fuzz_format_then_parse_round_trips(pairs):

@@ -10,21 +10,20 @@ controlling D, Blue (seat 2) F; 80 chips each; three sealed rounds.
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
 
 from games.core import HOST, SPECTATOR, IllegalAction, NotationError, RuleError
 from games.registry import get_game
+from tests.games import playing
 
 G = get_game("bidding-ttt")
+play = functools.partial(playing.play, G)
 
 
 # -- helpers ------------------------------------------------------------------------------
-def play(state, seat, text):
-    return G.apply(state, seat, G.parse(state, seat, text))
-
-
 def both(state, red, blue):
     """Both seats submit: the round resolves."""
     state = play(state, 1, red)

@@ -4,22 +4,20 @@ notation the rules accept."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from games.core import HOST, SPECTATOR
 from games.custom.notation import Answer, End, Reveal
 from games.custom.page import CustomPage
 from games.custom.rules import CustomGame, CustomState
+from tests.games import playing
 
 game = CustomGame()
+play = functools.partial(playing.play, game)
 page = CustomPage()
 NAMES = {1: "Ann", 2: "Bob", 3: "Cy", 4: "Di"}
-
-
-def play(state: CustomState, *moves: tuple[int, str]) -> CustomState:
-    for seat, text in moves:
-        state = game.play(state, seat, text)
-    return state
 
 
 def shaped(state: CustomState, viewer: int) -> dict:

@@ -6,15 +6,16 @@ bottom, A1 top-left) rather than long move sequences where that is clearer.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from games.core import HOST, SPECTATOR, IllegalAction, NotationError, RuleError
+from games.core import HOST, SPECTATOR, IllegalAction, NotationError
 from games.grid_master.rules import (
     CELLS,
     NAMES,
@@ -27,20 +28,15 @@ from games.grid_master.rules import (
     parse_turn,
 )
 from games.registry import get_game
+from tests.games import playing
 
 GAME: GridMaster = get_game("grid-master")
+play = functools.partial(playing.play, GAME)
 SQ = {name: i for i, name in enumerate(NAMES)}
 
 
 def pos(diagram: str, **kwargs: object) -> GridState:
     return GridState.from_diagram(diagram, **kwargs)  # type: ignore[arg-type]
-
-
-def play(state: GridState, *texts: str) -> GridState:
-    """Play texts in order, each by the seat whose turn it is."""
-    for text in texts:
-        state = GAME.play(state, state.to_move, text)
-    return state
 
 
 def cells(state: GridState) -> list[str]:
@@ -766,40 +762,6 @@ def test_any_turn_round_trips(place, move, first):
         return
     action = Turn(place=place, move=move, reposition_first=first and place is not None and move is not None)
     assert parse_turn(format_turn(action)) == action
-
-
-VOCABULARY = [
-    "place", "move", "reposition", "to", "->", "-", "right", "left", "up", "down", "r", "l", "u", "d",
-    "1", "2", "3", "0", "two", "a1", "b2", "c3", "c1", "a3", "d4", "z9", "and", "i", "on", ";", ",",
-    ".", "x", "o", "the", "from", "squares", "pass", "#", "b", "2b",
-]
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.lists(st.sampled_from(VOCABULARY), max_size=10))
-def test_fuzz_parser_on_words_raises_only_notation_errors(words):
-    _parse_or_notation_error(" ".join(words))
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.text(max_size=40))
-def test_fuzz_parser_on_arbitrary_text_raises_only_notation_errors(text):
-    _parse_or_notation_error(text)
-
-
-def _parse_or_notation_error(text: str) -> None:
-    state = play(GAME.new(), *OPENING)
-    try:
-        action = GAME.parse(state, 1, text)
-    except NotationError:
-        return
-    assert GAME.parse(state, 1, GAME.format(action)) == action
-    try:
-        GAME.apply(state, 1, action)
-    except IllegalAction:
-        pass
-    except RuleError as exc:  # pragma: no cover - anything else is a bug
-        raise AssertionError(f"apply raised {exc!r} for {text!r}") from exc
 
 
 # -- conventions --------------------------------------------------------------------

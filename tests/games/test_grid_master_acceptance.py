@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import json
 import random
 
@@ -16,27 +17,17 @@ import pytest
 
 from games.core import HOST, SPECTATOR, IllegalAction, NotationError, RuleError
 from games.registry import get_game
+from tests.games import playing
 
 G = get_game("grid-master")
+mover = functools.partial(playing.mover, G)
+play = functools.partial(playing.play, G)
 SQUARES = [f"{c}{r}" for r in "123" for c in "ABC"]
 CORNERS = {"A1", "C1", "A3", "C3"}
 
 
 def dumped(state: object) -> str:
     return json.dumps(G.dump(state), sort_keys=True)
-
-
-def mover(state: object) -> int:
-    seats = G.to_act(state)
-    assert len(seats) == 1, seats
-    return next(iter(seats))
-
-
-def play(state: object, seat: int, text: str) -> object:
-    before = dumped(state)
-    after = G.apply(state, seat, G.parse(state, seat, text))
-    assert dumped(state) == before, "apply mutated its input"
-    return after
 
 
 def run(texts: list[str], state: object | None = None) -> object:

@@ -7,7 +7,7 @@ N neutral, . empty; A1 top-left).
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import json
 import random
 from functools import cache
@@ -22,8 +22,10 @@ from games.lance_assembly.board import slide_in_place
 from games.lance_assembly.notation import Neutral, Place, Slide, Turn, parse_turn
 from games.lance_assembly.rules import WINDOWS, LanceAssembly, LanceState
 from games.registry import get_game
+from tests.games import playing
 
 GAME = LanceAssembly()
+play = functools.partial(playing.play, GAME)
 EMPTY_BOARD = "\n".join(["......"] * 6)
 
 
@@ -34,10 +36,6 @@ def sq(name: str) -> int:
 
 def board(state: LanceState) -> str:
     return "\n".join(GAME.public_view(state)["rows"])
-
-
-def play(state: LanceState, seat: int, text: str) -> LanceState:
-    return GAME.apply(state, seat, GAME.parse(state, seat, text))
 
 
 def pos(diagram: str, **kwargs: object) -> LanceState:
@@ -992,37 +990,6 @@ def test_every_listed_action_round_trips_through_its_text():
             assert GAME.parse(state, state.to_move, GAME.format(action)) == action
             if count > 300:
                 break
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.text(max_size=80))
-def test_parser_fuzz_arbitrary_text_parses_or_raises_notation_error(text):
-    try:
-        turn = parse_turn(text)
-    except NotationError:
-        return
-    assert parse_turn(GAME.format(turn)) == turn
-
-
-_VOCAB = [
-    "place", "slide", "neutral", "tile", "tiles", "on", "and", ",", ";", "then", "-", "to", "up", "down",
-    "left", "right", "d", "u", "l", "r", "1", "2", "3", "7", "two", "a1", "b2", "b3", "c3", "f6", "g7",
-    "i", "the", "move", "by", "spaces", "pass", ".", "&",
-]
-
-
-@settings(max_examples=600, deadline=None)
-@given(st.lists(st.sampled_from(_VOCAB), max_size=14))
-def test_parser_fuzz_word_salad_parses_or_raises_notation_error(words):
-    text = " ".join(words)
-    try:
-        turn = parse_turn(text)
-    except NotationError:
-        return
-    assert parse_turn(GAME.format(turn)) == turn
-    # a parsed turn is either legal or refused with IllegalAction, never anything else
-    with contextlib.suppress(IllegalAction):
-        GAME.apply(pos(MIDGAME, to_move=2), 2, turn)
 
 
 _PARTS = st.one_of(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import json
 import random
 
@@ -16,8 +17,11 @@ import pytest
 
 from games.core import HOST, SPECTATOR, IllegalAction, NotationError, RuleError
 from games.registry import get_game
+from tests.games import playing
 
 G = get_game("lance-assembly")
+mover = functools.partial(playing.mover, G)
+play = functools.partial(playing.play, G)
 
 # A full 6x6 board with 18 red and 18 blue tiles and no five in a row for anybody.
 FILL = ["RRBBRR", "BBRRBB", "RRBBRR", "BBRRBB", "RRBBRR", "BBRRBB"]
@@ -33,19 +37,6 @@ BLUE_SQUARES = [name(r, c) for r in range(6) for c in range(6) if FILL[r][c] == 
 
 def dumped(state: object) -> str:
     return json.dumps(G.dump(state), sort_keys=True)
-
-
-def mover(state: object) -> int:
-    seats = G.to_act(state)
-    assert len(seats) == 1, seats
-    return next(iter(seats))
-
-
-def play(state: object, seat: int, text: str) -> object:
-    before = dumped(state)
-    after = G.apply(state, seat, G.parse(state, seat, text))
-    assert dumped(state) == before, "apply mutated its input"
-    return after
 
 
 def run(texts: list[str], options: dict | None = None, state: object | None = None) -> object:

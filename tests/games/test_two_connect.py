@@ -8,12 +8,11 @@ The boards' own rules are tested in test_squava/test_gomoku/test_yinsh.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from games.core import HOST, SPECTATOR, IllegalAction, NotationError
 from games.registry import get_game
@@ -22,8 +21,10 @@ from games.two_connect.gomoku import GomokuRules
 from games.two_connect.rules import TwoConnectAction, TwoConnectState
 from games.two_connect.squava import SquavaRules
 from games.two_connect.yinsh import YinshBoard, YinshMove, YinshRules, parse_point
+from tests.games import playing
 
 GAME = get_game("two-connect")
+play = functools.partial(playing.play, GAME)
 SQ, YI, GO = 0, 1, 2
 SQUAVA, YINSH, GOMOKU = SquavaRules(), YinshRules(), GomokuRules()
 ZERO = ((0, 0, 0), (0, 0, 0))
@@ -49,10 +50,6 @@ def won(rules, seat: int) -> GridBoard:
 
 def won_yinsh(seat: int) -> YinshBoard:
     return replace(YINSH.initial(), winner=seat, reason="row" if seat else "markers")
-
-
-def play(state: TwoConnectState, seat: int, text: str) -> TwoConnectState:
-    return GAME.apply(state, seat, GAME.parse(state, seat, text))
 
 
 def stuck(seat: int) -> YinshBoard:
@@ -504,29 +501,6 @@ def test_yinsh_move_notation_maps_to_points():
 def test_bad_notation_says_what_was_expected(text, message):
     with pytest.raises(NotationError, match=message):
         GAME.parse(GAME.new(), 1, text)
-
-
-@given(st.text(max_size=60))
-def test_parser_fuzz_only_raises_notation_errors(text):
-    try:
-        action = GAME.parse(GAME.new(), 1, text)
-    except NotationError:
-        return
-    assert 1 <= len(action.moves) <= 2
-
-
-@given(
-    st.lists(
-        st.sampled_from(["squava", "gomoku", "yinsh", "ring", "c3", "e5-e8", "n14", "and", ",", ";", "-", "a1", "zz"]),
-        max_size=8,
-    )
-)
-def test_parser_fuzz_on_notation_like_words(words):
-    try:
-        action = GAME.parse(GAME.new(), 1, " ".join(words))
-    except NotationError:
-        return
-    assert GAME.parse(GAME.new(), 1, GAME.format(action)) == action
 
 
 # -- legal actions, random actions, views, storage ----------------------------

@@ -23,6 +23,7 @@ never end the Squava board, and all 25 give a full, drawn board.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
 
@@ -30,8 +31,10 @@ import pytest
 
 from games.core import HOST, SPECTATOR, IllegalAction, NotationError, RuleError
 from games.registry import get_game
+from tests.games import playing
 
 TC = get_game("two-connect")
+play = functools.partial(playing.play, TC)
 SQUAVA = get_game("squava")
 GOMOKU = get_game("gomoku")
 
@@ -45,13 +48,6 @@ PATTERN = ["XXOOX", "OOXXO", "XXOOX", "OOXXO", "XXOOX"]
 
 def dumped(game, state):
     return json.dumps(game.dump(state), sort_keys=True)
-
-
-def play(state, seat, text, game=TC):
-    before = dumped(game, state)
-    after = game.apply(state, seat, game.parse(state, seat, text))
-    assert dumped(game, state) == before, "apply mutated its input"
-    return after
 
 
 def refused(state, seat, text, *fragments, game=TC):
@@ -70,7 +66,7 @@ def run(state, turns, game=TC):
     for seat, text in turns:
         assert game.to_act(state) == frozenset({seat}), (seat, text)
         assert game.result(state) is None
-        state = play(state, seat, text, game)
+        state = playing.play(game, state, seat, text)
     return state
 
 
@@ -107,7 +103,7 @@ def test_squava_seat_1_first_alternating_and_option():
     state = SQUAVA.new()
     assert SQUAVA.to_act(state) == frozenset({1})
     refused(state, 2, "C3", r"not your turn", game=SQUAVA)
-    state = play(state, 1, "C3", SQUAVA)
+    state = playing.play(SQUAVA, state, 1, "C3")
     assert SQUAVA.to_act(state) == frozenset({2})
     state = SQUAVA.new(json.loads('{"starting_seat": 2}'))
     assert SQUAVA.to_act(state) == frozenset({2})
@@ -135,13 +131,13 @@ def test_squava_bad_square_message_names_it():
 
 
 def test_squava_occupied_square_is_refused():
-    state = play(SQUAVA.new(), 1, "C3", SQUAVA)
+    state = playing.play(SQUAVA, SQUAVA.new(), 1, "C3")
     refused(state, 2, "C3", r"C3.*(not empty|occupied)", game=SQUAVA)
 
 
 def test_squava_three_in_a_row_loses():
     state = run(SQUAVA.new(), [(1, "A1"), (2, "E5"), (1, "B1"), (2, "E3")], SQUAVA)
-    state = play(state, 1, "C1", SQUAVA)
+    state = playing.play(SQUAVA, state, 1, "C1")
     result = SQUAVA.result(state)
     assert result.winners == frozenset({2}) and result.reason == "three"
     assert SQUAVA.to_act(state) == frozenset()
@@ -150,7 +146,7 @@ def test_squava_three_in_a_row_loses():
 
 def test_squava_diagonal_three_loses_for_seat_2():
     state = run(SQUAVA.new(), [(1, "E1"), (2, "A1"), (1, "E3"), (2, "B2"), (1, "A5")], SQUAVA)
-    state = play(state, 2, "C3", SQUAVA)
+    state = playing.play(SQUAVA, state, 2, "C3")
     result = SQUAVA.result(state)
     assert result.winners == frozenset({1}) and result.reason == "three"
 
@@ -158,7 +154,7 @@ def test_squava_diagonal_three_loses_for_seat_2():
 def test_squava_anti_diagonal_three_loses():
     state = run(SQUAVA.new(), [(1, "E1"), (2, "A1"), (1, "D2")], SQUAVA)
     state = run(state, [(2, "A5")], SQUAVA)
-    state = play(state, 1, "C3", SQUAVA)
+    state = playing.play(SQUAVA, state, 1, "C3")
     assert SQUAVA.result(state).winners == frozenset({2})
 
 
@@ -172,8 +168,8 @@ def test_squava_four_wins_even_when_the_same_stone_makes_three():
     moves = [(1, "A1"), (2, "A3"), (1, "B1"), (2, "E5"), (1, "D1"), (2, "A5"), (1, "C2"), (2, "E3"), (1, "C3")]
     state = run(SQUAVA.new(), moves, SQUAVA)
     assert SQUAVA.result(state) is None
-    state = play(state, 2, "B5", SQUAVA)
-    state = play(state, 1, "C1", SQUAVA)
+    state = playing.play(SQUAVA, state, 2, "B5")
+    state = playing.play(SQUAVA, state, 1, "C1")
     result = SQUAVA.result(state)
     assert result.winners == frozenset({1}) and result.reason == "line"
 
@@ -181,7 +177,7 @@ def test_squava_four_wins_even_when_the_same_stone_makes_three():
 def test_squava_five_in_a_row_counts_as_four():
     moves = [(1, "A1"), (2, "A3"), (1, "B1"), (2, "E5"), (1, "D1"), (2, "A5"), (1, "E1"), (2, "E3")]
     state = run(SQUAVA.new(), moves, SQUAVA)
-    state = play(state, 1, "C1", SQUAVA)
+    state = playing.play(SQUAVA, state, 1, "C1")
     result = SQUAVA.result(state)
     assert result.winners == frozenset({1}) and result.reason == "line"
 
@@ -211,7 +207,7 @@ def test_gomoku_is_14_by_14_and_seat_1_first():
     state = GOMOKU.new()
     assert GOMOKU.to_act(state) == frozenset({1})
     assert len(list(GOMOKU.legal_actions(state, 1))) == 196
-    play(state, 1, "N14", GOMOKU)
+    playing.play(GOMOKU, state, 1, "N14")
     for bad in ("O1", "A15", "A0"):
         with pytest.raises(NotationError):
             GOMOKU.parse(state, 1, bad)
@@ -232,7 +228,7 @@ def test_gomoku_five_in_a_row_wins_and_four_does_not(line):
     others = ["N14", "N12", "N10", "N8"]
     state = run(GOMOKU.new(), alternate(line[:4], others), GOMOKU)
     assert GOMOKU.result(state) is None
-    state = play(state, 1, line[4], GOMOKU)
+    state = playing.play(GOMOKU, state, 1, line[4])
     result = GOMOKU.result(state)
     assert result.winners == frozenset({1}) and result.reason == "line"
 
@@ -240,7 +236,7 @@ def test_gomoku_five_in_a_row_wins_and_four_does_not(line):
 def test_gomoku_overline_counts():
     state = run(GOMOKU.new(), alternate(["A1", "B1", "C1", "E1", "F1"], ["N14", "N12", "N10", "N8", "N6"]), GOMOKU)
     assert GOMOKU.result(state) is None
-    state = play(state, 1, "D1", GOMOKU)
+    state = playing.play(GOMOKU, state, 1, "D1")
     assert GOMOKU.result(state).winners == frozenset({1})
 
 
@@ -253,7 +249,7 @@ def test_gomoku_full_board_is_drawn():
 
 
 def test_gomoku_occupied_intersection_refused():
-    state = play(GOMOKU.new(), 1, "H7", GOMOKU)
+    state = playing.play(GOMOKU, GOMOKU.new(), 1, "H7")
     refused(state, 2, "gomoku H7", r"H7.*(not empty|occupied)", game=GOMOKU)
 
 

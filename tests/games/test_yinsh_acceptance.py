@@ -15,6 +15,7 @@ letter and number together (+1,+1 / -1,-1).  (+1,-1) is not a line.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
 
@@ -22,8 +23,10 @@ import pytest
 
 from games.core import HOST, SPECTATOR, IllegalAction, NotationError, RuleError
 from games.registry import get_game
+from tests.games import playing
 
 YINSH = get_game("yinsh")
+play = functools.partial(playing.play, YINSH)
 TC = get_game("two-connect")
 LETTERS = "ABCDEFGHIJK"
 
@@ -43,21 +46,6 @@ def formula_points() -> set[str]:
 
 
 POINTS = formula_points()
-
-
-def play(state, seat, text, game=YINSH):
-    before = json.dumps(game.dump(state), sort_keys=True)
-    after = game.apply(state, seat, game.parse(state, seat, text))
-    assert json.dumps(game.dump(state), sort_keys=True) == before, "apply mutated its input"
-    return after
-
-
-def play_all(state, moves, game=YINSH):
-    """Play `moves` alternating from the seat to act (standalone boards alternate)."""
-    for text in moves:
-        (seat,) = game.to_act(state)
-        state = play(state, seat, text, game)
-    return state
 
 
 def refused(state, seat, text, *fragments, game=YINSH):
@@ -134,7 +122,7 @@ P_PLACEMENTS = ["ring F6", "ring F9", "ring A2", "ring C6", "ring B1", "ring H8"
 
 
 def position_p():
-    return play_all(YINSH.new(), P_PLACEMENTS)
+    return play(YINSH.new(), *P_PLACEMENTS)
 
 
 def test_position_p_seat_1_has_84_ring_moves():
@@ -226,7 +214,7 @@ def test_illegal_ring_moves_name_the_rule():
 
 
 def test_ring_moves_before_five_rings_are_refused():
-    state = play_all(YINSH.new(), ["ring F6", "ring F9"])
+    state = play(YINSH.new(), *["ring F6", "ring F9"])
     refused(state, 1, "F6-F7", r"5 rings|five rings|place", r"rings")
 
 
@@ -234,7 +222,7 @@ def test_a_ring_cannot_move_beyond_markers_that_reach_the_edge_or_a_ring():
     # Walk seat 1's B1 ring down column B: B1-B2 leaves a marker on B1.
     # P after "B1-B2" then seat 2 "G11-G10": the B2 ring's column B downward:
     # B3..B7 empty (5); upward: B1 is a marker and behind it the edge: no move.
-    state = play_all(position_p(), ["B1-B2", "G11-G10"])
+    state = play(position_p(), *["B1-B2", "G11-G10"])
     dests = ring_moves_from(state, 1, "B2")
     assert "B2-B1" not in dests
     assert [d for d in dests if d in {f"B2-B{n}" for n in range(3, 8)}] == [f"B2-B{n}" for n in range(3, 8)]
@@ -261,7 +249,7 @@ def test_rows_for_both_players_win_for_the_mover():
     # E5 seat 1's ring, F5 (1).  Then E5-E7 drops a seat-1 marker on E5 (row 5:
     # B5..F5 all seat 1) and jumps E6, which flips to seat 2 (row 6: C6..G6 all
     # seat 2).  Both players have a row: the mover, seat 1, wins the board.
-    state = play_all(YINSH.new(), ROW_PLACEMENTS + ROW_MOVES + ["F5-F4", "J11-J10"])
+    state = play(YINSH.new(), *ROW_PLACEMENTS + ROW_MOVES + ["F5-F4", "J11-J10"])
     assert YINSH.result(state) is None
     assert YINSH.to_act(state) == frozenset({1})
     state = play(state, 1, "E5-E7")
@@ -274,14 +262,14 @@ def test_rows_for_both_players_win_for_the_mover():
 def test_a_row_only_for_the_opponent_wins_for_the_opponent():
     # As above, but seat 1 plays K10-K9 instead of F5-F4: F5 keeps its ring,
     # so E5-E7 makes a row only for seat 2 (C6..G6 after the flip).
-    state = play_all(YINSH.new(), ROW_PLACEMENTS + ROW_MOVES + ["K10-K9", "J11-J10"])
+    state = play(YINSH.new(), *ROW_PLACEMENTS + ROW_MOVES + ["K10-K9", "J11-J10"])
     state = play(state, 1, "E5-E7")
     result = YINSH.result(state)
     assert result is not None and result.winners == frozenset({2}) and result.reason == "row"
 
 
 def test_jumping_too_far_in_the_row_position_is_refused():
-    state = play_all(YINSH.new(), ROW_PLACEMENTS + ROW_MOVES + ["K10-K9", "J11-J10"])
+    state = play(YINSH.new(), *ROW_PLACEMENTS + ROW_MOVES + ["K10-K9", "J11-J10"])
     refused(state, 1, "E5-E8", r"E7", r"first empty", r"stop")
 
 
@@ -289,7 +277,7 @@ def test_the_first_row_by_walking_a_ring_wins():
     # P, then seat 1 walks its B1 ring down column B leaving markers B1..B5;
     # seat 2 moves other rings without lining up markers.
     moves = ["B1-B2", "G11-G10", "B2-B3", "J11-J10", "B3-B4", "F9-F10", "B4-B5", "H8-H9"]
-    state = play_all(position_p(), moves)
+    state = play(position_p(), *moves)
     assert YINSH.result(state) is None
     state = play(state, 1, "B5-B6")
     result = YINSH.result(state)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -102,13 +101,16 @@ def test_presence_is_unknown_when_redis_does_not_answer(make_match: Any, monkeyp
     match = make_match("lance-assembly")
     store = presence._Redis()
 
+    asked: list[None] = []
+
     def refuse() -> Any:
+        asked.append(None)
         raise presence._Unavailable
 
     monkeypatch.setattr(store, "_client", refuse)
     monkeypatch.setattr(presence, "store", store)
-    started = time.monotonic()
     html = Client().get(f"/h/{match.host_token}/").content.decode()
-    assert time.monotonic() - started < 5
+    # no retry, hence no wait: each of the page's lookups asked Redis once, and drew "unknown"
+    assert 1 <= len(asked) <= 2, asked
     section = html.split('id="presence"', 1)[1].split("</section>", 1)[0]
     assert section.count("unknown") >= 4  # host, spectators, two seats

@@ -9,6 +9,7 @@ import io
 import pytest
 from django.core.management import call_command
 
+from matches.core import runtime
 from matches.models import Match, TurnLog
 from matches.play import services, sweeper
 from tests.conftest import POSTGRES
@@ -193,14 +194,14 @@ def test_run_clocks_once(frozen, roles):
 
 
 def test_the_in_process_sweeper_starts_only_in_web_servers():
-    assert sweeper.is_web_server(["/usr/local/bin/daphne", "config.asgi:application"], {})
-    assert sweeper.is_web_server(["/x/site-packages/daphne/__main__.py", "-p", "8000"], {})
-    assert sweeper.is_web_server(["manage.py", "runserver"], {"RUN_MAIN": "true"})
-    assert sweeper.is_web_server(["manage.py", "runserver", "--noreload"], {})
-    assert not sweeper.is_web_server(["manage.py", "runserver"], {})  # the autoreloader's watcher
-    assert not sweeper.is_web_server(["manage.py", "migrate"], {})
-    assert not sweeper.is_web_server(["pytest", "tests"], {})
-    assert not sweeper._started.is_set()  # nothing started while testing
+    assert runtime.is_web_server(["/usr/local/bin/daphne", "config.asgi:application"], {})
+    assert runtime.is_web_server(["/x/site-packages/daphne/__main__.py", "-p", "8000"], {})
+    assert runtime.is_web_server(["manage.py", "runserver"], {"RUN_MAIN": "true"})
+    assert runtime.is_web_server(["manage.py", "runserver", "--noreload"], {})
+    assert not runtime.is_web_server(["manage.py", "runserver"], {})  # the autoreloader's watcher
+    assert not runtime.is_web_server(["manage.py", "migrate"], {})
+    assert not runtime.is_web_server(["pytest", "tests"], {})
+    assert not sweeper.WORKER.started.is_set()  # nothing started while testing
 
 
 # -- real concurrency (PostgreSQL row locks) --------------------------------------------------

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from matches.core import runtime
 from matches.models import Seat, WebhookPost
 from matches.play import season_matches, services
 from matches.seasons import ledger as seasons
@@ -189,7 +190,7 @@ def test_webhook_urls_are_checked(settings: Any, monkeypatch: pytest.MonkeyPatch
 def test_the_worker_thread_posts_after_commit(hook: Hook) -> None:
     season = seasons.create_season("Thread", webhook_url=hook.url)
     stop = threading.Event()
-    worker = threading.Thread(target=webhooks.run, args=(0.05,), kwargs={"stop": stop}, daemon=True)
+    worker = threading.Thread(target=runtime.run, args=(webhooks.WORKER, 0.05), kwargs={"stop": stop}, daemon=True)
     worker.start()
     try:
         seasons.add_player(season, "Ann")

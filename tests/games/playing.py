@@ -1,0 +1,41 @@
+"""How the games' tests play moves: one `play` for every game, the checked path (the round trip of
+a move's canonical text, and `apply` leaving its input as it was, on every move played)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from games.core import Game
+
+
+def play(game: Game[Any, Any], state: Any, *moves: Any) -> Any:
+    """`state` after `moves`, in order.  A move is a seat and its text (`play(g, s, 1, "C3")`), a
+    `(seat, text)` pair, or a text alone, played by the one seat to act (`mover`)."""
+    queue = list(moves)
+    while queue:
+        move = queue.pop(0)
+        if isinstance(move, tuple):
+            seat, text = move
+        elif isinstance(move, int):
+            seat, text = move, queue.pop(0)
+        else:
+            seat, text = mover(game, state), move
+        action = game.parse(state, seat, text)
+        assert game.parse(state, seat, game.format(action)) == action, (text, game.format(action))
+        before = dumped(game, state)
+        after = game.apply(state, seat, action)
+        assert dumped(game, state) == before, "apply mutated its input"
+        state = after
+    return state
+
+
+def mover(game: Game[Any, Any], state: Any) -> int:
+    """The one seat to act (a turn-based position)."""
+    seats = game.to_act(state)
+    assert len(seats) == 1, seats
+    return next(iter(seats))
+
+
+def dumped(game: Game[Any, Any], state: Any) -> str:
+    return json.dumps(game.dump(state), sort_keys=True)
