@@ -34,9 +34,9 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
         # The pool itself is exercised against real daphne processes in tests/chaos.
         db.get("OPTIONS", {}).pop("pool", None)
         if "postgresql" in db["ENGINE"]:
-            test = db.setdefault("TEST", {})
-            if not test.get("NAME"):  # Django fills TEST with NAME=None: setdefault would keep it
-                test["NAME"] = f"test_{db['NAME']}_{os.getpid()}"
+            # always this process's own name: pytest-django's xdist suffix ("test_postgres_gw0") is
+            # the same in every run, so two runs at once dropped each other's database mid-run
+            db.setdefault("TEST", {})["NAME"] = f"test_{db['NAME']}_{os.getpid()}"
     layer = settings.CHANNEL_LAYERS.get("default", {})
     if "redis" in layer.get("BACKEND", ""):
         layer.setdefault("CONFIG", {}).setdefault("prefix", f"test{os.getpid()}")
