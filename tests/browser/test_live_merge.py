@@ -12,17 +12,17 @@ from typing import Any
 
 import pytest
 
-from .conftest import TIMEOUT, Server, wait_connected
+from .conftest import TIMEOUT, StartMatch, wait_connected
 from .test_custom_match import _create, _open_round, _send
 
 pytestmark = pytest.mark.browser
 
 
-def test_a_seat_typing_its_answer_keeps_typing_through_another_seats_answer(server: Server, browser: Any) -> None:
+def test_a_seat_typing_its_answer_keeps_typing_through_another_seats_answer(start_match: StartMatch, browser: Any) -> None:
     errors: list[str] = []
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     host = context.new_page()
-    links, _ = _create(host, server, ["Ann", "Bob"])
+    links, _ = _create(start_match, host, ["Ann", "Bob"])
     ann, bob = context.new_page(), context.new_page()
     for page, link in ((ann, links[1]), (bob, links[2])):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
