@@ -137,7 +137,7 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "title": outcome.title(match),
         "bout_label": snap.get("bout_label") or outcome.bout_label(match, bout, None),
         "banner": banner,
-        # a game may show its bank to the minute to players (Two Connect: RULINGS 3), exactly to the host
+        # a game may show its bank to the minute to players, exactly to the host
         "clock_minutes": match.game.clock_minutes and viewer != HOST,
         "viewer_cls": f"p{viewer}" if viewer >= 1 else "",
     }
@@ -303,7 +303,7 @@ def host_panel_key(ctx: dict[str, Any], host_seq: int) -> str:
 def log_rows(match: Any, ctx: dict[str, Any], rows: list[Any]) -> str:
     """New log rows (`<li>`) for one audience, to append to `#log-list`."""
     entries = log_entries(match, rows, ctx["viewer"], ctx["names"])
-    if ctx.get("view") is not None:  # the game's notes on log rows ("Gomoku won by Uli")
+    if ctx.get("view") is not None:  # the game's notes on log rows
         entries = get_page(match.game_slug).log_notes(ctx["view"], entries, ctx)
     row = get_template("matches/partials/log_row.html")
     return "".join(tidy(row.render({**ctx, "e": e})) for e in entries)

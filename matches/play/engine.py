@@ -155,7 +155,7 @@ def bout_options(match: Match, starting_seat: int) -> dict[str, Any]:
     if "starting_seat" in options:
         options["starting_seat"] = starting_seat
     if "garnets" in options and not match.options.get("garnets") and match.season_id:
-        # Bidding's last tie-break: garnets held in the season ledger when the bout
+        # a game's option "garnets" (a tie-break, a budget): garnets held in the season ledger when the bout
         # starts (stored in Bout.options, so replays stay exact)
         options["garnets"] = {
             str(seat.number): max(0, seat.season_player.garnet_balance())
@@ -307,7 +307,7 @@ def play(
     before = game.load(bout.state)
     action = game.parse(before, actor, text)
     after = game.apply(before, actor, action)
-    if match.season_id:  # Back to the Wall garnet spends against the season ledger
+    if match.season_id:  # garnet spends (a game whose orders spend them) against the season ledger
         from matches.seasons import results as season_results
 
         season_results.check_spends(match, bout, actor, action, by_host=by_host)

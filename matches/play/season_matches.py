@@ -11,11 +11,11 @@ What is carried over when a match joins:
   match (same amount, reason, kind and time) and the match's own rows are deleted;
 - the match is then listed on the season's pages and counts in its standings (played, won),
   finished or not;
-- bouts and the match ending from now on feed the season as in any season match (Back to the
-  Wall garnets, Tokens of Life, candidates).
+- bouts and the match ending from now on feed the season as in any season match (garnets,
+  Tokens of Life, candidates).
 
 Not carried over: the results of bouts (and of the match) decided before it joined give no
-Back to the Wall garnets, Token of Life, candidacy or elimination; they were played outside
+garnets, Token of Life, candidacy or elimination; they were played outside
 the season's ledger.  The season host records what should count by hand on the manage page.
 """
 

@@ -5,8 +5,8 @@ with the match and bout rows locked; each function then locks the season
 row (lock order: match, bout, season).
 
 - A finished bout gets one `bout_result` event and the ledger entries its
-  game says it earns or costs (`Game.bout_garnets`: Back to the Wall credits
-  a garnet per board where a seat was sole first and debits the ones spent).
+  game says it earns or costs (`Game.bout_garnets`: e.g. a garnet per board
+  where a seat was sole first, less the ones its orders spent).
 - A finished match gets one `match_result` event and what its game says it
   gives (`Game.season_awards`: Tokens of Life, Elimination Candidates); an
   elimination match eliminates its loser.
@@ -344,12 +344,12 @@ def reverse_results(match: Match, bout: Bout | None, now: datetime | None = None
                           bout=event.bout, now=now)
 
 
-# -- garnet spends against the ledger (games whose orders spend garnets: Back to the Wall) ------------
+# -- garnet spends against the ledger (games whose orders spend garnets) ------------
 
 
 def committed_spends(player: SeasonPlayer, *, replacing: tuple[int, int] | None = None) -> int:
     """Garnets the player has committed in running bouts of the season (debited
-    only when each bout ends: Back to the Wall's).  `replacing` (match id,
+    only when each bout ends).  `replacing` (match id,
     seat) leaves out that seat's pending submission, which is being replaced."""
     total = 0
     spending = [slug for slug in slugs() if get_game(slug).spends_garnets]
@@ -365,7 +365,7 @@ def committed_spends(player: SeasonPlayer, *, replacing: tuple[int, int] | None 
 
 
 def check_spends(match: Match, bout: Bout, actor: int, action: Any, *, by_host: bool = False) -> None:
-    """Refuse orders (Back to the Wall's) that spend more garnets than the seat's
+    """Refuse orders that spend more garnets than the seat's
     season balance now (less what it has committed and not yet paid, here and
     in other running matches of the season).  The rules themselves count the
     garnets held when the bout started (option `garnets`, seeded by

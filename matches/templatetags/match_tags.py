@@ -29,7 +29,7 @@ def clock(seconds: Any) -> str:
 
 @register.filter
 def minutes(seconds: Any) -> str:
-    """A bank to the minute ("17 min"), seconds only in the last minute (RULINGS 3, Two Connect)."""
+    """A bank to the minute ("17 min"), seconds only in the last minute."""
     try:
         total = max(0, int(float(seconds) + 0.999))
     except (TypeError, ValueError):
