@@ -280,7 +280,7 @@ def rows(match: Any, seats: list[Any] | None = None) -> list[dict[str, Any]]:
     also has its away time left in the bout (`away_left` seconds, `away_until` while an away pause
     uses it), when the match pauses for a seat away (play/awaytime.py)."""
     # (reads the models: imported when used, like this module's other model imports)
-    from matches.play import awaytime
+    from matches.play import awaytime, lag
 
     seats = list(seats if seats is not None else match.seats.all())
     names = {s.number: s.name for s in seats}
@@ -293,7 +293,7 @@ def rows(match: Any, seats: list[Any] | None = None) -> list[dict[str, Any]]:
         left: list[float | None] = store.left(names_)
     except _Unavailable:
         counts, left = [None] * len(audiences), [None] * len(audiences)
-    lags = _lag_stats(match)
+    lags = lag.stats(match)
     out = []
     for (a, label), c, gone in zip(audiences, counts, left, strict=True):
         row: dict[str, Any] = {"audience": a, "label": label, "count": c, "away_since": None}
@@ -304,27 +304,6 @@ def rows(match: Any, seats: list[Any] | None = None) -> list[dict[str, Any]]:
             row["away_left"], row["away_until"] = away_left.get(int(a[5:]), (None, None))
         out.append(row)
     return out
-
-
-def _lag_stats(match: Any) -> dict[int, dict[str, Any]]:
-    """Per seat, over the match's moves: the average lag a move was counted and the total given
-    back (play/lag.py).  A move's claim (server elapsed - reported think time) is not its lag: it
-    also holds any time the page did not show the position (opened or reloaded mid-turn), which
-    the server charges as thinking, giving back at most the round trip measured on the seat's
-    socket plus a margin.  Averaging claims read "lag 6844 ms a move on average" beside moves
-    each given back 0.04 s (issue 41), so with compensation on a move's lag is what it was given
-    back; with it off nothing is given back and the claims are all there is."""
-    from django.db.models import Avg, Count, F, Sum
-
-    from matches.core import formats
-    from matches.models import TurnLog
-
-    per_move = F("lag_comp") if formats.lag_compensation(match.format or {}) else F("elapsed") - F("client_time")
-    rows = (TurnLog.objects.filter(match_id=match.id, kind=TurnLog.MOVE, actor__gte=1, client_time__isnull=False,
-                                   undone=False, corrected=False)
-            .values("actor").annotate(avg=Avg(per_move), comp=Sum("lag_comp"), moves=Count("id")))
-    return {int(r["actor"]): {"avg_ms": round(1000 * float(r["avg"] or 0.0)), "comp": float(r["comp"] or 0.0),
-                              "moves": int(r["moves"])} for r in rows}
 
 
 presence = rows  # the name render.py knows
