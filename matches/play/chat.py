@@ -9,7 +9,8 @@ Rooms and who reads them: matches/core/chatrooms.py.  Moderation follows lichess
 - every secret link, and everything shaped like a token (a seat, host, watch or manage token of
   any match or season), becomes "[secret link removed]" before it is stored (`scrub`); invisible
   format characters (zero-width spaces and joiners, Unicode category Cf), which would split a
-  token that still reads whole, are dropped first (`clean`), and the text is also matched in
+  token that still reads whole, are dropped first (`clean`: only joiners between emoji or letters
+  no token has, and a flag's tag letters, stay), and the text is also matched in
   its NFKC form (fullwidth letters read as a token too);
 - the host removes a line, mutes a writer (15 or 60 minutes, or the whole match) with a reason
   (a muted seat still writes in its private thread: a ruling is never out of reach; the host
@@ -75,16 +76,46 @@ class ChatRefused(ServiceError):
     """A chat line or moderation action refused; `str(e)` says why."""
 
 
+#: joiners an emoji sequence or a script needs (👩‍💻 is 👩 U+200D 💻; Persian words need U+200C)
+_JOINERS = "\u200c\u200d"
+#: a subdivision flag is 🏴, its region's code in tag letters and digits (Cf; at most 6: "gbsct"),
+#: then the cancel tag; more tags could spell an invisible token, so a longer run is dropped
+_BLACK_FLAG, _CANCEL_TAG, _TAG_CODE = "\U0001f3f4", "\U000e007f", 6
+
+
+def _tag_code(ch: str) -> bool:
+    return 0xE0030 <= ord(ch) <= 0xE0039 or 0xE0061 <= ord(ch) <= 0xE007A
+
+
+def _in_token(ch: str) -> bool:
+    """Whether `ch` could be part of a token as `scrub` reads it (after NFKC: fullwidth ones too)."""
+    return any(c.isascii() and (c.isalnum() or c in "_-") for c in unicodedata.normalize("NFKC", ch))
+
+
 def clean(text: Any) -> str:
     """Typed text without control characters (newlines become spaces), invisible format characters
     (Cf: U+200B, U+2060, U+202E...: a token split by one still reads whole, and passed `scrub`),
-    lone surrogates (Cs: no database stores them) and outer spaces."""
-    kept = []
-    for ch in str(text):
+    lone surrogates (Cs: no database stores them) and outer spaces.  The Cf characters that join
+    emoji and scripts stay where they cannot split a token: a joiner between two characters that
+    are no part of one, and the tag characters of a subdivision flag after its 🏴."""
+    text = str(text)
+    kept: list[str] = []
+    for i, ch in enumerate(text):
         kind = unicodedata.category(ch)
         if kind == "Cc":
             kept.append(" ")
-        elif kind not in ("Cf", "Cs"):
+        elif kind == "Cf":
+            before = kept[-1] if kept else ""
+            after = text[i + 1] if i + 1 < len(text) else ""
+            if ch in _JOINERS and before and after and not _in_token(before) and not _in_token(after) \
+                    and not before.isspace() and not after.isspace() and unicodedata.category(after) != "Cf":
+                kept.append(ch)
+            elif (_tag_code(ch) or ch == _CANCEL_TAG) and _BLACK_FLAG in kept[-_TAG_CODE - 1:]:
+                flag = len(kept) - 1 - kept[::-1].index(_BLACK_FLAG)
+                code = kept[flag + 1:]
+                if all(_tag_code(c) for c in code) and (len(code) < _TAG_CODE or ch == _CANCEL_TAG):
+                    kept.append(ch)
+        elif kind != "Cs":
             kept.append(ch)
     return "".join(kept).strip()
 

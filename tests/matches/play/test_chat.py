@@ -229,3 +229,39 @@ def test_announcement_to_the_season_webhook_only_when_asked(match: Any) -> None:
     chat.post(match, 1, ROOM1, "private", webhook=True)  # only announcements are posted
     assert list(WebhookPost.objects.values_list("content", flat=True)) == [
         f"Announcement in Lance Assembly #{match.pk}: <@everyone> break at [secret link removed]"]
+
+
+# -- what `clean` keeps of the format characters ---------------------------------------------------
+
+
+
+def _tags(code: str) -> str:
+    return "".join(chr(0xE0000 + ord(ch)) for ch in code)
+
+
+@pytest.mark.parametrize("typed", [
+    "pair programming 👩\u200d💻 tonight",  # one glyph: woman, joiner, laptop
+    "family 👨\u200d👩\u200d👧 day",
+    "go " + "\U0001f3f4" + _tags("gbsct") + "\U000e007f",  # Scotland's flag
+    "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",  # Persian needs its non-joiner
+])
+def test_joined_emoji_flags_and_scripts_are_stored_whole(match: Any, typed: str) -> None:
+    assert chat.post(match, 1, ROOM1, typed).text == typed
+
+
+@pytest.mark.parametrize("typed, stored", [
+    ("a\u200db", "ab"),  # a joiner inside a word of the token alphabet could hide a token
+    ("\uff41\u200d\uff42", "\uff41\uff42"),  # fullwidth letters read as a token's too
+    ("x\u200d💻", "x💻"),
+    ("👩\u200d \u200d💻", "👩 💻"),
+    ("\U0001f3f4" + _tags("abcdefghij") + "\U000e007f", "\U0001f3f4" + _tags("abcdef") + "\U000e007f"),  # no invisible words
+    ("hi " + _tags("secret"), "hi"),  # tag letters with no flag before them
+])
+def test_format_characters_that_could_hide_text_are_dropped(match: Any, typed: str, stored: str) -> None:
+    assert chat.post(match, 1, ROOM1, typed).text == stored
+
+
+def test_a_token_joined_to_emoji_is_still_removed(match: Any) -> None:
+    token = match.host_token
+    line = chat.post(match, 1, ROOM1, f"👩\u200d{token[:9]}\u200d{token[9:]}\u200d💻")
+    assert token not in line.text and token[9:] not in line.text and chat.REMOVED in line.text
