@@ -131,7 +131,10 @@ def header(
     out = []
     for row in rows:
         copy = dict(row)
-        copy["score"] = f"{_fmt(points.get(int(row['number']), 0.0))} pts" + ("" if final else "*")
+        value = points.get(int(row["number"]), 0.0)
+        copy["score"] = f"{_fmt(value)} pts" + ("" if final else "*")
+        # what a screen reader says for it (the generic header reads "N bouts won")
+        copy["score_label"] = f"{_fmt(value)} point{'' if value == 1 else 's'}" + ("" if final else " so far")
         out.append(copy)
     return out
 

@@ -98,6 +98,19 @@ def test_the_header_shows_points_provisional_then_final():
     result = game.result(state)
     rows = shaped(state, SPECTATOR)["seats"]
     assert {r["number"]: r["score"] for r in rows} == {s: f"{result.scores[s]:g} pts" for s in (1, 2, 3, 4)}
+    assert {r["number"]: r["score_label"] for r in rows} == {s: f"{result.scores[s]:g} points" for s in (1, 2, 3, 4)}
+
+
+def test_a_screen_reader_hears_points_not_bouts_won():
+    """The header's score reads "9.5 points so far" to a screen reader, not the generic "9.5 pts bouts won"."""
+    from django.template.loader import render_to_string
+
+    rows = shaped(play_round(game.new()), SPECTATOR)["seats"]
+    html = render_to_string("matches/partials/score.html", {"seats": rows})
+    assert "bouts won" not in html and "bout won" not in html
+    for row in rows:
+        assert f'aria-label="{row["score"][:-len(" pts*")]} point' in html
+    assert html.count(" so far") == 4
 
 
 # -- the order builder ---------------------------------------------------------------------------
