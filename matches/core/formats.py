@@ -13,7 +13,8 @@ match.  A format is a JSON dict stored on `Match.format`:
                        (absent: never; with or without a clock)
     answers            "opponent" | "host": who answers a seat's draw offer or takeback
                        request: the other seat (the host may overrule), or the host alone
-                       (absent: the game's `offer_answerer` for the seat count)
+                       (a new match: the game's `offer_answerer` for its seat count unless the
+                       host chose; absent, in a match older than the option: the host)
     clock              {per_move, reserve, refill, on_timeout, round_seconds}
                        or None (no clock)
 
@@ -195,11 +196,12 @@ def settle_answers(game: Any, seat_count: int, chosen: Any) -> str:
     return str(chosen)
 
 
-def answers(fmt: Mapping[str, Any], game: Any, seat_count: int) -> str:
-    """Who answers a draw offer or takeback request in a match of this format (a match created
-    before the option: the game's default, as a new one gets)."""
+def answers(fmt: Mapping[str, Any]) -> str:
+    """Who answers a draw offer or takeback request in a match of this format.  A new match always
+    has the key (`settle_answers`); one created before the option keeps the host answering, as it
+    started: its open requests carry no id a seat's answer could name."""
     found = fmt.get("answers")
-    return str(found) if found in (OPPONENT, HOST_ANSWERS) else str(game.offer_answerer(seat_count))
+    return str(found) if found in (OPPONENT, HOST_ANSWERS) else HOST_ANSWERS
 
 
 def away_alert(fmt: Mapping[str, Any]) -> float | None:

@@ -32,7 +32,7 @@ ENDED = {"draw": "no longer offers a draw", "takeback": "no longer asks for a ta
 
 def answerer(match: Match) -> str:
     """Who answers this match's requests: OPPONENT (the host may overrule) or HOST_ANSWERS."""
-    return formats.answers(match.format or {}, match.game, match.seat_count)
+    return formats.answers(match.format or {})
 
 
 def pending(match: Match, bout: Bout | None = None) -> list[dict[str, Any]]:

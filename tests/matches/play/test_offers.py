@@ -7,6 +7,7 @@ form posts and the pages it gets back), and on the wire of each audience's socke
 
 from __future__ import annotations
 
+import datetime as dt
 import html as htmllib
 import re
 import uuid
@@ -207,6 +208,24 @@ def test_an_offer_ends_when_the_offerer_moves_or_after_one_turn(client: Client, 
     assert [t.text for t in _fresh(match).current_bout.active_moves()] == ["place C3", "place D4"]
 
 
+def test_an_offer_and_its_answer_leave_the_board_and_the_clocks_alone(client: Client, make_match: Any,
+                                                                      time_machine: Any) -> None:
+    time_machine.move_to(dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.UTC), tick=False)
+    match = make_match("lance-assembly", clock={"per_move": 60, "reserve": 0, "lag_compensation": False})
+    ann, bob = match.seat(1), match.seat(2)
+    version, deadline = match.current_bout.version, match.current_bout.deadline
+    time_machine.shift(10)
+    assert _post(client, ann, request="draw") == ""
+    time_machine.shift(10)
+    assert _respond(client, bob, "draw", "decline", _offer_id(client, bob, "draw")) == ""
+    bout = _fresh(match).current_bout
+    assert (bout.version, bout.deadline) == (version, deadline)  # Ann's clock ran on, the board did not change
+    time_machine.shift(10)
+    entry = services.submit(match, 1, "place C3", version)  # the page drawn before the offer still plays
+    assert entry.time_used == pytest.approx(30.0)
+    assert _notes(match)[-1] == "seat:seat 1 (Ann) no longer offers a draw: they moved"
+
+
 def test_the_host_overrules_an_open_offer_either_way(client: Client, make_match: Any) -> None:
     match = make_match("lance-assembly", bouts=3)
     ann, bob = match.seat(1), match.seat(2)
@@ -232,6 +251,17 @@ def test_a_seat_cannot_answer_when_the_host_does(client: Client, make_match: Any
     assert _post(client, bob, request="answer", kind="draw", answer="maybe", offer="1") == \
         "answer the offer on your page with Accept or Decline"
     assert requests.pending(_fresh(match))[0]["seat"] == 1
+
+
+def test_a_match_older_than_the_option_keeps_the_host_answering(client: Client, make_match: Any, play: Any) -> None:
+    match = make_match("lance-assembly")
+    Match.objects.filter(pk=match.pk).update(format={k: v for k, v in match.format.items() if k != "answers"})
+    ann, bob = match.seat(1), match.seat(2)
+    assert _post(client, ann, request="draw") == ""
+    assert _respond(client, bob, "draw", "accept", "1") == \
+        "the host answers draw offers and takeback requests in this match"
+    play(_fresh(match), 1, "place C3")  # and its requests wait for the host past a move
+    assert requests.pending(_fresh(match))[0]["kind"] == "draw"
 
 
 # -- offers that mean nothing -------------------------------------------------------------------
