@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, StartMatch, cell, wait_connected
+from .conftest import ARTIFACTS, ROOT, TIMEOUT, StartMatch, cell, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -27,6 +27,14 @@ def _shot(page: Any, name: str, *, top: bool = True) -> None:
     if top:
         page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(SHOTS / f"issue41-{name}.png"))
+
+
+def _no_serious_axe(page: Any) -> None:
+    """axe-core over the page: no serious or critical violation (as tests/browser/test_accessibility.py)."""
+    page.add_script_tag(path=str(ROOT / "static/vendor/axe.min.js"))
+    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    bad = [f"{v['id']}: {v['help']}" for v in found if v["impact"] in ("serious", "critical")]
+    assert not bad, bad
 
 
 def _play(page: Any, coord: str) -> None:
@@ -71,6 +79,7 @@ def test_the_opponent_answers_draws_and_takebacks_by_clicks(browser: Any, start_
     assert ann.locator("#offer-accept-draw").count() == 0  # the offering seat never gets the answer
     spectator.wait_for_selector("#log-list >> text=offers a draw", timeout=TIMEOUT)
     assert spectator.locator("#offers").count() == 0 and spectator.locator("text=Accept").count() == 0
+    _no_serious_axe(bob)  # the offers box with its buttons, as the opponent gets it
     _shot(bob, f"draw-offered-{device}-opponent")
     _shot(ann, f"draw-offered-{device}-offerer")
     _play(ann, "C3")
