@@ -21,6 +21,7 @@ from django.urls import reverse
 
 from config.asgi import application
 from games.registry import get_game
+from matches.core import events
 from matches.models import Match
 from matches.play import requests, services
 from matches.play.engine import host_seq
@@ -224,6 +225,42 @@ def test_an_offer_and_its_answer_leave_the_board_and_the_clocks_alone(client: Cl
     entry = services.submit(match, 1, "place C3", version)  # the page drawn before the offer still plays
     assert entry.time_used == pytest.approx(30.0)
     assert _notes(match)[-1] == "seat:seat 1 (Ann) no longer offers a draw: they moved"
+
+
+@pytest.fixture
+def announced() -> Any:
+    """The events published by what runs in the block, once its transaction committed."""
+    seen: list[tuple[int, Any]] = []
+
+    def record(match_id: int, moved: Any) -> None:
+        seen.append((match_id, moved))
+
+    events.subscribe(record)
+    yield seen
+    events.unsubscribe(record)
+
+
+def test_each_answer_is_one_change_announced_on_commit(make_match: Any, play: Any, announced: Any,
+                                                       django_capture_on_commit_callbacks: Any) -> None:
+    match = make_match("lance-assembly")
+    play(match, 1, "place C3")
+    requests.ask(match, 1, "takeback")
+    offer = requests.pending(_fresh(match))[0]["id"]
+    announced.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert requests.respond(match, 2, "takeback", True, offer) == "takeback accepted: 1 turn(s) taken back"
+        assert announced == []  # not before the commit
+    assert announced == [(match.pk, None)]  # once, for the answer and the undo it ran
+    rows = match.turns.count()
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.NotAllowed, match="no longer open"):
+        requests.respond(match, 2, "takeback", True, offer)  # a doubled Accept
+    assert announced == [(match.pk, None)] and match.turns.count() == rows
+    # a move that ends an offer is announced as a change (its event would carry the move's row alone)
+    requests.ask(match, 1, "draw")
+    announced.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        play(match, 1, "place C3")
+    assert announced == [(match.pk, None)]
 
 
 def test_the_host_overrules_an_open_offer_either_way(client: Client, make_match: Any) -> None:
