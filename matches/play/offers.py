@@ -62,7 +62,8 @@ def seat_note(match: Match, bout: Bout, seat: int, what: str, now: datetime) -> 
 
 
 def end_by_move(match: Match, bout: Bout, mover: int, now: datetime) -> bool:
-    """A move by `mover` (a seat, or HOST closing a round) was just played on the locked `bout`:
+    """A move by `mover` (a seat, or HOST: a sealed round closed by the host or its deadline) was just
+    played on the locked `bout`:
     when the opponent answers, every open request ends with it, each logged.  True if any ended
     (the move's event then carries more than the move: the caller announces it as a change)."""
     if answerer(match) != OPPONENT:
@@ -73,7 +74,7 @@ def end_by_move(match: Match, bout: Bout, mover: int, now: datetime) -> bool:
     keep_only(match, bout, [])
     for request in ended:
         seat = int(request["seat"])
-        who = ("the host closed the round" if mover == HOST else "they moved" if mover == seat
+        who = ("the round closed" if mover == HOST else "they moved" if mover == seat
                else f"{engine.seat_label(match, mover)} moved")
         seat_note(match, bout, seat, f"{ENDED[request['kind']]}: {who}", now)
     return True

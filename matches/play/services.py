@@ -219,6 +219,7 @@ def submit(match: Match | int, seat: int, text: str, expected_version: int, *, t
         charge = clocks.account(clock, now, think, network_lag) if clock is not None and clock.running else None
         late = [seat] if clock is not None and charge is not None and clocks.late(clock, charge) else []
         if engine.expire(match, bout, now, late=late):  # the time-out stands, the move is refused
+            offers.end_by_move(match, bout, HOST, now)  # a round its deadline closed (a bout it ended has none)
             c.refuse_after_commit(NotAllowed("time ran out before your move arrived"))
         else:
             entry = engine.play(match, bout, seat, _clean(text), now, charge=charge)

@@ -23,7 +23,7 @@ from config.asgi import application
 from games.registry import get_game
 from matches.core import events
 from matches.models import Match
-from matches.play import requests, services
+from matches.play import requests, services, sweeper
 from matches.play.engine import host_seq
 from tests.hostform import seq
 
@@ -261,6 +261,16 @@ def test_each_answer_is_one_change_announced_on_commit(make_match: Any, play: An
     with django_capture_on_commit_callbacks(execute=True):
         play(match, 1, "place C3")
     assert announced == [(match.pk, None)]
+
+
+def test_a_sealed_round_its_deadline_closes_ends_the_offer(make_match: Any, time_machine: Any) -> None:
+    time_machine.move_to(dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.UTC), tick=False)
+    match = make_match("bidding-ttt", clock={"round_seconds": 60})
+    requests.ask(match, 1, "draw")  # neither seat bids this round
+    time_machine.shift(61)
+    assert sweeper.sweep_clocks() == 1
+    assert requests.pending(_fresh(match)) == []
+    assert _notes(match)[-1] == "seat:seat 1 (Ann) no longer offers a draw: the round closed"
 
 
 def test_the_host_overrules_an_open_offer_either_way(client: Client, make_match: Any) -> None:
