@@ -72,6 +72,9 @@ class Game(ABC, Generic[S, A]):
     clock_minutes: ClassVar[bool] = False
     #: seats spend garnets of the season ledger in their actions (`garnet_cost`, `garnets_spent`)
     spends_garnets: ClassVar[bool] = False
+    #: what a seat may ask of the other side: "draw" (offer a draw), "takeback" (take back its last
+    #: move).  A game where neither means anything (the host's game decides its own results) has none.
+    seat_offers: ClassVar[frozenset[str]] = frozenset({"draw", "takeback"})
 
     # -- identity helpers -------------------------------------------------
     def options(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -87,6 +90,12 @@ class Game(ABC, Generic[S, A]):
         """Seats of a match with these options: `seats`, unless the game takes its
         count as an option (the host's game: 2 to 16).  IllegalAction for bad options."""
         return self.seats
+
+    def offer_answerer(self, seat_count: int) -> str:
+        """Who answers a seat's draw offer or takeback request unless the host chooses: "opponent"
+        (the other seat, the host may overrule) when two seats play, as on lichess or BGA; "host"
+        with more seats (whose opponent?) and in a game without seat offers."""
+        return "opponent" if seat_count == 2 and self.seat_offers else "host"
 
     def seats_of(self, state: S) -> int:
         """Seats of the bout `state` belongs to (`seats` unless the count is an option)."""

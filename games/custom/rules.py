@@ -153,6 +153,8 @@ class CustomGame(Game[CustomState, CustomAction]):
     host_moves = True
     default_options = {"seats": 4}
     reason_words = {"winner": "winner", "ranking": "ranking", "draw": "declared by the host"}
+    # the host runs every round and decides the result: a seat's draw offer or takeback means nothing
+    seat_offers = frozenset[str]()
 
     # -- construction --------------------------------------------------
     def new(self, options: Mapping[str, Any] | None = None) -> CustomState:

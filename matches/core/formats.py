@@ -11,6 +11,10 @@ match.  A format is a JSON dict stored on `Match.format`:
     forfeit            "bout" | "match": what a host forfeit loses
     away_alert         M: the host is alerted when a seat has had no page open for M seconds
                        (absent: never; with or without a clock)
+    answers            "opponent" | "host": who answers a seat's draw offer or takeback
+                       request: the other seat (the host may overrule), or the host alone
+                       (a new match: the game's `offer_answerer` for its seat count unless the
+                       host chose; absent, in a match older than the option: the host)
     clock              {per_move, reserve, refill, on_timeout, round_seconds}
                        or None (no clock)
 
@@ -37,7 +41,12 @@ from games.registry import get_game
 
 CLOCK_KEYS = {"per_move", "reserve", "refill", "on_timeout", "round_seconds", "bank", "lag_compensation",
               "away_pause", "away_budget"}
-FORMAT_KEYS = {"bouts", "alternate", "stalemate_replays", "forfeit", "clock", "auto_next_bout", "away_alert"}
+FORMAT_KEYS = {"bouts", "alternate", "stalemate_replays", "forfeit", "clock", "auto_next_bout", "away_alert",
+               "answers"}
+
+#: who answers a seat's draw offer or takeback request (`answers`): the other seat, and the host
+#: may overrule; or the host alone
+OPPONENT, HOST_ANSWERS = "opponent", "host"
 
 #: `away_budget` when the host sets none: two minutes a seat a bout
 AWAY_BUDGET = 120.0
@@ -170,6 +179,29 @@ def away_budget(fmt: Mapping[str, Any]) -> float:
     clock runs and times out as usual.  Matches created before the option get the default too."""
     value = (fmt.get("clock") or {}).get("away_budget")
     return AWAY_BUDGET if value is None else float(value)
+
+
+def settle_answers(game: Any, seat_count: int, chosen: Any) -> str:
+    """The `answers` of a new match: `chosen` ("" or None: the game's default for the seat count),
+    refused when it cannot work (FormatError)."""
+    if chosen in ("", None):
+        return str(game.offer_answerer(seat_count))
+    if chosen not in (OPPONENT, HOST_ANSWERS):
+        raise FormatError("draw offers and takeback requests are answered by the opponent or by the host")
+    if chosen == OPPONENT and not game.seat_offers:
+        raise FormatError(f"{game.name} has no draw offers or takebacks for seats: there is nothing to answer")
+    if chosen == OPPONENT and seat_count != 2:
+        raise FormatError(f"the opponent answers only in a match of two seats, not {seat_count}: "
+                          "with more, the host answers")
+    return str(chosen)
+
+
+def answers(fmt: Mapping[str, Any]) -> str:
+    """Who answers a draw offer or takeback request in a match of this format.  A new match always
+    has the key (`settle_answers`); one created before the option keeps the host answering, as it
+    started: its open requests carry no id a seat's answer could name."""
+    found = fmt.get("answers")
+    return str(found) if found in (OPPONENT, HOST_ANSWERS) else HOST_ANSWERS
 
 
 def away_alert(fmt: Mapping[str, Any]) -> float | None:

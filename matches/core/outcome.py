@@ -24,6 +24,7 @@ _EVENTS: dict[str, str] = {
     "forfeit": "forfeit",
     "resign": "resigned",
     "draw": "declared by the host",
+    "agreed": "agreed by the players",
     "ended": "ended by the host",
     "ended by the host": "ended by the host",
 }

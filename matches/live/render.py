@@ -27,8 +27,8 @@ from matches.core import outcome
 from matches.core.audiences import AUDIENCE_HOST, AUDIENCE_WATCH, audiences, group_name, viewer_label
 from matches.live import presence
 from matches.play import endings
-from matches.play.requests import ASKS
-from matches.play.requests import pending as open_requests
+from matches.play.offers import ASKS, NAMES, OPPONENT, answerer
+from matches.play.offers import pending as open_requests
 from matches.templatetags.live_parts import MARK, Parts
 from matches.templatetags.live_parts import PARTS as PARTS_KEY
 
@@ -146,6 +146,7 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         ctx["needs_next_bout"] = match.status == "running" and bout is not None and bout.finished is not None
     if not snap.get("replay") and viewer != SPECTATOR and bout is not None and bout.finished is None:
         ctx["requests"] = _requests(match, bout, names, viewer)
+        ctx["offers"] = [r for r in ctx["requests"] if r["boxed"]]  # a seat's offers box (answered by the opponent)
     if ctx["banner"] and ctx["banner"]["kind"] == "match" and not snap.get("replay"):
         ctx["rematch_url"] = _rematch_url(match, viewer)
     if viewer == HOST and ctx["banner"] and ctx["banner"]["kind"] == "match" and not snap.get("replay"):
@@ -207,7 +208,7 @@ def assemble(ctx: dict[str, Any], rendered: dict[str, Drawn]) -> str:
     elif "watching" in ctx:
         pieces.append(get_template("matches/partials/watching.html").render(oob))
     if ctx["is_seat"]:
-        pieces.append(rendered["private"].html)
+        pieces += [rendered[element].html for element, _ in SEAT_PARTS]
     return "\n".join(pieces)
 
 
@@ -229,7 +230,7 @@ PARTS = (
     ("clocks", "matches/partials/clocks.html"),
 )
 HOST_PARTS = (("host-panel", "matches/partials/host_panel.html"),)
-SEAT_PARTS = (("private", "matches/partials/private.html"),)
+SEAT_PARTS = (("private", "matches/partials/private.html"), ("offers", "matches/partials/offers.html"))
 
 
 class Drawn:
@@ -490,15 +491,34 @@ _MINE = {"draw": "You offered a draw", "takeback": "You asked to take back your 
 
 
 def _requests(match: Any, bout: Any, names: dict[int, str], viewer: int) -> list[dict[str, Any]]:
-    """The open requests `viewer` sees: the host all of them, a seat its own and others' draw offers
-    (a takeback request is between its seat and the host)."""
+    """The open requests `viewer` sees (matches/play/requests.py).  When the host alone answers: the
+    host all of them, a seat its own and others' draw offers (a takeback request is between its seat
+    and the host), each a note in the status.  When the opponent answers: both seats and the host see
+    both kinds; the seats in their offers box (the opponent with Accept and Decline: `answerable`)."""
+    found = open_requests(match, bout)
+    by_opponent = bool(found) and answerer(match) == OPPONENT
     out = []
-    for r in open_requests(match, bout):
-        seat, kind = int(r["seat"]), str(r["kind"])
-        if viewer == HOST or seat == viewer or kind == "draw":
-            text = _MINE[kind] if seat == viewer else f"{names.get(seat, f'Seat {seat}')} {ASKS[kind]}"
-            out.append({"seat": seat, "kind": kind, "mine": seat == viewer,
-                        "text": f"{text}: {'answer it under Moderation' if viewer == HOST else 'the host decides'}."})
+    for r in found:
+        seat, kind, declined = int(r["seat"]), str(r["kind"]), bool(r.get("declined"))
+        name = names.get(seat, f"Seat {seat}")
+        other = next((n for s, n in names.items() if s != seat), "the opponent")
+        row = {"seat": seat, "kind": kind, "mine": seat == viewer, "id": r.get("id"), "declined": declined,
+               "boxed": by_opponent and viewer >= 1, "answerable": by_opponent and viewer >= 1 and seat != viewer
+               and not declined, "name": NAMES[kind]}
+        if not by_opponent:
+            if viewer == HOST or seat == viewer or kind == "draw":
+                text = _MINE[kind] if seat == viewer else f"{name} {ASKS[kind]}"
+                out.append({**row, "text": f"{text}: {'answer it under Moderation' if viewer == HOST else 'the host decides'}."})
+        elif viewer == HOST:
+            text = (f"{other} declined the {NAMES[kind]} of {name}: you may grant it under Moderation." if declined
+                    else f"{name} {ASKS[kind]}: {other} answers, or you overrule under Moderation.")
+            out.append({**row, "text": text})
+        elif seat == viewer:
+            out.append({**row, "text": f"{other} declined your {NAMES[kind]}; the host may still grant it." if declined
+                        else f"{_MINE[kind]}: waiting for {other}'s answer (a move ends it)."})
+        else:
+            out.append({**row, "text": f"You declined the {NAMES[kind]} of {name}; the host may still grant it."
+                        if declined else f"{name} {ASKS[kind]}."})
     return out
 
 

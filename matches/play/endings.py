@@ -13,12 +13,14 @@ from collections.abc import Sequence
 from matches.models import Bout, Match, TurnLog
 
 #: The log notes of the events that end a bout or a match without the rules
-#: (award, forfeit, time-out, declared draw/stalemate, end_match, a seat's resignation).
+#: (award, forfeit, time-out, declared draw/stalemate, end_match, a seat's resignation, a draw
+#: its opponent accepted).
 ENDING_NOTES = re.compile(
     r"^(?:awarded bout \d+ to "
     r"|declared bout \d+ a (?:draw|stalemate)"
     r"|ended the match: "
-    r"|seat \d+(?: \(.*\))? (?:(?:ran out of time and )?forfeits|resigns) the (?:bout|match)$)",
+    r"|seat \d+(?: \(.*\))? (?:(?:ran out of time and )?forfeits|resigns) the (?:bout|match)$"
+    r"|seat \d+(?: \(.*\))? accepts the draw offer of )",
     re.DOTALL,
 )
 

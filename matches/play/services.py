@@ -38,7 +38,7 @@ from matches.models import (
     Seat,
     TurnLog,
 )
-from matches.play import awaytime, clocks, engine, sweeper
+from matches.play import awaytime, clocks, engine, offers, sweeper
 from matches.play.change import RUNNING, STARTED, change
 from matches.play.engine import bout_state, replay_bout
 from matches.seasons import results as season_results
@@ -144,6 +144,10 @@ def create_match(
     if not 1 <= int(starting_seat) <= count:
         raise ServiceError(f"there is no seat {starting_seat} to start")
     fmt["starting_seat"] = int(starting_seat)
+    try:  # who answers draw offers and takeback requests: the host's choice, or the game's default
+        fmt["answers"] = formats.settle_answers(game, count, fmt.get("answers"))
+    except formats.FormatError as error:
+        raise ServiceError(str(error)) from None
     if chat_spectators not in (chatrooms.OFF, chatrooms.ON, chatrooms.DELAYED):
         raise ServiceError("the spectators' room is on, off, or shown to players when the match ends")
     with transaction.atomic():
@@ -215,10 +219,12 @@ def submit(match: Match | int, seat: int, text: str, expected_version: int, *, t
         charge = clocks.account(clock, now, think, network_lag) if clock is not None and clock.running else None
         late = [seat] if clock is not None and charge is not None and clocks.late(clock, charge) else []
         if engine.expire(match, bout, now, late=late):  # the time-out stands, the move is refused
+            offers.end_by_move(match, bout, HOST, now)  # a round its deadline closed (a bout it ended has none)
             c.refuse_after_commit(NotAllowed("time ran out before your move arrived"))
         else:
             entry = engine.play(match, bout, seat, _clean(text), now, charge=charge)
-            c.move(entry)
+            if not offers.end_by_move(match, bout, seat, now):  # else more than the move was written
+                c.move(entry)
     return entry
 
 
@@ -230,15 +236,17 @@ def host_apply(match: Match, text: str, expected_version: int) -> TurnLog:
     with change(match, bout=RUNNING, seat=orders, expected=expected_version, with_clocks=True) as c:
         actor = c.seat or HOST
         entry = engine.play(c.match, c.running, actor, found.group(2) if found else text, c.now, by_host=actor != HOST)
-        c.move(entry)
+        if not offers.end_by_move(c.match, c.running, actor, c.now):
+            c.move(entry)
         return entry
 
 
 # -- host: rewriting the log --------------------------------------------------------------
 
 
-def undo(match: Match, expected_version: int, count: int = 1) -> Bout:
-    """Host: mark the last `count` turns of the current bout undone and replay the rest."""
+def undo(match: Match, expected_version: int, count: int = 1, *, by_seat: int = 0, why: str = "") -> Bout:
+    """Host: mark the last `count` turns of the current bout undone and replay the rest.  `by_seat`:
+    a seat's own undo (it accepted its opponent's takeback request: `why`), logged as that seat's note."""
     with change(match, bout=STARTED, expected=expected_version) as c:
         match, bout, now = c.match, c.running, c.now
         _require_ended_by_a_move(match, bout)
@@ -252,7 +260,9 @@ def undo(match: Match, expected_version: int, count: int = 1) -> Bout:
         state = engine.replay(match.game, bout, [(t.actor, t.text) for t in keep])
         TurnLog.objects.filter(pk__in=[t.pk for t in drop]).update(undone=True)
         what = "; ".join(f"{t.who}: {t.text}" for t in drop)
-        _rewrite(match, bout, state, now, f"undo {count} ({what})")
+        # a seat's note names no move: every audience reads it (the host's undo note quotes sealed orders)
+        text = f"{why}: {count} turn(s) taken back" if by_seat else f"undo {count} ({what})"
+        _rewrite(match, bout, state, now, text, by_seat=by_seat)
         return bout
 
 
@@ -338,13 +348,16 @@ def _require_ended_by_a_move(match: Match, bout: Bout) -> None:
         )
 
 
-def _rewrite(match: Match, bout: Bout, state: Any, now: datetime, text: str) -> None:
+def _rewrite(match: Match, bout: Bout, state: Any, now: datetime, text: str, *, by_seat: int = 0) -> None:
     """After undo/correct: the replayed state becomes the bout's; a finished
     bout (and match) whose result the replay no longer has runs again."""
     if bout.finished is not None:
         engine.reopen(match, bout)
     engine.bump(bout)
-    engine.note(match, bout, text, now)
+    if by_seat:
+        offers.seat_note(match, bout, by_seat, text, now)
+    else:
+        engine.note(match, bout, text, now)
     engine.after_state_change(match, bout, state, now, new_round=True)
 
 

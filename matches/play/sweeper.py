@@ -29,9 +29,10 @@ from django.db import transaction
 from django.db.models import Min, Q, QuerySet
 from django.utils import timezone
 
+from games.core import HOST
 from matches.core import away, events, formats, runtime
 from matches.models import Bout, Clock, Match, Seat, TurnLog
-from matches.play import awaytime, clocks, engine
+from matches.play import awaytime, clocks, engine, offers
 from matches.play.change import change
 
 log = logging.getLogger(__name__)
@@ -77,7 +78,10 @@ def claim_and_expire(match_id: int, bout_id: int, version: int, now: datetime) -
         if not claimed:
             return False
         bout = Bout.objects.select_for_update(no_key=True).get(pk=bout_id)
-        return engine.expire(match, bout, now, bumped=True)
+        if not engine.expire(match, bout, now, bumped=True):
+            return False
+        offers.end_by_move(match, bout, HOST, now)  # a round its deadline closed is a turn played (announced by expire)
+        return True
 
 
 # -- a seat away: pause, and restart when it is back (issue 26) or its away time is used (37) --------

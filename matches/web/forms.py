@@ -34,6 +34,14 @@ CHAT_SPECTATORS: dict[str, str] = {
     "off": "off",
 }
 
+#: who answers a seat's draw offer or takeback request (the format's `answers`): value -> words
+ANSWERS: dict[str, str] = {
+    "": "as usual: the opponent in a 2-player game (you may overrule), else you",
+    formats.OPPONENT: "the opponent, and you may overrule",
+    formats.HOST_ANSWERS: "you, the host",
+}
+
+
 class CreateError(ValueError):
     """The form makes no sense; the message is shown to the host.  `field` names
     the form field to mark (its name attribute), or "" for the whole form."""
@@ -162,6 +170,13 @@ def parse_create(data: Any) -> dict[str, Any]:
                               f"seat{n}")
         names.append(name)
     kwargs: dict[str, Any] = {"seat_names": names, "options": options, "computer": _computer(data, count)}
+    answers = str(data.get("answers", ""))
+    try:  # issue 41: the opponent answers in a 2-player game unless the host says otherwise
+        formats.settle_answers(game, count, answers if answers in ANSWERS else "?")
+    except formats.FormatError as exc:
+        raise CreateError(str(exc), field="answers") from None
+    if answers:
+        kwargs["answers"] = answers
     kwargs["bouts"] = _int(data.get("bouts"), "number of bouts", minimum=1, maximum=99, field="bouts")
     starting = _int(data.get("starting_seat"), "starting seat", minimum=1, maximum=count, field="starting_seat")
     if starting is not None:

@@ -109,7 +109,8 @@ def home(request: HttpRequest) -> HttpResponse:
                "seat_players": forms.SEAT_PLAYERS,
                "practice_games": practice.practice_games(), "strengths": practice.STRENGTH_CHOICES,
                "chat_tables": [(value, words) for value, (_, words) in forms.CHAT_TABLE.items()],
-               "chat_spectators": list(forms.CHAT_SPECTATORS.items()), "away_budget_default": AWAY_BUDGET}
+               "chat_spectators": list(forms.CHAT_SPECTATORS.items()), "away_budget_default": AWAY_BUDGET,
+               "answer_choices": list(forms.ANSWERS.items())}
     return render(request, "matches/home.html", context, status=400 if error else 200)
 
 
@@ -228,14 +229,20 @@ def _went_through(seat: Seat, version: int, text: str) -> bool:
 @_secret
 @require_POST
 def player_request(request: HttpRequest, token: str) -> HttpResponse:
-    """A seat resigns (the bout or the match), offers a draw or asks for a takeback
-    (matches/play/requests.py); the reply is its refusal (or none) and the seat's fragments."""
+    """A seat resigns (the bout or the match), offers a draw or asks for a takeback, or answers its
+    opponent's (matches/play/requests.py); the reply is its refusal (or none) and the seat's fragments."""
     seat = _seat_from_token(token)
     error = ""
     kind = str(request.POST.get("request", ""))
     try:
         if kind == "resign":
             seat_requests.resign(seat.match, seat.number, str(request.POST.get("scope", "")))
+        elif kind == "answer":
+            verdict, offer = str(request.POST.get("answer", "")), str(request.POST.get("offer", "")).strip()
+            if verdict not in ("accept", "decline") or not offer.isdigit():
+                raise services.ServiceError("answer the offer on your page with Accept or Decline")
+            seat_requests.respond(seat.match, seat.number, str(request.POST.get("kind", "")), verdict == "accept",
+                                  int(offer))
         else:
             seat_requests.ask(seat.match, seat.number, kind)
     except services.ServiceError as exc:

@@ -1,6 +1,6 @@
 """Issue 25 in a real browser, desktop (Ann and the host, 1280x800) and phone (Bob, 390x844): a
-pause reads "Paused by the host" where players look and disables Play, live; a takeback request
-and a draw offer go to the host, who accepts each with one click; a seat resigns the bout after a
+pause reads "Paused by the host" where players look and disables Play, live; in a match where the
+host answers them, a takeback request and a draw offer go to the host, who accepts each with one click; a seat resigns the bout after a
 confirmation, another the match; the host's end banner offers what the host can do; a rematch
 (seats swapped) reached from the old links; a forfeit confirmed by a sentence naming its
 consequence, undone from the toast.  Every page
@@ -37,7 +37,9 @@ def _status_has(page: Any, text: str) -> None:
 def test_pause_requests_and_resignations_by_clicks(browser: Any, start_match: StartMatch) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
-    match = start_match("lance-assembly", ["Ann", "Bob"], host=browser.new_context(viewport=DESKTOP).new_page())
+    # the host answers the requests in this match (its option; the opponent answers by default: test_offers_browser.py)
+    match = start_match("lance-assembly", ["Ann", "Bob"], fields={"#answers": "host"},
+                        host=browser.new_context(viewport=DESKTOP).new_page())
     host, links, watch = match.host, match.seats, match.watch
     match.start()
     ann = browser.new_context(viewport=DESKTOP).new_page()

@@ -1,5 +1,6 @@
 """A seat's own requests (issue 25): resign the bout or the match, offer a draw, ask for a
-takeback; the host accepts or declines with one click.  Through the form posts of each audience's
+takeback; in a match where the host answers them (`answers="host"`; the opponent answers by default
+in a two-seat match: test_offers.py), the host accepts or declines with one click.  Through the form posts of each audience's
 own link and the pages they get back: who sees what, what is logged, what a doubled post does."""
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def test_resign_the_bout_then_the_match_and_reopen_takes_it_back(client: Client,
 
 
 def test_draw_offer_seen_by_opponent_and_host_not_spectators_and_accepted(client: Client, make_match: Any) -> None:
-    match = make_match("lance-assembly", bouts=3)
+    match = make_match("lance-assembly", bouts=3, answers="host")
     ann, bob = match.seat(1), match.seat(2)
     version = match.current_bout.version
     assert _ask(client, ann, request="draw") == ""
@@ -95,7 +96,7 @@ def test_draw_offer_seen_by_opponent_and_host_not_spectators_and_accepted(client
 
 def test_takeback_request_goes_to_the_host_only_declined_then_accepted(client: Client, make_match: Any,
                                                                        play: Any) -> None:
-    match = make_match("lance-assembly", bouts=3)
+    match = make_match("lance-assembly", bouts=3, answers="host")
     ann, bob = match.seat(1), match.seat(2)
     assert _ask(client, ann, request="takeback") == "you have no move in bout 1 to take back"
     play(match, 1, "place C3")
@@ -130,7 +131,7 @@ def test_requests_are_refused_with_a_reason(client: Client, make_match: Any) -> 
 
 def test_a_takeback_of_a_move_the_host_undid_meanwhile_is_refused(client: Client, make_match: Any,
                                                                    play: Any) -> None:
-    match = make_match("lance-assembly")
+    match = make_match("lance-assembly", answers="host")
     play(match, 1, "place C3")
     assert _ask(client, match.seat(1), request="takeback") == ""
     match.refresh_from_db()
