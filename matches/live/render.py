@@ -144,6 +144,11 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
     if viewer == HOST:
         # the host panel's "Start bout N" (read here: the panel must not ask the database)
         ctx["needs_next_bout"] = match.status == "running" and bout is not None and bout.finished is not None
+        # the console offers what applies: the bout's endings, clocks and orders only while it is in
+        # play; Undo also on a bout won on the board (it rewinds moves, not an ending: reopen does that)
+        ctx["bout_in_play"] = match.status == "running" and bout is not None and bout.finished is None
+        ctx["can_rewind"] = ctx["bout_in_play"] or (
+            ctx["needs_next_bout"] and not snap.get("replay") and game.result(snap["state"]) is not None)
     if not snap.get("replay") and viewer != SPECTATOR and bout is not None and bout.finished is None:
         ctx["requests"] = _requests(match, bout, names, viewer)
         ctx["offers"] = [r for r in ctx["requests"] if r["boxed"]]  # a seat's offers box (answered by the opponent)
@@ -297,6 +302,7 @@ def host_panel_key(ctx: dict[str, Any], host_seq: int) -> str:
     match, bout = ctx["match"], ctx["bout"]
     needs_next = match.status == "running" and bout is not None and bout.finished is not None
     return json.dumps([match.status, match.paused, needs_next, host_seq, bool(ctx.get("can_reopen")), ctx["bout_number"],
+                       bool(ctx.get("can_rewind")),
                        ctx.get("hidden_rows"), ctx["names"], ctx["host_act_url"], (match.format or {})],
                       sort_keys=True, default=repr)
 

@@ -87,15 +87,16 @@ class Change:
 @contextlib.contextmanager
 def change(match: Match | int, *, bout: str | None = None, seat: int | None = None, playing: bool = False,
            expected: int | EllipsisType | None = ..., with_clocks: bool = False,
-           now: datetime | None = None) -> Iterator[Change]:
+           now: datetime | None = None, over: str = "") -> Iterator[Change]:
     """One change of `match` (or its id): see the module's docstring.  `with_clocks`: read the
-    bout's clocks with it, as the change will use them; `now`: the moment it is made (a sweep's)."""
+    bout's clocks with it, as the change will use them; `now`: the moment it is made (a sweep's);
+    `over`: with `bout=RUNNING`, the refusal's words when the bout has ended (what cannot be done)."""
     now = now or timezone.now()
     # inside another change it is part of that one's transaction: no savepoint (two queries) of its own
     with transaction.atomic(savepoint=not inside()), part():
         locked, current = engine.lock(match, with_clocks=with_clocks)
         if bout == RUNNING:
-            current = engine.require_running_bout(locked, current)
+            current = engine.require_running_bout(locked, current, over)
         elif bout == STARTED and current is None:
             raise NotAllowed("the match has not started yet")
         number = engine.require_seat(locked, seat) if seat is not None else 0

@@ -387,9 +387,14 @@ def expire(match: Match, bout: Bout, now: datetime, *, bumped: bool = False, lat
     return True
 
 
-def require_running_bout(match: Match, bout: Bout | None) -> Bout:
+def require_running_bout(match: Match, bout: Bout | None, over: str = "") -> Bout:
+    """The bout in play.  `over`: what the caller does, named in the refusal when the bout
+    has ended ("Bob cannot forfeit it"): the host's console hides those actions then, and a
+    page drawn before the ending must learn why its click did nothing."""
     if match.status == Match.SETUP:
         raise NotAllowed("the match has not started yet")
+    if bout is not None and bout.finished is not None and over:
+        raise NotAllowed(f"bout {bout.number} is already over: {over}")
     if match.status == Match.FINISHED:
         raise NotAllowed("the match is over")
     if bout is None or bout.finished is not None:

@@ -233,12 +233,40 @@ def host_apply(match: Match, text: str, expected_version: int) -> TurnLog:
     text = _clean(text)
     found = _SEAT_ORDERS.match(text)
     orders = int(found.group(1)) if found else None
-    with change(match, bout=RUNNING, seat=orders, expected=expected_version, with_clocks=True) as c:
+    over = ("no orders can be entered in it; start the next bout first" if orders else
+            "there is no round to resolve" if text == "resolve" else
+            "no more host actions can be played in it; start the next bout first")
+    with change(match, bout=RUNNING, seat=orders, expected=expected_version, with_clocks=True, over=over) as c:
         actor = c.seat or HOST
         entry = engine.play(c.match, c.running, actor, found.group(2) if found else text, c.now, by_host=actor != HOST)
         if not offers.end_by_move(c.match, c.running, actor, c.now):
             c.move(entry)
         return entry
+
+
+def host_play(match: Match, texts: Sequence[str], expected_version: int) -> list[TurnLog]:
+    """Host: the host's own game actions (games with `host_moves`), several at once, in order,
+    each logged as its own turn: all or none (an illegal one refuses the lot, naming it), on one
+    version, so a doubled Send is refused as stale, never applied twice."""
+    texts = [_clean(text) for text in texts]
+    if not texts:
+        raise NotAllowed("nothing to send: add an action first")
+    with change(match, bout=RUNNING, expected=expected_version, with_clocks=True,
+                over="no more host actions can be played in it; start the next bout first") as c:
+        entries: list[TurnLog] = []
+        for number, text in enumerate(texts, start=1):
+            where = f"action {number} of {len(texts)} ({text})"
+            if c.running.finished is not None:
+                raise NotAllowed(f"{where} comes after the bout ended: none was done")
+            try:
+                entries.append(engine.play(c.match, c.running, HOST, text, c.now))
+            except RuleError as error:
+                if len(texts) == 1:
+                    raise
+                raise engine.illegal_after(error, f"{where} is refused, so none was done") from None
+        if len(entries) == 1:
+            c.move(entries[0])  # one move: a delta carries it; several: pages read the match back
+        return entries
 
 
 # -- host: rewriting the log --------------------------------------------------------------
@@ -363,12 +391,16 @@ def _rewrite(match: Match, bout: Bout, state: Any, now: datetime, text: str, *, 
 
 # -- host: results --------------------------------------------------------------------------
 
+#: the refusals of the endings below on a bout already over: the ending must be taken back first
+_REOPEN = " (to change how it ended, reopen it first)"
+
 
 def declare_result(match: Match, kind: str, expected_version: int) -> Bout:
     """Host: end the current bout as a "stalemate" or a "draw"."""
     if kind not in ("stalemate", "draw"):
         raise ServiceError("the host can declare a stalemate or a draw")
-    with change(match, bout=RUNNING, expected=expected_version) as c:
+    with change(match, bout=RUNNING, expected=expected_version,
+                over=f"it cannot be declared a {kind} now{_REOPEN}") as c:
         match, bout = c.match, c.running
         engine.bump(bout)
         replayed = " (the bout will be replayed with the same starter)" if match.format.get("stalemate_replays") and kind == "stalemate" else ""
@@ -379,7 +411,7 @@ def declare_result(match: Match, kind: str, expected_version: int) -> Bout:
 
 def award_bout(match: Match, seat: int) -> Bout:
     """Host: the current bout goes to `seat`."""
-    with change(match, bout=RUNNING, seat=seat, with_clocks=True) as c:
+    with change(match, bout=RUNNING, seat=seat, with_clocks=True, over=f"it cannot be awarded now{_REOPEN}") as c:
         engine.bump(c.running)
         c.note(f"awarded bout {c.running.number} to {engine.seat_label(c.match, c.seat)}")
         engine.finish_bout(c.match, c.running, [c.seat], "award", c.now)
@@ -388,7 +420,9 @@ def award_bout(match: Match, seat: int) -> Bout:
 
 def forfeit(match: Match, seat: int, scope: str | None = None) -> Bout:
     """Host: `seat` forfeits the bout or the match (`scope`, default from the format)."""
-    with change(match, bout=RUNNING, seat=seat, with_clocks=True) as c:
+    over = (f"no seat can forfeit it now{_REOPEN}" if (scope or match.format.get("forfeit")) == "bout" else
+            "a seat forfeits the match during a bout; between bouts, End match names the winners")
+    with change(match, bout=RUNNING, seat=seat, with_clocks=True, over=over) as c:
         match, bout, seat = c.match, c.running, c.seat
         scope = scope or match.format.get("forfeit", "match")
         if scope not in ("bout", "match"):
@@ -465,7 +499,8 @@ def resume_clocks(match: Match) -> None:
 def adjust_clock(match: Match, seat: int, seconds: float) -> None:
     """Host: add (or remove, with a negative number) time on a seat's clock;
     in sealed games, move the round deadline."""
-    with change(match, bout=RUNNING, seat=seat, with_clocks=True) as c:
+    with change(match, bout=RUNNING, seat=seat, with_clocks=True,
+                over="its clocks have stopped, so no time can be added or removed") as c:
         bout, seat = c.running, c.seat
         seconds = float(seconds)
         if not abs(seconds) <= MAX_ADJUST_SECONDS:  # also refuses NaN

@@ -100,13 +100,22 @@ def _resolve(match: Any, data: Any) -> str:
     return "round resolved"
 
 
+#: the most actions one Send of the host's console carries
+MAX_ACTIONS = 50
+
+
 def _play(match: Any, data: Any) -> str:
-    """A game action in the host's own notation (games with `host_moves`: the host's game)."""
+    """Game actions in the host's own notation (games with `host_moves`: the host's game): the
+    console's pending list and the box, each a `text` field, applied in order, all or none."""
     if not match.game.host_moves:
         raise BadRequest(f"the host plays no moves in {match.game.name}; enter orders for a seat instead")
-    text = _text(data)
-    services.host_apply(match, text, _int(data, "version", "version"))
-    return f"done: {text}"
+    texts = [_text({"text": t}) for t in data.getlist("text") if str(t).strip()]
+    if not texts:
+        raise BadRequest("type an action or click one in the console first")
+    if len(texts) > MAX_ACTIONS:
+        raise BadRequest(f"send at most {MAX_ACTIONS} actions at once")
+    services.host_play(match, texts, _int(data, "version", "version"))
+    return "done: " + "; ".join(texts)
 
 
 def _orders(match: Any, data: Any) -> str:

@@ -1,18 +1,90 @@
-// The Host's game: clicks and small fields write canonical notation in the
-// move box (composer.js owns it).  Every button the server draws carries the
-// exact action it stands for (data-notation); this script only joins the
-// pieces a click cannot know alone: the seats picked so far, a typed number
-// or text, the reason for points, the host's round definition.
+// The Host's game: clicks and small fields write canonical notation (composer.js
+// owns the pending move and the box).  Every button the server draws carries the
+// exact action it stands for (data-notation, and a readable data-label); this
+// script only joins the pieces a click cannot know alone: the seats picked so
+// far, a typed number or text, the reason for points, the host's round definition.
+//
+// A seat's click replaces its answer in the box.  The host's console adds: each
+// click puts one action on the list #hg-queue (readable, the notation beside it,
+// each removable; points for one seat and reason add up), and Send sends the list
+// (one hidden `text` field an action) and then what is typed in the box, all at once.
 (function () {
   "use strict";
-  var sent = null;   // the text last sent: a board change after it starts afresh
+  var sent = null;   // what was last sent (JSON of the pending move): a board change after it starts afresh
 
   function $(id) { return document.getElementById(id); }
   function quote(text) { return JSON.stringify(String(text).trim()); }
   function prefix() { var a = $("hg-answer"); return a ? a.dataset.prefix : ""; }
-  function pending(text, seats) { return { text: text || "", seats: seats || [] }; }
+  function pending(text, seats, items) { return { text: text || "", seats: seats || [], items: items || [] }; }
+  function hosting() { return !!$("hg-queue"); }
+
+  // -- the host's list: {text, label, points: {seat, amount, reason, name}} each
+  function pointsText(q) {
+    return (q.amount > 0 ? "give " : "take ") + q.seat + " " + Math.abs(q.amount) + " " + quote(q.reason);
+  }
+  function pointsLabel(q) {
+    return q.name + " " + (q.amount > 0 ? "+" : "\u2212") + Math.abs(q.amount) + " (" + q.reason + ")";
+  }
+  function add(p, item) {
+    return pending(p.text, p.seats, p.items.concat([item]));
+  }
+  function addPoints(p, seat, delta, reason, name) {
+    var items = p.items.slice();
+    var at = items.findIndex(function (i) { return i.points && i.points.seat === seat && i.points.reason === reason; });
+    if (at < 0) {
+      var q = { seat: seat, amount: delta, reason: reason, name: name };
+      items.push({ text: pointsText(q), label: pointsLabel(q), points: q });
+    } else {
+      var sum = Object.assign({}, items[at].points, { amount: items[at].points.amount + delta });
+      if (sum.amount === 0) { items.splice(at, 1); }   // +1 then -1: nothing left to send
+      else { items[at] = { text: pointsText(sum), label: pointsLabel(sum), points: sum }; }
+    }
+    return pending(p.text, p.seats, items);
+  }
+  function without(p, index) {
+    var items = p.items.slice();
+    items.splice(index, 1);
+    return pending(p.text, p.seats, items);
+  }
+  function drawQueue(p) {
+    var list = $("hg-queue-list"), empty = $("hg-queue-empty");
+    if (!list) { return; }
+    var shown = JSON.stringify(p.items.map(function (i) { return [i.text, i.label]; }));
+    if (list.dataset.shown === shown) { return; }
+    list.dataset.shown = shown;
+    list.textContent = "";
+    p.items.forEach(function (item, index) {
+      var li = document.createElement("li"), label = document.createElement("span"), code = document.createElement("code");
+      var field = document.createElement("input"), remove = document.createElement("button");
+      li.className = "hg-queue-item";
+      li.dataset.text = item.text;
+      label.className = "hg-queue-label";
+      label.textContent = item.label;
+      code.textContent = item.text;
+      field.type = "hidden"; field.name = "text"; field.value = item.text;
+      remove.type = "button"; remove.className = "ghost small hg-queue-remove"; remove.dataset.index = index;
+      remove.textContent = "\u00d7";
+      remove.setAttribute("aria-label", "remove: " + item.label);
+      remove.title = "remove";
+      li.append(label, " ", code, field, " ", remove);
+      list.append(li);
+    });
+    if (empty) { empty.hidden = p.items.length > 0; }
+  }
 
   function click(coord, el, p) {
+    if (hosting()) {
+      if (el.dataset.notation) {
+        return add(p, { text: el.dataset.notation, label: el.dataset.label || el.textContent.trim() });
+      }
+      if (el.dataset.points) {
+        var words = el.dataset.points.split(" ");
+        var why = ($("hg-reason") && $("hg-reason").value.trim()) || "points";
+        return addPoints(p, parseInt(words[1], 10), (words[0] === "take" ? -1 : 1) * parseInt(words[2], 10), why,
+                         el.dataset.name || ("seat " + words[1]));
+      }
+      return undefined;
+    }
     if (el.dataset.notation) { return pending(el.dataset.notation); }
     if (el.dataset.points) {
       var reason = ($("hg-reason") && $("hg-reason").value.trim()) || "points";
@@ -37,9 +109,11 @@
       b.setAttribute("aria-pressed", on ? "true" : "false");
       b.classList.toggle("picked", on);
     });
+    var queued = p.items.map(function (i) { return i.text; });
     document.querySelectorAll("#hg [data-notation]").forEach(function (b) {
-      b.classList.toggle("picked", !!p.text && b.dataset.notation === p.text);
+      b.classList.toggle("picked", (!!p.text && b.dataset.notation === p.text) || queued.indexOf(b.dataset.notation) >= 0);
     });
+    drawQueue(p);
     // a live update redrew the answer field: put back what the seat was typing (the box kept it)
     var free = $("hg-free"), start = prefix();
     if (free && !free.value && start && p.text.indexOf(start) === 0) {
@@ -79,31 +153,58 @@
     window.Composer.set(pending(prefix() + (free.dataset.kind === "number" ? value : quote(value))));
   });
   document.addEventListener("change", function (e) { if (e.target.id === "hg-kind") { showKind(); } });
+  function current() { return window.Composer.pending() || pending(""); }
   document.addEventListener("click", function (e) {
     if (!e.target.closest) { return; }
-    if (e.target.closest("#hg-compose-round")) {
+    var remove = e.target.closest(".hg-queue-remove");
+    if (remove) {
+      window.Composer.set(without(current(), parseInt(remove.dataset.index, 10)));
+    } else if (e.target.closest("#hg-compose-round")) {
       var text = roundText();
-      if (text) { window.Composer.set(pending(text)); } else { $("hg-prompt-in").focus(); }
+      if (text) {
+        window.Composer.set(add(current(), { text: text, label: "Open round " + quote($("hg-prompt-in").value) }));
+      } else { $("hg-prompt-in").focus(); }
     } else if (e.target.closest("#hg-compose-announce")) {
       var line = $("hg-announce-in").value.trim();
-      if (line) { window.Composer.set(pending("announce " + quote(line))); } else { $("hg-announce-in").focus(); }
+      if (line) { window.Composer.set(add(current(), { text: "announce " + quote(line), label: "Announce " + quote(line) })); }
+      else { $("hg-announce-in").focus(); }
     }
   });
-  // what was sent: the pending move when the move form goes (the composer keeps the box equal to it)
+  // what was sent: the pending move when the move form goes (the composer keeps the box equal to its text);
+  // a refused Send (the host's flash says why) sent nothing, and the list stays as it was
   document.addEventListener("submit", function () {
     var p = window.Composer.pending();
-    sent = p && typeof p.text === "string" ? p.text : null;
+    sent = p && typeof p.text === "string" ? { text: p.text, items: p.items.map(function (i) { return i.text; }) } : null;
   }, true);
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (!e.detail.elt || e.detail.elt.id !== "move-form" || !hosting()) { return; }
+    var reply = e.detail.xhr ? e.detail.xhr.responseText || "" : "";
+    if (!e.detail.successful || reply.indexOf('class="flash error"') >= 0) { sent = null; }
+  });
+  // after a Send went through: what it sent leaves the box and the list (what was added since stays)
+  function afterSent(p) {
+    if (sent === null) { return undefined; }
+    var n = sent.items.length, head = p.items.slice(0, n).map(function (i) { return i.text; });
+    if (JSON.stringify(head) !== JSON.stringify(sent.items)) { return undefined; }
+    var text = p.text === sent.text ? "" : p.text;
+    sent = null;
+    return pending(text, [], p.items.slice(n));
+  }
   document.addEventListener("DOMContentLoaded", showKind);
 
   window.Composer.register("custom", {
     empty: function () { return pending(""); },
     text: function (p) { return p.text; },
-    parse: function (text) { return pending(text); },
+    // typing changes the box only: the host's list stays
+    parse: function (text, p) { return pending(text, [], p ? p.items : []); },
     click: click,
     draw: draw,
-    submitLabel: function () { return document.body.classList.contains("audience-host") ? "Send" : "Send answer"; },
+    submitLabel: function (p) {
+      if (!hosting()) { return "Send answer"; }
+      var count = p.items.length + (p.text.trim() ? 1 : 0);
+      return count > 1 ? "Send " + count : "Send";  // short: the phone's bar stays one line
+    },
     // a seat's answer must not wipe what the host is writing: start afresh only after sending it
-    changed: function (p) { return sent !== null && p.text === sent ? pending("") : undefined; }
+    changed: afterSent
   });
 })();
