@@ -25,9 +25,12 @@
 //     submitLabel: function (pending) { ... },               // the submit button's text (default: as drawn)
 //     placeholder: "or type bids, e.g. A1 3; E5 2",          // the box's placeholder (default: as drawn)
 //     eachSwap: true,                                        // draw after every swapped live part too
-//     complete: function (pending) { ... }                   // the pending move is a whole turn of single
+//     complete: function (pending) { ... },                  // the pending move is a whole turn of single
 //                                                            //   placements: sent on the click when the
 //                                                            //   player chose "send on click"
+//     sending: function (pending) { ... },                   // the move form is being sent with this move
+//     answered: function (ok, reply) { ... }                 // the move form's request ended: ok when it
+//                                                            //   went through, reply the server's HTML
 //   });
 //
 // and its own controls (chips, directions, garnets) change the pending move
@@ -165,9 +168,15 @@
   document.addEventListener("htmx:wsAfterMessage", refresh);
   // (a game whose points are live parts, swapped one by one, asks to be drawn after each: eachSwap)
   document.addEventListener("htmx:oobAfterSwap", function () { var s = spec(); if (s && s.eachSwap) { show(start(s)); } });
+  document.addEventListener("submit", function (e) {
+    var s = spec();
+    if (e.target === form() && s && s.sending) { s.sending(pending); }
+  }, true);
   // a refused move: its message is brought into view (below the board it could sit under the fold)
   document.addEventListener("htmx:afterRequest", function (e) {
     if (!e.detail.elt || e.detail.elt.id !== "move-form") { return; }
+    var s = spec();
+    if (s && s.answered) { s.answered(!!e.detail.successful, e.detail.xhr ? e.detail.xhr.responseText || "" : ""); }
     setTimeout(function () {
       var err = byId("move-error");
       if (err && !err.hidden && err.textContent.trim()) { err.scrollIntoView({ block: "nearest" }); }

@@ -172,15 +172,12 @@
   });
   // what was sent: the pending move when the move form goes (the composer keeps the box equal to its text);
   // a refused Send (the host's flash says why) sent nothing, and the list stays as it was
-  document.addEventListener("submit", function () {
-    var p = window.Composer.pending();
+  function sending(p) {
     sent = p && typeof p.text === "string" ? { text: p.text, items: p.items.map(function (i) { return i.text; }) } : null;
-  }, true);
-  document.addEventListener("htmx:afterRequest", function (e) {
-    if (!e.detail.elt || e.detail.elt.id !== "move-form" || !hosting()) { return; }
-    var reply = e.detail.xhr ? e.detail.xhr.responseText || "" : "";
-    if (!e.detail.successful || reply.indexOf('class="flash error"') >= 0) { sent = null; }
-  });
+  }
+  function answered(ok, reply) {
+    if (hosting() && (!ok || reply.indexOf('class="flash error"') >= 0)) { sent = null; }
+  }
   // after a Send went through: what it sent leaves the box and the list (what was added since stays)
   function afterSent(p) {
     if (sent === null) { return undefined; }
@@ -205,6 +202,8 @@
       return count > 1 ? "Send " + count : "Send";  // short: the phone's bar stays one line
     },
     // a seat's answer must not wipe what the host is writing: start afresh only after sending it
-    changed: afterSent
+    changed: afterSent,
+    sending: sending,
+    answered: answered
   });
 })();
