@@ -2,8 +2,8 @@
 // per-second messages).  The move allowance and the reserve are shown apart
 // ("0:42 + 5:00"): the move counts down first, then the reserve, which turns
 // amber while it is being spent and red in its last minute.  Two Connect's
-// bank is shown to the minute to players (data-minutes="1").  Alerts at 10 s
-// left on the move and when the reserve starts: see alerts.js.
+// bank is shown to the minute to players above 10 minutes (data-minutes="1").
+// Alerts at 10 s left on the move and when the reserve starts: see alerts.js.
 // A clock is two elements (matches/partials/clocks.html): its state, hidden
 // (classes; data-deadline and data-move-end while it runs, data-move-left and
 // data-reserve-left while it stands), then what it shows (`.clock`, the state's
@@ -32,7 +32,8 @@
     var mm = h ? String(m).padStart(2, "0") : String(m);
     return (h ? h + ":" : "") + mm + ":" + String(r).padStart(2, "0");
   }
-  function minutesWhole(s) { return s < 60 ? "0:" + String(s).padStart(2, "0") : Math.floor(s / 60) + " min"; }
+  // seconds below 10 minutes ("9:42"), whole minutes above ("19 min"), as the server's `minutes` filter
+  function minutesWhole(s) { return s < 600 ? fmtWhole(s) : Math.floor(s / 60) + " min"; }
   function fmt(seconds) { return fmtWhole(Math.max(0, Math.ceil(seconds - 1e-6))); }
   function minutes(seconds) { return minutesWhole(Math.max(0, Math.ceil(seconds - 1e-6))); }
   window.dmClockFormat = { fmt: fmt, minutes: minutes };
