@@ -68,7 +68,7 @@ class Game(ABC, Generic[S, A]):
     default_format: ClassVar[Mapping[str, Any]] = ONE_BOUT
     #: named variants, by the value of the match option "variant": name and clock changes
     variants: ClassVar[Mapping[str, Variant]] = {}
-    #: players read their bank to the minute ("17 min"; seconds only in the last minute)
+    #: players read their bank to the minute above 10 minutes ("17 min"), with its seconds below ("9:42")
     clock_minutes: ClassVar[bool] = False
     #: seats spend garnets of the season ledger in their actions (`garnet_cost`, `garnets_spent`)
     spends_garnets: ClassVar[bool] = False

@@ -364,8 +364,10 @@ def _clocks(bout: Any, rows: tuple[Any, ...] | None = None) -> dict[int, dict[st
     if bout is None:
         return {}
     now = timezone.now()
+    clocks = tuple(rows if rows is not None else bout.clocks.all())
+    flagged = _flagged(bout, clocks)
     out: dict[int, dict[str, Any]] = {}
-    for clock in rows if rows is not None else bout.clocks.all():
+    for clock in clocks:
         remaining = clock.remaining(now)
         running = clock.deadline is not None and not clock.paused
         out[clock.seat] = {
@@ -375,9 +377,24 @@ def _clocks(bout: Any, rows: tuple[Any, ...] | None = None) -> dict[int, dict[st
             "per_move": clock.per_move,
             "reserve": clock.reserve,
             "running": running,
+            "flagged": clock.seat in flagged,
             **_clock_split(clock, now, running),
         }
+        if clock.seat in flagged:  # out of time: 0:00, not its next turn's allowance (clocks.js draws these too)
+            out[clock.seat].update(remaining=0.0, move_left=None if clock.per_move is None else 0.0, reserve_left=0.0)
     return out
+
+
+#: a bout's reasons that mean its losers ran out of time (engine.expire)
+_TIME_OUT = ("time", "timeout")
+
+
+def _flagged(bout: Any, rows: Any) -> set[int]:
+    """The seats of `rows` (clocks) whose flag fell in `bout`: it ended on time, they did not win it."""
+    if bout.finished is None or bout.reason not in _TIME_OUT:
+        return set()
+    winners = {int(s) for s in (bout.result or {}).get("winners", ())}
+    return {c.seat for c in rows if c.seat not in winners}
 
 
 def _clock_split(clock: Any, now: Any, running: bool) -> dict[str, Any]:

@@ -29,13 +29,13 @@ def clock(seconds: Any) -> str:
 
 @register.filter
 def minutes(seconds: Any) -> str:
-    """A bank to the minute ("17 min"), seconds only in the last minute."""
+    """A bank to the minute ("17 min"), with its seconds below 10 minutes ("9:42", as `clock`)."""
     try:
         total = max(0, int(float(seconds) + 0.999))
     except (TypeError, ValueError):
         return "—"
-    if total < 60:
-        return f"0:{total:02d}"
+    if total < 600:
+        return clock(total)
     return f"{total // 60} min"
 
 

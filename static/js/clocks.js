@@ -2,8 +2,13 @@
 // per-second messages).  The move allowance and the reserve are shown apart
 // ("0:42 + 5:00"): the move counts down first, then the reserve, which turns
 // amber while it is being spent and red in its last minute.  Two Connect's
-// bank is shown to the minute to players (data-minutes="1").  Alerts at 10 s
-// left on the move and when the reserve starts: see alerts.js.
+// bank is shown to the minute to players above 10 minutes (data-minutes="1").
+// Alerts at 10 s left on the move and when the reserve starts: see alerts.js.
+// A clock is two elements (matches/partials/clocks.html): its state, hidden
+// (classes; data-deadline and data-move-end while it runs, data-move-left and
+// data-reserve-left while it stands), then what it shows (`.clock`, the state's
+// next sibling, with data-per-move and data-minutes), so that a move sends the
+// state alone.
 (function () {
   "use strict";
   var offset = 0;      // server clock minus browser clock, in ms, from the page's server time
@@ -27,7 +32,8 @@
     var mm = h ? String(m).padStart(2, "0") : String(m);
     return (h ? h + ":" : "") + mm + ":" + String(r).padStart(2, "0");
   }
-  function minutesWhole(s) { return s < 60 ? "0:" + String(s).padStart(2, "0") : Math.floor(s / 60) + " min"; }
+  // seconds below 10 minutes ("9:42"), whole minutes above ("19 min"), as the server's `minutes` filter
+  function minutesWhole(s) { return s < 600 ? fmtWhole(s) : Math.floor(s / 60) + " min"; }
   function fmt(seconds) { return fmtWhole(Math.max(0, Math.ceil(seconds - 1e-6))); }
   function minutes(seconds) { return minutesWhole(Math.max(0, Math.ceil(seconds - 1e-6))); }
   window.dmClockFormat = { fmt: fmt, minutes: minutes };
@@ -39,24 +45,25 @@
   function show(node, text) { if (node && node.textContent !== text) { node.textContent = text; } }
 
   // A standing clock's times, from data-move-left / data-reserve-left, rounded as the server's
-  // `clock` and `minutes` filters round (a live update may keep a clock's children in place and
-  // leave its times to this script: live.js).
+  // `clock` and `minutes` filters round (a move's update sends a clock's state alone and leaves
+  // the times it shows to this script).
   function standing(value, inMinutes) {
     var seconds = parseFloat(value);
     if (value === "" || isNaN(seconds)) { return "\u2014"; }
     var s = Math.max(0, Math.floor(seconds + 0.999));
     return inMinutes ? minutesWhole(s) : fmtWhole(s);
   }
+  function face(el) { return el.nextElementSibling || el; }
   function drawStanding(el) {
-    var moveNode = el.querySelector(".clock-move"), reserveNode = el.querySelector(".clock-reserve");
-    show(moveNode, standing(el.dataset.moveLeft || "", false));
-    show(reserveNode, standing(el.dataset.reserveLeft || "", el.dataset.minutes === "1"));
+    var shown = face(el);
+    show(shown.querySelector(".clock-move"), standing(el.dataset.moveLeft || "", false));
+    show(shown.querySelector(".clock-reserve"), standing(el.dataset.reserveLeft || "", shown.dataset.minutes === "1"));
   }
 
   function alert(el, kind, key) {
     if (fired[key]) { return; }
     fired[key] = true;
-    document.dispatchEvent(new CustomEvent("dm:clock-alert", { detail: { kind: kind, mine: el.classList.contains("me"), clock: el } }));
+    document.dispatchEvent(new CustomEvent("dm:clock-alert", { detail: { kind: kind, mine: face(el).classList.contains("me"), clock: face(el) } }));
   }
 
   function tickClock(el, now) {
@@ -65,15 +72,14 @@
       if (el.dataset.reserveLeft !== undefined) { drawStanding(el); }
       return;
     }
-    var moveEnd = Date.parse(el.dataset.moveEnd || "");
-    var hasMove = (el.dataset.perMove || "") !== "";
+    var shown = face(el), moveEnd = Date.parse(el.dataset.moveEnd || "");
+    var hasMove = (shown.dataset.perMove || "") !== "";
     var total = Math.max(0, (deadline - now) / 1000);
     var moveLeft = hasMove && !isNaN(moveEnd) ? Math.max(0, (moveEnd - now) / 1000) : 0;
     var reserveLeft = hasMove && !isNaN(moveEnd) ? Math.min(total, (deadline - moveEnd) / 1000) : total;
     var spending = !hasMove || moveLeft <= 0;
-    var moveNode = el.querySelector(".clock-move"), reserveNode = el.querySelector(".clock-reserve");
-    show(moveNode, fmt(moveLeft));
-    show(reserveNode, el.dataset.minutes === "1" ? minutes(reserveLeft) : fmt(reserveLeft));
+    show(shown.querySelector(".clock-move"), fmt(moveLeft));
+    show(shown.querySelector(".clock-reserve"), shown.dataset.minutes === "1" ? minutes(reserveLeft) : fmt(reserveLeft));
     el.classList.toggle("spending", spending);
     el.classList.toggle("move-low", hasMove && !spending && moveLeft <= 10);
     el.classList.toggle("reserve-low", spending && reserveLeft < 60);
@@ -85,7 +91,7 @@
 
   function tick() {
     var now = serverNow();
-    document.querySelectorAll(".clock[data-deadline]").forEach(function (el) { tickClock(el, now); });
+    document.querySelectorAll(".clock-state").forEach(function (el) { tickClock(el, now); });
     // the host's presence box: how long a seat has been disconnected ("disconnected for 0:42")
     document.querySelectorAll(".away[data-since]").forEach(function (el) {
       var since = Date.parse(el.dataset.since), out = el.querySelector(".away-time");

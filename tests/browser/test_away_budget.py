@@ -37,7 +37,7 @@ def test_the_host_sees_a_seats_away_time_run_down_and_the_clocks_run_again_when_
     host.wait_for_url("**/h/**")
     ann_link = host.input_value("#seat-link-1")
     host.click("#host-start")
-    host.wait_for_selector("#clock-1.running", timeout=TIMEOUT)
+    host.wait_for_selector("#clock-state-1.running", state="attached", timeout=TIMEOUT)
     assert host.inner_text(LEFT) == "0:04"
 
     ann = browser.new_context().new_page()
@@ -45,7 +45,7 @@ def test_the_host_sees_a_seats_away_time_run_down_and_the_clocks_run_again_when_
     wait_connected(ann)
     ann.context.close()  # Ann leaves on her move
     host.wait_for_selector(f"{LEFT}[data-until]", timeout=TIMEOUT)  # the sweeper paused the clocks
-    host.wait_for_selector("#clock-1:not(.running)", timeout=TIMEOUT)  # (the box and the clocks come apart)
+    host.wait_for_selector("#clock-state-1:not(.running)", state="attached", timeout=TIMEOUT)  # (the box and the clocks come apart)
     first = host.inner_text(LEFT)
     host.wait_for_function("([first]) => document.querySelector('#presence .away-left[data-until]').textContent "
                            "!== first", arg=[first], timeout=TIMEOUT)  # counting down on the page
@@ -54,7 +54,7 @@ def test_the_host_sees_a_seats_away_time_run_down_and_the_clocks_run_again_when_
     assert host.locator('#presence li:has-text("Bob (seat 2)") .away-left').inner_text() == "0:04"
     host.screenshot(path=str(ARTIFACTS / "away-budget-host.png"))
     # used: the clocks run again while Ann is still away, and her box says none is left
-    host.wait_for_selector("#clock-1.running", timeout=TIMEOUT)
+    host.wait_for_selector("#clock-state-1.running", state="attached", timeout=TIMEOUT)
     host.wait_for_selector(f"{LEFT}:not([data-until])", timeout=TIMEOUT)
     assert host.inner_text(LEFT) == "0:00" and "(running)" not in host.inner_text("#presence")
     assert "has used its 4 s of away time this bout" in host.inner_text("#log")

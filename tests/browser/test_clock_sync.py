@@ -33,7 +33,7 @@ def _shown(page: Any, seat: int) -> int:
 
 
 def _deadline(page: Any, seat: int) -> float:
-    iso = page.get_attribute(f".clock.seat-{seat}", "data-deadline")
+    iso = page.get_attribute(f"#clock-state-{seat}", "data-deadline")
     assert iso, "the seat's clock is not running"
     return datetime.fromisoformat(iso).timestamp()
 

@@ -113,7 +113,7 @@ def test_split_clock_preview_title_and_banner(browser: Any, start_match: StartMa
     ann.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
     assert ann.title().startswith("● ")
     # the move clock counts down first, then the reserve is spent (amber)
-    ann.wait_for_selector("#clocks .clock.me.spending.running", timeout=TIMEOUT)
+    ann.wait_for_selector("#clocks .clock-state.spending.running + .clock.me", timeout=TIMEOUT)
     ann.wait_for_function("document.querySelector('#clocks .me .clock-reserve').textContent.startsWith('9:5')",
                           timeout=TIMEOUT)
     move, reserve = ann.inner_text("#clocks .me .clock-move"), ann.inner_text("#clocks .me .clock-reserve")
