@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import timedelta
 from functools import cache, lru_cache
 from typing import Any
 
@@ -26,6 +25,7 @@ from games.registry import get_page
 from matches.core import outcome
 from matches.core.audiences import AUDIENCE_HOST, AUDIENCE_WATCH, audiences, group_name, viewer_label
 from matches.live import presence
+from matches.live.clockfaces import clock_faces, configured_clocks
 from matches.play import endings
 from matches.play.offers import ASKS, NAMES, OPPONENT, answerer
 from matches.play.offers import pending as open_requests
@@ -60,7 +60,7 @@ def shared(match: Any, *, turns: bool = True, bout: Any = None,
         "state": (state if state is not None else match.game.load(bout.state)) if bout is not None else None,
         "seats": seats,
         "score": score if score is not None else _score(match, seats),
-        "clocks": _clocks(bout, clocks),
+        "clocks": clock_faces(bout, clocks),
         "turns": list(match.turns.select_related("bout").order_by("sequence", "id")) if turns else None,
         "board_template": _board_template(match.game_slug),
         "bout_label": label if label is not None else outcome.bout_label(match, bout, _previous_bout(match, bout)),
@@ -355,80 +355,6 @@ def _score(match: Any, seats: list[Any] | None = None) -> dict[int, Any]:
         return {int(k): v for k, v in (match.score(seats) or {}).items()}
     except Exception:  # a half-written format must not break every page
         return {}
-
-
-def _clocks(bout: Any, rows: tuple[Any, ...] | None = None) -> dict[int, dict[str, Any]]:
-    """Each seat's clock, the per-move allowance and the reserve apart: the
-    page shows "0:42 + 5:00" and counts the move down first, then the reserve
-    (`move_end` is when the allowance runs out and the reserve starts)."""
-    if bout is None:
-        return {}
-    now = timezone.now()
-    clocks = tuple(rows if rows is not None else bout.clocks.all())
-    flagged = _flagged(bout, clocks)
-    out: dict[int, dict[str, Any]] = {}
-    for clock in clocks:
-        remaining = clock.remaining(now)
-        running = clock.deadline is not None and not clock.paused
-        out[clock.seat] = {
-            "remaining": None if remaining is None else max(0.0, float(remaining)),
-            "deadline": clock.deadline.isoformat(timespec="milliseconds") if running else "",
-            "paused": clock.paused,
-            "per_move": clock.per_move,
-            "reserve": clock.reserve,
-            "running": running,
-            "flagged": clock.seat in flagged,
-            **_clock_split(clock, now, running),
-        }
-        if clock.seat in flagged:  # out of time: 0:00, not its next turn's allowance (clocks.js draws these too)
-            out[clock.seat].update(remaining=0.0, move_left=None if clock.per_move is None else 0.0, reserve_left=0.0)
-    return out
-
-
-#: a bout's reasons that mean its losers ran out of time (engine.expire)
-_TIME_OUT = ("time", "timeout")
-
-
-def _flagged(bout: Any, rows: Any) -> set[int]:
-    """The seats of `rows` (clocks) whose flag fell in `bout`: it ended on time, they did not win it."""
-    if bout.finished is None or bout.reason not in _TIME_OUT:
-        return set()
-    winners = {int(s) for s in (bout.result or {}).get("winners", ())}
-    return {c.seat for c in rows if c.seat not in winners}
-
-
-def _clock_split(clock: Any, now: Any, running: bool) -> dict[str, Any]:
-    per_move = clock.per_move
-    if running:
-        left = max(0.0, (clock.deadline - now).total_seconds())
-        move_left = None if per_move is None else max(0.0, left - clock.reserve)
-        reserve_left = min(clock.reserve, left)
-        move_end = clock.deadline - timedelta(seconds=clock.reserve)
-    else:
-        used = clock.used if (clock.running_since is not None or clock.paused) else 0.0
-        move_left = None if per_move is None else max(0.0, per_move - used)
-        reserve_left = max(0.0, clock.reserve - max(0.0, used - (per_move or 0.0)))
-        move_end = None
-    # to the millisecond, like the deadlines: the page counts from these (and updates stay small)
-    return {
-        "move_left": None if move_left is None else round(move_left, 3),
-        "reserve_left": round(reserve_left, 3),
-        "move_end": move_end.isoformat(timespec="milliseconds") if move_end is not None and per_move is not None else "",
-        "spending": per_move is None or (move_left is not None and move_left <= 0),
-    }
-
-
-def configured_clocks(match: Any) -> dict[str, Any] | None:
-    """The clock the host set, for the pages before the match starts."""
-    clock = (match.format or {}).get("clock") or None
-    if not clock or (clock.get("per_move") is None and clock.get("reserve") is None):
-        return None
-    return {
-        "remaining": None, "deadline": "", "paused": False, "running": False, "configured": True,
-        "per_move": clock.get("per_move"), "reserve": clock.get("reserve") or 0.0,
-        "move_left": clock.get("per_move"), "reserve_left": clock.get("reserve") or 0.0,
-        "move_end": "", "spending": clock.get("per_move") is None,
-    }
 
 
 def _previous_bout(match: Any, bout: Any) -> Any:
