@@ -14,7 +14,7 @@ from .conftest import ARTIFACTS, TIMEOUT, StartMatch, wait_connected
 
 pytestmark = pytest.mark.browser
 
-DEVICES = {"desktop": {"viewport": {"width": 1280, "height": 900}},
+DEVICES: dict[str, dict[str, Any]] = {"desktop": {"viewport": {"width": 1280, "height": 900}},
            "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}}
 #: rows 1, 3 and 5 filled from the left, the seats alternating: no five in a row anywhere
 MOVES = [f"{column}{row}" for row in (1, 3, 5) for column in "ABCDEFGHIJKLMN"][:36]
