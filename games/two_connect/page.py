@@ -79,7 +79,8 @@ def context(view: Mapping[str, Any], ctx: Mapping[str, Any]) -> dict[str, Any]:
         "marks": {str(s): shaper.marks[s] for s in (1, 2)},
         "yinsh_moves": next((b["ring_moves"] for b in boards if b.get("ring_moves")), {}),
         "header": None if solo else _header(public, names, me),
-        "hint": _hint(public, solo, me, acting, need, names, to_act),
+        # (a bout ended by the host, a clock or a resignation keeps its rules' turn: no hint then)
+        "hint": "" if ctx.get("over") else _hint(public, solo, me, acting, need, names, to_act),
         "passed": _passed(public, names, me),
     }
     out: dict[str, Any] = {"tc": tc}
