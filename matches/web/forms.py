@@ -344,8 +344,13 @@ def form_client(request: HttpRequest, form: str) -> str | None:
 def create_key(request: HttpRequest) -> str | None:
     """The home page form's double-submit key (templatetags/season_tags.form_key), bound to the
     browser that posted it: the same key from anyone else is another form, never a way to the
-    first one's host link.  None for a post without a key of the page's shape."""
+    first one's host link.  And to what was posted: a form brought back (the browser's Back) and
+    changed keeps its key, but asks for another match.  None for a post without a key of the
+    page's shape."""
     key, client = str(request.POST.get("key", "")), form_client(request, "match-form")
     if client is None or not PAGE_KEY.match(key):
         return None
-    return f"{key}:{client}"
+    fields = sorted((name, value) for name, values in request.POST.lists() for value in values
+                    if name != "csrfmiddlewaretoken")
+    posted = hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:16]
+    return f"{key}:{client}:{posted}"

@@ -2,7 +2,8 @@
 41): the same form posted twice (a double click, a retry after a cut) makes one match, and both
 answers lead to its host page.  The key is bound to the browser that posted it (its CSRF cookie):
 the same key from another browser makes that browser its own match, never hands it the first one's
-host link.  A form drawn again (after an error) has a fresh key."""
+host link.  A form drawn again (after an error) has a fresh key, and one brought back and changed
+asks for another match."""
 
 from __future__ import annotations
 
@@ -42,9 +43,14 @@ def test_a_doubled_create_submit_makes_one_match() -> None:
     assert again == first and Match.objects.count() == 1
     assert Match.objects.get().seats.count() == 2  # its seats made once
 
+    # the form brought back (Back) and changed keeps its key, but asks for another match
+    changed = _host_token(ann.post("/", {**FORM, "seat2": "Cy", "key": key}))
+    assert changed != first and Match.objects.count() == 2
+    assert _host_token(ann.post("/", {**FORM, "seat2": "Cy", "key": key})) == changed  # (doubled too)
+
     # a new form (a fresh key) is a new match
-    assert _host_token(ann.post("/", {**FORM, "key": _form_key(ann)})) != first
-    assert Match.objects.count() == 2
+    assert _host_token(ann.post("/", {**FORM, "key": _form_key(ann)})) not in (first, changed)
+    assert Match.objects.count() == 3
 
 
 @pytest.mark.django_db
