@@ -44,8 +44,9 @@ class OptionField:
 class GamePage(Protocol):
     """What matches/render.py asks of a game's page."""
 
-    #: True when `context` reads nothing but the view (not `ctx`, not `view["viewer"]`):
-    #: its output is then computed once per update for every audience with the same view.
+    #: True when `context` reads nothing but the view and `ctx["over"]` (the same for every audience;
+    #: not the rest of `ctx`, not `view["viewer"]`): its output is then computed once per update for
+    #: every audience with the same view.
     view_only: bool
     #: one line for the home page's game menu (required: the structure test fails without it)
     description: str

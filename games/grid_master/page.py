@@ -23,7 +23,8 @@ def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     public = view.get("public") or {}
     hints: dict[str, str] = {}
     note = ""
-    if public.get("to_move") and public.get("turn_kind"):
+    # a bout ended by the host, a clock or a resignation keeps its rules' turn: no hint on a finished board
+    if public.get("to_move") and public.get("turn_kind") and not ctx.get("over"):
         if public.get("turn_number") == 1:
             hints = {square: "corner: the first move goes on a corner" for square in CORNERS}
             note = "The first move goes on a corner."

@@ -79,7 +79,8 @@ def context(view: Mapping[str, Any], ctx: Mapping[str, Any]) -> dict[str, Any]:
         "marks": {str(s): shaper.marks[s] for s in (1, 2)},
         "yinsh_moves": next((b["ring_moves"] for b in boards if b.get("ring_moves")), {}),
         "header": None if solo else _header(public, names, me),
-        "hint": _hint(public, solo, me, acting, need, names, to_act),
+        # (a bout ended by the host, a clock or a resignation keeps its rules' turn: no hint then)
+        "hint": "" if ctx.get("over") else _hint(public, solo, me, acting, need, names, to_act),
         "passed": _passed(public, names, me),
     }
     out: dict[str, Any] = {"tc": tc}
@@ -229,7 +230,9 @@ class _Shaper:
                                   " ".join(markers["2"]), markers_left=int(bv.get("markers_left", 0)))
         placing = self.me in (1, 2) and board.rings[self.me - 1] < 5
         out.update(kind="hex", width=number_text(layout["width"]), height=number_text(layout["height"]),
-                   ring=number_text(HEX * 0.36), marker=number_text(HEX * 0.3))
+                   # a ring is wide and hollow, a marker small and solid: one seat's two pieces apart
+                   # at a glance (issue 41), as on the real board (a marker fits inside a ring)
+                   ring=number_text(HEX * 0.4), marker=number_text(HEX * 0.24))
         out["phase"] = "place" if placing else "move"
         in_hand = {s: int((bv.get("rings_in_hand") or {}).get(str(s), 0)) for s in (1, 2)}
         out["facts"] = ([("rings to place", f"{self.names[1]} {in_hand[1]} · {self.names[2]} {in_hand[2]}")]

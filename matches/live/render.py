@@ -103,6 +103,10 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         for s in seats
     ]
     banner = outcome.banner(match, bout, names, viewer, score)
+    # the live bout is over (a move, a time-out, a resignation or the host ended it, or the match):
+    # the rules' state may still name a seat to move, so the page hooks hear it here (a replay step
+    # is drawn as the rules left it)
+    over = not snap.get("replay") and bout is not None and (bout.finished is not None or match.status == "finished")
     ctx: dict[str, Any] = {
         "match": match,
         "game": game,
@@ -122,7 +126,8 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "replay": bool(snap.get("replay")),
         # a pause stops every seat: nobody's turn until the host resumes (the Play button is disabled)
         "my_turn": (viewer >= 1 and viewer in to_act and match.status == "running" and not match.paused
-                    and not snap.get("replay")),
+                    and not snap.get("replay") and not over),
+        "over": over,
         "paused": match.paused and match.status == "running" and not snap.get("replay"),
         "server_now": timezone.now().isoformat(timespec="milliseconds"),
         # squares to outline; the game's page hook fills them from its view

@@ -33,6 +33,9 @@ class Match(models.Model):
     #: when that away pause began: its time comes out of the seat's away time for the bout
     #: (`Clock.away_used`, play/awaytime.py)
     away_paused_since = models.DateTimeField(null=True, blank=True)
+    #: the home page form's double-submit key with a digest of the browser that posted it
+    #: (matches/web/forms.create_key): a doubled submit finds the match its first one made
+    create_key = models.CharField(max_length=100, null=True, blank=True, unique=True)
     created = models.DateTimeField(default=timezone.now)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)

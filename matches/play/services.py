@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.core import HOST, RuleError
@@ -88,6 +88,14 @@ def _clean(text: Any) -> str:
 # -- creating and starting -----------------------------------------------------------
 
 
+class AlreadyCreated(ServiceError):
+    """A doubled submit of the form that creates a match: `match` is the one its first submit made."""
+
+    def __init__(self, match: Match) -> None:
+        super().__init__("this form already created a match")
+        self.match = match
+
+
 def create_match(
     game_slug: str,
     *,
@@ -100,6 +108,7 @@ def create_match(
     elimination: bool = False,
     chat_table: bool | None = None,
     chat_spectators: str = chatrooms.ON,
+    key: str | None = None,
     **format_overrides: Any,
 ) -> Match:
     """A match in setup, with a token per seat, a host token and a watch token.
@@ -113,7 +122,11 @@ def create_match(
     `chat_table`: the players' table on or off (None: on for 2-player games); `chat_spectators`:
     the spectators' room "on", "off" or "delayed" (players read it once the match has ended).  The
     host changes both later from the chat's moderation panel (`chat.set_options`).
+    `key`: the form's double-submit key, bound to who posted it (the web layer's `forms.create_key`):
+    a second match with the same key is not made, `AlreadyCreated` names the first one.
     """
+    if key is not None and (found := Match.objects.filter(create_key=key).first()) is not None:
+        raise AlreadyCreated(found)
     if season is not None and not isinstance(season, Season):
         raise ServiceError("a match joins a season from the season's manage page, not by its name")
     try:
@@ -153,8 +166,17 @@ def create_match(
     with transaction.atomic():
         if elimination and (season is None or count != 2):
             raise ServiceError("only a 2-player match in a season can be the elimination match")
-        match = Match.objects.create(game_slug=game_slug, options=options, format=fmt, season=season,
-                                     elimination=bool(elimination))
+        try:
+            with transaction.atomic():
+                match = Match.objects.create(game_slug=game_slug, options=options, format=fmt, season=season,
+                                             elimination=bool(elimination), create_key=key)
+        except IntegrityError:
+            # the same key's other submit, at the same moment, committed first (PostgreSQL made this
+            # insert wait for it): the match is that one
+            found = Match.objects.filter(create_key=key).first() if key is not None else None
+            if found is None:
+                raise
+            raise AlreadyCreated(found) from None
         for number, name in enumerate(names, start=1):
             player = SeasonPlayer.objects.get_or_create(season=season, name=name)[0] if season else None
             Seat.objects.create(match=match, number=number, name=name, season_player=player)

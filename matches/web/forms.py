@@ -7,15 +7,19 @@ its own objects, so a new game shows up here without touching this file.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from typing import Any
+
+from django.http import HttpRequest
 
 from games.core import RuleError
 from games.registry import get_game, get_page, slugs
 from matches.core import formats
 from matches.core.formats import default_format
 from matches.play.bots import STRENGTHS
+from matches.seasons.ledger import PAGE_KEY
 
 #: who plays a seat from the start: a person, or the computer at one of its strengths
 SEAT_PLAYERS = [("", "a person"), *((s, f"the computer, {s}") for s in STRENGTHS)]
@@ -342,3 +346,26 @@ def _number(value: Any, label: str, field: str = "") -> float | None:
     if number < 0:
         raise CreateError(f"the {label} cannot be negative", field=field)
     return number
+
+
+def form_client(request: HttpRequest, form: str) -> str | None:
+    """Who posts `form`, for its double-submit key: a digest of the browser's CSRF secret (every form
+    post carries that cookie; it stays the same across pages and web processes).  None without one:
+    the key is then not used, so it can find nothing."""
+    secret = str(request.META.get("CSRF_COOKIE") or "")
+    return hashlib.sha256(f"{form}:{secret}".encode()).hexdigest()[:20] if secret else None
+
+
+def create_key(request: HttpRequest) -> str | None:
+    """The home page form's double-submit key (templatetags/season_tags.form_key), bound to the
+    browser that posted it: the same key from anyone else is another form, never a way to the
+    first one's host link.  And to what was posted: a form brought back (the browser's Back) and
+    changed keeps its key, but asks for another match.  None for a post without a key of the
+    page's shape."""
+    key, client = str(request.POST.get("key", "")), form_client(request, "match-form")
+    if client is None or not PAGE_KEY.match(key):
+        return None
+    fields = sorted((name, value) for name, values in request.POST.lists() for value in values
+                    if name != "csrfmiddlewaretoken")
+    posted = hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:16]
+    return f"{key}:{client}:{posted}"

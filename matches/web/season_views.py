@@ -10,7 +10,6 @@ so a doubled submit is applied once (the second is told "already done").
 from __future__ import annotations
 
 import csv
-import hashlib
 import re
 from typing import Any, NamedTuple
 
@@ -48,11 +47,8 @@ def _season_from_manage_token(token: str) -> Season:
 
 
 def _form_client(request: HttpRequest) -> str | None:
-    """Who posts the season form, for its double-submit key: a digest of the browser's CSRF
-    secret (every form post carries that cookie; it stays the same across pages and web
-    processes).  None without one: the key is then not used, so it can find nothing."""
-    secret = str(request.META.get("CSRF_COOKIE") or "")
-    return hashlib.sha256(f"season-form:{secret}".encode()).hexdigest()[:20] if secret else None
+    """Who posts the season form, for its double-submit key (forms.form_client)."""
+    return forms.form_client(request, "season-form")
 
 
 def _base_url(request: HttpRequest) -> str:

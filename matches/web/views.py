@@ -95,9 +95,11 @@ def home(request: HttpRequest) -> HttpResponse:
             wanted = forms.parse_create(request.POST)
             computer = wanted.pop("computer")
             with transaction.atomic():
-                match = services.create_match(**wanted)
+                match = services.create_match(**wanted, key=forms.create_key(request))
                 for seat, strength in computer.items():  # logged: "seat 2 (Bob) is played by the computer"
                     bots.set_bot(match, seat, strength)
+        except services.AlreadyCreated as done:  # a doubled submit: the match the first one made
+            return redirect("host_page", token=done.match.host_token)
         except (forms.CreateError, services.ServiceError, RuleError, ValueError) as exc:
             error, error_field = str(exc), getattr(exc, "field", "")
         else:

@@ -10,14 +10,28 @@
   // errors are not repeated here: #move-error and #host-flash are role="alert" already
   var state = { myTurn: null, last: null, banner: null };
 
+  // null: never chosen in this browser (or no storage here)
+  function chosen(name) {
+    try { return localStorage.getItem("dm-alert-" + name); } catch (e) { return null; /* private mode */ }
+  }
   function enabled(name) {
-    var v = null;
-    try { v = localStorage.getItem("dm-alert-" + name); } catch (e) { /* private mode */ }
+    var v = chosen(name);
     return v === null ? DEFAULTS[name] : v === "1";
   }
   function save(name, on) { try { localStorage.setItem("dm-alert-" + name, on ? "1" : "0"); } catch (e) { /* ignore */ } }
 
   var audio = null;
+  // a browser starts sound only from a click or a key: the first one on the page readies it
+  function unlock() {
+    if (!enabled("sound")) { return; }
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      if (audio.state === "suspended") { audio.resume(); }
+    } catch (e) { /* no audio here */ }
+  }
+  document.addEventListener("pointerdown", unlock, true);
+  document.addEventListener("keydown", unlock, true);
+
   function beep(high) {
     if (!enabled("sound")) { return; }
     try {
@@ -111,6 +125,7 @@
       box.checked = enabled(name);
       box.addEventListener("change", function () {
         save(name, box.checked);
+        if (name === "sound") { var offer = document.getElementById("sound-offer"); if (offer) { offer.hidden = true; } }
         if (name === "sound" && box.checked) { beep(false); }
         if (name === "notify" && box.checked) {
           var out = document.getElementById("notify-state");
@@ -123,8 +138,29 @@
     });
   }
 
+  // A seat's first match page in this browser offers the turn sound (partials/sound_offer.html)
+  // instead of leaving it folded in Alerts: either answer is saved as the Alerts box's choice, so the
+  // offer is made once.  Where nothing can be saved (storage refused) it is not made at all.
+  function offerSound() {
+    var offer = document.getElementById("sound-offer");
+    if (!offer || chosen("sound") !== null) { return; }
+    try { localStorage.setItem("dm-alert-probe", "1"); localStorage.removeItem("dm-alert-probe"); } catch (e) { return; }
+    offer.hidden = false;
+    function answer(on) {
+      save("sound", on);
+      offer.hidden = true;
+      var box = document.querySelector('input[data-alert="sound"]');
+      if (box) { box.checked = on; }
+      if (on) { beep(false); }
+      announce(on ? "Sounds on: a tone when it is your turn. Change it under Alerts."
+                  : "No sounds. You can turn them on under Alerts.");
+    }
+    document.getElementById("sound-offer-on").addEventListener("click", function () { answer(true); });
+    document.getElementById("sound-offer-off").addEventListener("click", function () { answer(false); });
+  }
+
   document.addEventListener("htmx:wsAfterMessage", update);
   document.addEventListener("htmx:afterSettle", update);
   document.addEventListener("htmx:afterRequest", function () { setTimeout(update, 0); });
-  document.addEventListener("DOMContentLoaded", function () { setupSettings(); update(); });
+  document.addEventListener("DOMContentLoaded", function () { setupSettings(); offerSound(); update(); });
 })();

@@ -1,13 +1,14 @@
-// The match chat: room tabs, unread counts (per room and in all; on phones the chat is a tab at
-// the bottom of the screen), one copy of each line (the socket and a post's reply may both bring
-// it), the panel fetched again when the host changed the rooms, the box cleared once a line is
-// taken.  The arrow keys stay in the chat box (static/js/keys.js moves only on the board).
+// The match chat: room tabs, unread counts (per room and in all; on phones the chat opens from a
+// button in the top bar, as a sheet at the bottom of the screen), one copy of each line (the socket
+// and a post's reply may both bring it), the panel fetched again when the host changed the rooms,
+// the box cleared once a line is taken.  The arrow keys stay in the chat box (static/js/keys.js
+// moves only on the board).
 (function () {
   "use strict";
   var store = window.sessionStorage;
   var key = function (room) { return "dm-chat-seen:" + location.pathname + ":" + room; };
   var active = null;     // the room shown
-  var toggle = null;     // the phone's "Chat" tab
+  var toggle = null;     // the phone's "Chat" button (in the top bar)
 
   function panel() { return document.getElementById("chat"); }
   function rooms() { return Array.prototype.slice.call(document.querySelectorAll("#chat .chat-room")); }
@@ -44,7 +45,9 @@
     if (toggle) {
       var b = toggle.querySelector(".chat-unread");
       b.textContent = total; b.hidden = total === 0;
-      toggle.setAttribute("aria-label", total ? "Chat, " + total + " unread" : "Chat");
+      var word = document.body.classList.contains("chat-open") ? "Close chat" : "Chat";
+      toggle.querySelector(".chat-toggle-word").textContent = word;
+      toggle.setAttribute("aria-label", total ? word + ", " + total + " unread" : word);
     }
   }
 
@@ -188,8 +191,10 @@
     toggle.className = "chat-toggle";
     toggle.setAttribute("aria-controls", "chat");
     toggle.setAttribute("aria-expanded", "false");
-    toggle.innerHTML = 'Chat <span class="chat-unread" hidden></span>';
-    document.body.appendChild(toggle);
+    toggle.innerHTML = '<span class="chat-toggle-word">Chat</span> <span class="chat-unread" hidden></span>';
+    // in the top bar's flow (shown on phones only, chat.css): a button floating over the page
+    // covered the edge of the board and its legend
+    (document.querySelector(".topbar") || document.body).appendChild(toggle);
     var wanted = location.hash.indexOf("#chat-room-") === 0 ? location.hash.slice(11) : null;
     show(wanted);
     if (wanted && getComputedStyle(toggle).display !== "none") { document.body.classList.add("chat-open"); show(wanted); }

@@ -31,15 +31,23 @@
     if (list) {
       list.querySelectorAll("a[aria-current]").forEach(function (a) { a.removeAttribute("aria-current"); });
       var here = list.querySelector('a[data-step="' + step + '"]');
-      if (here) {
-        here.setAttribute("aria-current", "step");
-        var top = here.offsetTop - list.offsetTop;
-        if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - here.offsetHeight) {
-          list.scrollTop = Math.max(0, top - list.clientHeight / 2);
-        }
-      }
+      if (here) { here.setAttribute("aria-current", "step"); }
+      reveal();
     }
     if (window.history && history.replaceState) { history.replaceState(null, "", "?step=" + step); }
+  }
+
+  // The current entry stays in the move list's view, centred when it was out of it: the list scrolls,
+  // never the page (the board may be what the viewer is looking at).  Measured on screen: offsetTop
+  // is relative to the nearest positioned ancestor, which the list and its entries need not share.
+  function reveal() {
+    var list = document.getElementById("replay-moves");
+    var here = list && list.querySelector("a[aria-current]");
+    if (!here) { return; }
+    var box = list.getBoundingClientRect(), at = here.getBoundingClientRect();
+    if (at.top < box.top || at.bottom > box.bottom) {
+      list.scrollTop += (at.top - box.top) - (list.clientHeight - at.height) / 2;
+    }
   }
 
   // `want` is the step asked for last: keys pressed while a step loads add up
@@ -108,6 +116,9 @@
     }
     if (e.target.closest("#replay-play")) { play(); }
   });
+
+  // a page opened on a late step (the replay opens on the last one) shows that step's entry
+  document.addEventListener("DOMContentLoaded", function () { if (root()) { reveal(); } });
 
   document.addEventListener("keydown", function (e) {
     if (!root() || e.altKey || e.ctrlKey || e.metaKey) { return; }
