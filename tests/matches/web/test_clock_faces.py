@@ -57,12 +57,15 @@ def test_a_flagged_seat_shows_0_00_flagged_on_every_page_until_the_next_bout(
         assert "data-deadline" not in state, who
         state, shown = _clock(html, 1)  # the winner's clock stands as it was
         assert shown.endswith("0:10 + 0:00") and "flagged" not in shown + state, who
+        # a finished bout is nobody's turn: no clock is lit as the one to move
+        assert " active" not in _clock(html, 1)[0] + _clock(html, 2)[0], who
     # what a socket gets (on connect, or in a live update) says the same
     for viewer in (1, 2, SPECTATOR, HOST):
         assert "flagged 0:00" in _clock(render.fragments(match, viewer), 2)[1], viewer
     services.start_next_bout(match)
     for who, html in _pages(match).items():
         assert "flagged" not in _clock(html, 2)[1] and _clock(html, 2)[1].endswith("0:10 + 0:00"), who
+        assert sum(" active" in _clock(html, seat)[0] for seat in (1, 2)) == 1, who  # the next bout's mover
 
 
 def test_a_bank_flagged_seat_shows_0_00_to_players_and_host(time_machine: Any, make_match: Any) -> None:
