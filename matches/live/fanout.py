@@ -35,9 +35,7 @@ import asyncio
 import logging
 import threading
 import weakref
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from asgiref.sync import async_to_sync, sync_to_async
@@ -49,7 +47,7 @@ from config.channel_layer import LayerUnavailable
 from games.core import HOST, SPECTATOR
 from matches.core.audiences import audiences, group_name, viewer_label
 from matches.core.events import Moved
-from matches.live import presence, relay, render
+from matches.live import presence, relay, render, sent
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +55,6 @@ UPDATE_TYPE = "match.update"
 T = TypeVar("T")
 #: called with an audience's (group, message) as soon as it is drawn
 Emit = Callable[[str, dict[str, Any]], None]
-#: matches whose last sent parts are kept in memory (per process) for deltas
-CACHE_MATCHES = 1000
 #: seconds the drawing thread waits for the loop to take an update it drew (see `emit`)
 HANDOFF_WAIT = 0.005
 #: chat lines and alerts give way to moves every GIVE_WAY_EVERY sockets written, polling every
@@ -68,6 +64,9 @@ GIVE_WAY_EVERY, GIVE_WAY_POLL, GIVE_WAY_AT_MOST = relay.GIVE_WAY_EVERY, 0.001, 0
 _lock = threading.Lock()
 #: match ids waiting for a broadcast (in order), with what the move wrote when only one change waits
 _pending: dict[int, Moved | None] = {}
+#: waiting matches with several changes to draw together (their drawing waits for no other process's:
+#: the version before the one read may be one of these changes, which nobody draws)
+_merged: set[int] = set()
 #: the event loop whose broadcaster is running (or about to), else None
 _scheduled: asyncio.AbstractEventLoop | None = None
 _loop: asyncio.AbstractEventLoop | None = None
@@ -97,6 +96,8 @@ def notify(match_id: int, moved: Moved | None = None) -> None:
     match_id = int(match_id)
     with _lock:
         # two changes waiting for one broadcast: it reads the match as it is then
+        if match_id in _pending:
+            _merged.add(match_id)
         _pending[match_id] = None if match_id in _pending else moved
     if not _schedule(loop, match_id):
         _send_now(match_id)
@@ -126,6 +127,7 @@ def _schedule(loop: asyncio.AbstractEventLoop, match_id: int) -> bool:
         with _lock:
             _scheduled = None
             _pending.pop(match_id, None)
+            _merged.discard(match_id)
         return False
     return True
 
@@ -164,17 +166,19 @@ async def _drain_pending(loop: asyncio.AbstractEventLoop) -> None:
                 return
             match_id = next(iter(_pending))
             moved = _pending.pop(match_id)
+            alone = match_id not in _merged
+            _merged.discard(match_id)
         try:
             # each audience's update leaves as soon as it is drawn (the seat to act first: _in_order),
             # while the worker thread draws the next audience's
-            await sync_to_async(_prepare_and_close, thread_sensitive=False)(match_id, moved, emit)
+            await sync_to_async(_prepare_and_close, thread_sensitive=False)(match_id, moved, emit, alone)
         except Exception:  # a broken broadcast must never stop the others
             log.exception("live update of match %s failed", match_id)
 
 
-def _prepare_and_close(match_id: int, moved: Moved | None, emit: Emit) -> None:
+def _prepare_and_close(match_id: int, moved: Moved | None, emit: Emit, wait: bool) -> None:
     try:
-        prepare(match_id, moved, emit)
+        prepare(match_id, moved, emit, wait)
     finally:
         close_old_connections()
 
@@ -302,7 +306,8 @@ async def _deliver_here(messages: list[tuple[str, dict[str, Any]]],
     mine = relay.local(layer)
     if mine is not None:
         for group, message in messages:
-            await mine.deliver(group, message["html"], between=between)
+            # a match's updates in the order of their versions, whichever process drew each (inorder.py)
+            await mine.deliver_update(group, message, between=between)
     origin = mine.channel if mine is not None else ""
     return [(relay.relay_group(group), {**message, "type": relay.UPDATE_TYPE, "group": group, "origin": origin})
             for group, message in messages]
@@ -325,70 +330,51 @@ async def _publish(relayed: list[tuple[str, dict[str, Any]]]) -> None:
 # -- what to send ---------------------------------------------------------------------------
 
 
-@dataclass
-class _Sent:
-    """What this process last sent for a match (the base of the next delta)."""
-
-    match_token: str  # the match's watch token: a reused id (a test database) is another match
-    bout: int
-    version: int
-    finished: bool
-    log_max_id: int
-    log_flagged: int
-    log_top: int = 0  # the highest sequence in the log sent
-    host_seq: int | None = None  # host actions so far (None: not counted, no host socket)
-    panel_key: str | None = None  # what the host panel showed (render.host_panel_key)
-    last_move: tuple[int, str] | None = None
-    status: str = ""  # the match's
-    standing: tuple[dict[int, Any], str] | None = None  # score and bout label (render.shared)
-    seats: list[Any] | None = None  # the match's seats (they change only before it starts)
-    parts: dict[int, dict[str, render.Drawn]] = field(default_factory=dict)
-
-
-_sent: OrderedDict[int, _Sent] = OrderedDict()
-_sent_lock = threading.Lock()
-
-
 def forget(match_id: int | None = None) -> None:
     """Drop what was sent (all matches when None): the next update is a full one."""
-    with _sent_lock:
-        if match_id is None:
-            _sent.clear()
-        else:
-            _sent.pop(int(match_id), None)
+    sent.forget(match_id)
 
 
-def message(bout: Any, html: str) -> dict[str, Any]:
+def message(bout: Any, html: str, base: int | None = None) -> dict[str, Any]:
+    """An update as sent: its bout and version, and `base`, the version a delta applies to (None: whole);
+    the relays of the receiving processes deliver a match's updates in that order (inorder.py)."""
     return {
         "type": UPDATE_TYPE,
         "bout": bout.number if bout is not None else 0,
         "version": bout.version if bout is not None else 0,
+        "base": base,
         "html": html,
     }
 
 
-def prepare(match_id: int, moved: Moved | None = None, emit: Emit | None = None) -> list[tuple[str, dict[str, Any]]]:
+def prepare(match_id: int, moved: Moved | None = None, emit: Emit | None = None,
+            wait: bool = True) -> list[tuple[str, dict[str, Any]]]:
     """Render the update of every audience with an open socket: [(group, message)].  `emit` (when
     given) is called with each audience's (group, message) as soon as it is drawn.
 
-    `moved` (what a move's transaction wrote): when it follows exactly the version this process
-    sent last, the update is drawn from it and the match, bout, clocks and rows are not read."""
+    Each delta is made from the drawing of the version before, whichever process drew it (sent.py;
+    `wait`: for it to be kept, when another process is drawing it).  `moved` (what a move's
+    transaction wrote): when it follows exactly that drawing, the update is drawn from it and the
+    match, bout, clocks and rows are not read."""
     from matches.models import Bout, Match
 
-    with _sent_lock:
-        last = _sent.get(int(match_id))
-    if moved is not None and last is not None and _follows(last, moved):
-        return _draw(moved.match, moved.bout, last, moved, emit)
+    if moved is not None:
+        last = sent.base(match_id, moved.match.watch_token, moved.bout.number, moved.bout.version, wait)
+        if last is not None and _follows(last, moved):
+            return _draw(moved.match, moved.bout, last, moved, emit)
+        wait = False  # waited once: the database may be on a later version already (drawn below)
     # the match and its current bout in one query (a match in setup has none)
     current = Bout.objects.select_related("match").filter(match_id=match_id).order_by("-number").first()
     match = current.match if current is not None else Match.objects.filter(pk=match_id).first()
     if match is None:
         forget(match_id)
         return []
+    last = sent.base(match_id, match.watch_token, current.number if current is not None else 0,
+                     current.version if current is not None else 0, wait)
     return _draw(match, current, last, None, emit)
 
 
-def _follows(last: _Sent, moved: Moved) -> bool:
+def _follows(last: sent.Sent, moved: Moved) -> bool:
     """`moved` is the next version of what `last` sent: same match and running bout, one version
     on, and its log rows follow the last row sent (no row written elsewhere between)."""
     bout, match, rows = moved.bout, moved.match, moved.rows
@@ -400,7 +386,7 @@ def _follows(last: _Sent, moved: Moved) -> bool:
             and all(r.bout_id == bout.id and not r.undone and not r.corrected for r in rows))
 
 
-def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None,
+def _draw(match: Any, current: Any, last: sent.Sent | None, moved: Moved | None,
           emit: Emit | None = None) -> list[tuple[str, dict[str, Any]]]:
     """Each open audience's (group, message); what was sent is kept as the base of the next delta.
     `moved` is given only when it follows `last` (`_follows`)."""
@@ -411,7 +397,10 @@ def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None,
     if open_ is not None:
         viewers = [v for v in viewers if viewer_label(v) in open_]
     if not viewers:
-        forget(match.id)
+        if current is not None:
+            sent.drawn_for_nobody(match.id, match.watch_token, current.number, current.version)
+        else:
+            forget(match.id)
         return []
     # the score and the bout's label change only when a bout ends or another starts; seats only in setup
     # or by a host action (a computer player taking a seat), never by a move
@@ -454,7 +443,7 @@ def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None,
         snap["last_move"] = last.last_move  # no move since, and no undo/correction (else no delta)
     else:
         snap["last_move"] = _last_move(bout)
-    now = _Sent(match.watch_token, bout_no, version, finished, log_max, flagged, log_top=log_top,
+    now = sent.Sent(match.watch_token, bout_no, version, finished, log_max, flagged, log_top=log_top,
                 last_move=snap["last_move"], status=match.status, standing=(snap["score"], snap["bout_label"]),
                 seats=snap["seats"])
     full_snap: dict[str, Any] | None = None
@@ -470,7 +459,7 @@ def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None,
                 now.host_seq = ctx["host_seq"] = _host_seq(match, last if delta else None, rows)
                 now.panel_key = render.host_panel_key(ctx, now.host_seq)
             parts = now.parts[viewer] = render.parts(ctx)
-            html = render.assemble(ctx, parts)
+            html, base = render.assemble(ctx, parts), None
         else:
             ctx = render.context(match, viewer, snap)
             keep = {}
@@ -487,15 +476,11 @@ def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None,
                 pieces += [drawn.html] if before is None else before.changes(drawn)
             if rows:
                 pieces.append(f'<ol hx-swap-oob="beforeend:#log-list">{render.log_rows(match, ctx, rows)}</ol>')
-            html = "".join(pieces)
-        out.append((group_name(match.id, viewer), message(bout, html)))
+            html, base = "".join(pieces), last.version
+        out.append((group_name(match.id, viewer), message(bout, html, base)))
         if emit is not None:
             emit(*out[-1])
-    with _sent_lock:
-        _sent[match.id] = now
-        _sent.move_to_end(match.id)
-        while len(_sent) > CACHE_MATCHES:
-            _sent.popitem(last=False)
+    sent.keep(match.id, now)  # after every audience's update has left: the next delta's base
     return out
 
 
@@ -507,7 +492,7 @@ def _in_order(match: Any, viewers: list[int], state: Any) -> list[int]:
     return sorted(viewers, key=lambda v: (v not in to_act, v != SPECTATOR, v == HOST, v))
 
 
-def _host_seq(match: Any, before: _Sent | None, rows: list[Any]) -> int:
+def _host_seq(match: Any, before: sent.Sent | None, rows: list[Any]) -> int:
     """The match's host-action count (host_actions.host_seq): counted from the rows appended since
     the last update when this process knows the count before them, else asked of the database."""
     from matches.models import TurnLog
