@@ -15,15 +15,17 @@ What is sent (`prepare`):
 
 - only to audiences that may have a socket open (presence);
 - one rendering per audience, from the templates (render.parts);
-- a delta when this process sent the previous version of the same bout: `#live-meta` with
-  `data-base` (the version it applies to), the fragments and live parts that changed, as drawn
-  (render.Drawn: each part recorded by its `{% live %}` tag), and the new log rows appended to
-  `#log-list`.  Otherwise (first update of this process, a new
-  bout, a rewritten log) the full fragments.  A page whose version is not the delta's base
-  refetches everything; a page that already shows the version (the mover's own reply) drops it
-  (static/js/live.js, which reads the version of a reply as it is swapped in: templates/base.html).
-- a move's update is drawn from what its transaction wrote (`events.Moved`) when it follows the
-  version this process sent: its rows, match, bout and clocks are not read back.
+- a delta from the drawing of the version before, whichever web process drew it (sent.py: this
+  process's memory, else the shared cache): `#live-meta` with `data-base` (the version it applies
+  to), the fragments and live parts that changed, as drawn (render.Drawn: each part recorded by
+  its `{% live %}` tag), and the new log rows appended to `#log-list`.  Otherwise (nothing drawn of
+  the bout lately, a new bout, a rewritten log) the full fragments.  Every process writes a match's
+  updates to its sockets in version order (relay.py, inorder.py).  A page whose version is not the
+  delta's base refetches everything; a page that already shows the version (the mover's own reply)
+  drops it (static/js/live.js, which reads the version of a reply as it is swapped in:
+  templates/base.html).
+- a move's update is drawn from what its transaction wrote (`events.Moved`) when it follows that
+  drawing: its rows, match, bout and clocks are not read back.
 
 A failed broadcast is logged and skipped: it never undoes or blocks a committed change.
 Presence ("who is connected") lives in presence.py.
@@ -32,6 +34,7 @@ Presence ("who is connected") lives in presence.py.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import threading
 import weakref
@@ -55,6 +58,8 @@ UPDATE_TYPE = "match.update"
 T = TypeVar("T")
 #: called with an audience's (group, message) as soon as it is drawn
 Emit = Callable[[str, dict[str, Any]], None]
+#: called with a match's drawing once every audience's update is drawn (sent.share, or later)
+Share = Callable[[int, "sent.Sent"], None]
 #: seconds the drawing thread waits for the loop to take an update it drew (see `emit`)
 HANDOFF_WAIT = 0.005
 #: chat lines and alerts give way to moves every GIVE_WAY_EVERY sockets written, polling every
@@ -150,12 +155,18 @@ async def _drain_pending(loop: asyncio.AbstractEventLoop) -> None:
 
     def emit(group: str, message: dict[str, Any]) -> None:  # called from the drawing thread
         written = threading.Event()
-        loop.call_soon_threadsafe(outbox.put_nowait, ([(group, message)], written))
+        loop.call_soon_threadsafe(outbox.put_nowait, ([(group, message)], written, None))
         # Wait (without the GIL) until the loop has written it to this process's sockets: otherwise
         # the loop waits for this thread, drawing the next audience, to be made to let go of the
         # GIL, up to 5 ms each time (sys.getswitchinterval).  Bounded: a loop busy writing
         # thousands of sockets does not hold the drawing up longer than HANDOFF_WAIT.
         written.wait(HANDOFF_WAIT)
+
+    def share(match_id: int, drawing: sent.Sent) -> None:  # called from the drawing thread
+        # shared once this drawing's updates have gone to the other processes: one that draws the next
+        # version from it never sends a delta that arrives before its base (a process killed between
+        # the two left every page of the others waiting for the base, then refetching)
+        loop.call_soon_threadsafe(outbox.put_nowait, ([], None, functools.partial(sent.share, match_id, drawing)))
 
     while True:
         with _lock:
@@ -171,21 +182,24 @@ async def _drain_pending(loop: asyncio.AbstractEventLoop) -> None:
         try:
             # each audience's update leaves as soon as it is drawn (the seat to act first: _in_order),
             # while the worker thread draws the next audience's
-            await sync_to_async(_prepare_and_close, thread_sensitive=False)(match_id, moved, emit, alone)
+            await sync_to_async(_prepare_and_close, thread_sensitive=False)(match_id, moved, emit, alone, share)
         except Exception:  # a broken broadcast must never stop the others
             log.exception("live update of match %s failed", match_id)
 
 
-def _prepare_and_close(match_id: int, moved: Moved | None, emit: Emit, wait: bool) -> None:
+def _prepare_and_close(match_id: int, moved: Moved | None, emit: Emit, wait: bool, share: Share) -> None:
     try:
-        prepare(match_id, moved, emit, wait)
+        prepare(match_id, moved, emit, wait, share)
     finally:
         close_old_connections()
 
 
 #: the server loop's queue of updates to send, in the order they were drawn, and its sender; each
-#: entry: updates drawn, and an event to set once they are written to this process's sockets
-_Batch = tuple[list[tuple[str, dict[str, Any]]], threading.Event | None]
+#: entry: updates drawn, an event to set once they are written to this process's sockets, and what
+#: to do (in a thread) once they have gone to the other processes
+_Batch = tuple[list[tuple[str, dict[str, Any]]], threading.Event | None, Callable[[], None] | None]
+#: updates to publish to the other processes, and what to do once they are
+_Onward = tuple[list[tuple[str, dict[str, Any]]], list[Callable[[], None]]]
 _outboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Queue[_Batch]] = weakref.WeakKeyDictionary()
 _senders: set[asyncio.Task[None]] = set()
 
@@ -213,16 +227,18 @@ async def _send_in_order(outbox: asyncio.Queue[_Batch]) -> None:
     task that sends it on to the other web processes, in the same order.  An update for this
     process's spectators never waits for the Redis round trip of the seat's update drawn before it
     (measured at 10 spectators: it waited ~5 ms of a ~25 ms move, bench/README.md)."""
-    onward: asyncio.Queue[list[tuple[str, dict[str, Any]]]] = asyncio.Queue()
+    onward: asyncio.Queue[_Onward] = asyncio.Queue()
     publisher = asyncio.get_running_loop().create_task(_publish_in_order(onward))
     try:
         while True:
             batches = await _all_queued(outbox)  # what was drawn meanwhile goes together
+            then = [after for _, _, after in batches if after is not None]
             try:
-                onward.put_nowait(await _deliver_here([m for messages, _ in batches for m in messages]))
+                onward.put_nowait((await _deliver_here([m for messages, _, _ in batches for m in messages]), then))
             except Exception:  # a broken send must never stop the next
                 log.exception("live update not sent")
-            for _, written in batches:
+                onward.put_nowait(([], then))
+            for _, written, _ in batches:
                 if written is not None:
                     written.set()
     finally:
@@ -262,14 +278,20 @@ async def _send_aside(queue: asyncio.Queue[list[tuple[str, dict[str, Any]]]], ou
             log.exception("a live update (chat line, host alert) failed")
 
 
-async def _publish_in_order(onward: asyncio.Queue[list[tuple[str, dict[str, Any]]]]) -> None:
+async def _publish_in_order(onward: asyncio.Queue[_Onward]) -> None:
     while True:
         # published side by side (each group's in order: one connection)
-        relayed = [message for batch in await _all_queued(onward) for message in batch]
+        entries = await _all_queued(onward)
         try:
-            await _publish(relayed)
+            await _publish([message for batch, _ in entries for message in batch])
         except Exception:
             log.exception("live update not relayed")
+        for _, then in entries:
+            for after in then:  # (in order: a drawing shared after the one before it)
+                try:
+                    await asyncio.to_thread(after)
+                except Exception:
+                    log.exception("live: what follows a published update failed")
 
 
 async def _all_queued(queue: asyncio.Queue[T]) -> list[T]:
@@ -348,9 +370,11 @@ def message(bout: Any, html: str, base: int | None = None) -> dict[str, Any]:
 
 
 def prepare(match_id: int, moved: Moved | None = None, emit: Emit | None = None,
-            wait: bool = True) -> list[tuple[str, dict[str, Any]]]:
+            wait: bool = True, share: Share | None = None) -> list[tuple[str, dict[str, Any]]]:
     """Render the update of every audience with an open socket: [(group, message)].  `emit` (when
-    given) is called with each audience's (group, message) as soon as it is drawn.
+    given) is called with each audience's (group, message) as soon as it is drawn; `share` (when
+    given) with the drawing, to share with the other processes once its updates have gone to them
+    (else it is shared at once).
 
     Each delta is made from the drawing of the version before, whichever process drew it (sent.py;
     `wait`: for it to be kept, when another process is drawing it).  `moved` (what a move's
@@ -358,20 +382,24 @@ def prepare(match_id: int, moved: Moved | None = None, emit: Emit | None = None,
     match, bout, clocks and rows are not read."""
     from matches.models import Bout, Match
 
+    drawn: tuple[str, int, int] | None = None  # what `last` is the base for
     if moved is not None:
-        last = sent.base(match_id, moved.match.watch_token, moved.bout.number, moved.bout.version, wait)
+        drawn = (moved.match.watch_token, moved.bout.number, moved.bout.version)
+        last = sent.base(match_id, *drawn, wait=wait)
         if last is not None and _follows(last, moved):
-            return _draw(moved.match, moved.bout, last, moved, emit)
-        wait = False  # waited once: the database may be on a later version already (drawn below)
+            return _draw(moved.match, moved.bout, last, moved, emit, share)
     # the match and its current bout in one query (a match in setup has none)
     current = Bout.objects.select_related("match").filter(match_id=match_id).order_by("-number").first()
     match = current.match if current is not None else Match.objects.filter(pk=match_id).first()
     if match is None:
         forget(match_id)
         return []
-    last = sent.base(match_id, match.watch_token, current.number if current is not None else 0,
-                     current.version if current is not None else 0, wait)
-    return _draw(match, current, last, None, emit)
+    now = (match.watch_token, current.number if current is not None else 0, current.version if current is not None else 0)
+    if now != drawn:
+        # (when a move's version was waited for, the database is on a later one: the version before
+        # that is this move's, drawn by nobody, so no waiting for it)
+        last = sent.base(match_id, *now, wait=wait and drawn is None)
+    return _draw(match, current, last, None, emit, share)
 
 
 def _follows(last: sent.Sent, moved: Moved) -> bool:
@@ -387,7 +415,7 @@ def _follows(last: sent.Sent, moved: Moved) -> bool:
 
 
 def _draw(match: Any, current: Any, last: sent.Sent | None, moved: Moved | None,
-          emit: Emit | None = None) -> list[tuple[str, dict[str, Any]]]:
+          emit: Emit | None = None, share: Share | None = None) -> list[tuple[str, dict[str, Any]]]:
     """Each open audience's (group, message); what was sent is kept as the base of the next delta.
     `moved` is given only when it follows `last` (`_follows`)."""
     from matches.models import TurnLog
@@ -480,7 +508,8 @@ def _draw(match: Any, current: Any, last: sent.Sent | None, moved: Moved | None,
         out.append((group_name(match.id, viewer), message(bout, html, base)))
         if emit is not None:
             emit(*out[-1])
-    sent.keep(match.id, now)  # after every audience's update has left: the next delta's base
+    sent.remember(match.id, now)  # the base of this process's next delta
+    (share or sent.share)(match.id, now)  # and of any other process's
     return out
 
 

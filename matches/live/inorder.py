@@ -6,10 +6,11 @@ quickly could overtake v (the page dropped v, older than what it showed, and a d
 found a page still on v-1 and refetched).  The relay (relay.py) hands every update of a match to
 `InOrder` first, per audience group:
 
-- an update that follows what the group was last given (a delta made from that version, or a whole
-  update of the next one) goes out at once, and so does any update held behind it that now follows;
-- one made from a version the group has not been given yet is held until that version arrives, at
-  most `HOLD` seconds; then the held updates go out in version order (a page refetches what does
+- a delta made from the version the group was last given goes out at once, and so does any update
+  held behind it that now follows; so does a whole update (it applies to any page: one that
+  overtook the version before makes that one stale);
+- a delta made from a version the group has not been given yet is held until that version arrives,
+  at most `HOLD` seconds; then the held updates go out in version order (a page refetches what does
   not follow: static/js/live.js);
 - one older than what the group was given is dropped (every page of the group shows a later state;
   a page that connected since was sent its state on connect, drawn from the database later still),
@@ -45,12 +46,10 @@ class Update:
                    str(message.get("html", "")))
 
     def follows(self, bout: int, version: int) -> bool:
-        """It may go out to a group last given `version` of `bout`."""
-        if self.bout != bout:
-            return True  # another bout: a whole update (a page takes it, or drops an older bout's)
-        if self.base is not None:
-            return self.base <= version  # from an older base too: the version before will not come
-        return self.version <= version + 1  # the next version, or a redraw of the same
+        """It may go out to a group last given `version` of `bout`: a whole update always (it applies
+        to any page), a delta once the group has its base (or a later version: made from an older
+        base, it is the best that will come)."""
+        return self.base is None or self.bout != bout or self.base <= version
 
 
 @dataclass

@@ -191,7 +191,7 @@ class Relay:
         (inorder.py): at once when it follows what they were given, else once the version before
         it has come (or after `inorder.HOLD` s); a message without a version at once."""
         update = Update.of(message)
-        if update is None:
+        if update is None or not self.sockets.get(group):  # (no socket here: nothing to order or keep)
             await self.deliver(group, str(message.get("html", "")), between=between)
             return
         for html in self.order.offer(group, update, asyncio.get_running_loop().time()):

@@ -13,9 +13,9 @@ pages).  So each drawing is kept twice:
   `WAIT`) while the pointer still says an older version of the same bout: v-1 committed before v,
   and the process that committed it is drawing it.
 
-When the version before is not to be had (the cache away, a drawing that took longer than `WAIT`,
-changes merged into one drawing) the delta is made from the newest drawing known, or the update is
-whole: a page then refetches or takes the whole fragments, as before.  What a receiving process does
+When the version before never comes (its process was killed, or took longer than `WAIT`) the update
+is whole: it applies to any page.  When changes were merged into one drawing the delta is made from
+the newest earlier drawing known.  What a receiving process does
 with updates that arrive out of order is inorder.py's.
 """
 
@@ -93,22 +93,31 @@ def forget(match_id: int | None = None) -> None:
 
 
 def base(match_id: int, token: str, bout: int, version: int, wait: bool = True) -> Sent | None:
-    """The drawing to make version `version` of bout `bout` from: the version before when any
-    process drew it (waiting for it when `wait`), else the newest earlier drawing of the bout known,
-    else whatever this process drew last (an update that cannot be a delta: fanout decides)."""
+    """The drawing to make version `version` of bout `bout` from: the version before, whichever
+    process drew it (waiting for it when `wait`).  None (a whole update) when it was committed but
+    its drawing never came (its process killed, or slower than `WAIT`): a delta from an older version
+    would make every page showing the version before refetch, a whole update applies to any page.
+    Without waiting (changes merged into one drawing: the version before may be one of them, drawn
+    by nobody), the newest earlier drawing of the bout known; when nothing of the bout is kept in the
+    cache, whatever this process drew last (fanout decides whether it can be a delta)."""
     with _lock:
         mine = _memory.get(int(match_id))
     if mine is not None and mine.mark == (token, bout, version - 1):
         return mine  # one process drawing a match's changes one after another: nothing read
     pointer = _pointer(match_id, token, bout, version, wait)
-    known = [s for s in (mine,) if s is not None and s.mark[:2] == (token, bout) and s.version < version]
-    if pointer is not None and pointer[0] < version and (not known or pointer[0] > known[0].version):
-        if pointer[1]:  # drawn for nobody (no page open then): no base, and no need to wait
+    if pointer is None:
+        return mine
+    kept, nobody = pointer
+    if kept < version - 1 and wait:
+        return None
+    known = mine if mine is not None and mine.mark[:2] == (token, bout) and mine.version < version else None
+    if kept < version and (known is None or kept > known.version):
+        if nobody:  # drawn for nobody (no page was open then): no base
             return None
         shared = _read(_drawing_key(match_id))
-        if isinstance(shared, Sent) and shared.mark == (token, bout, pointer[0]):
+        if isinstance(shared, Sent) and shared.mark == (token, bout, kept):
             return shared
-    return known[0] if known else mine
+    return known
 
 
 def _pointer(match_id: int, token: str, bout: int, version: int, wait: bool) -> tuple[int, bool] | None:
@@ -127,14 +136,26 @@ def _pointer(match_id: int, token: str, bout: int, version: int, wait: bool) -> 
 
 
 def keep(match_id: int, now: Sent) -> None:
-    """Remember a drawing here and in the cache (unless the cache holds a newer one of the bout)."""
+    """Remember a drawing here and share it with the other processes."""
+    remember(match_id, now)
+    share(match_id, now)
+
+
+def remember(match_id: int, now: Sent) -> None:
+    """Remember a drawing in this process (the base of its next delta of the match)."""
     match_id = int(match_id)
     with _lock:
         _memory[match_id] = now
         _memory.move_to_end(match_id)
         while len(_memory) > CACHE_MATCHES:
             _memory.popitem(last=False)
-    _share(match_id, now.mark, now)
+
+
+def share(match_id: int, now: Sent) -> None:
+    """Keep a drawing in the cache for the other processes (unless it holds a newer one of the bout).
+    fanout shares it once its updates have been published: a process that makes the next delta from
+    it never sends one that reaches a page before its base."""
+    _share(int(match_id), now.mark, now)
 
 
 def drawn_for_nobody(match_id: int, token: str, bout: int, version: int) -> None:

@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from tests import live_pages
-from tests.chaos.conftest import PRODUCTION, ROOT, Daphne, Http, free_port, version_of, wait_port
+from tests.chaos.conftest import PRODUCTION, ROOT, Daphne, Http, version_of
+from tests.servers import free_port, wait_port
 
 TEMPLATE = ROOT / "config" / "nginx" / "deathmatch.conf.template"
 VARIABLE = re.compile(r"\$\{(DEATHMATCH_[A-Z_]+)\}")

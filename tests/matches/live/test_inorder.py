@@ -32,7 +32,7 @@ def test_an_update_that_follows_what_the_group_was_given_goes_out_at_once() -> N
     order = InOrder()
     assert order.offer(G, whole(3), now=0) == ["v3-whole"]  # the first: nothing to follow
     assert order.offer(G, delta(4), now=0) == ["v4"]
-    assert order.offer(G, whole(5), now=0) == ["v5-whole"]  # a whole update of the next version
+    assert order.offer(G, whole(5), now=0) == ["v5-whole"]
     assert order.due() is None
 
 
@@ -71,11 +71,14 @@ def test_a_delta_from_an_older_version_goes_out_the_page_refetches() -> None:
     assert order.offer(G, delta(5, base=3), now=0) == ["v5"]
 
 
-def test_a_whole_update_two_versions_on_waits_for_the_one_between() -> None:
+def test_a_whole_update_goes_out_at_once_and_what_it_overtook_is_dropped() -> None:
+    """A whole update applies to any page (its drawer could not have the version before: that
+    version's process was killed): it never waits."""
     order = InOrder()
     order.offer(G, delta(4), now=0)
-    assert order.offer(G, whole(6), now=0) == []
-    assert order.offer(G, delta(5), now=0) == ["v5", "v6-whole"]
+    assert order.offer(G, delta(7), now=0) == []
+    assert order.offer(G, whole(6), now=0) == ["v6-whole", "v7"]
+    assert order.offer(G, delta(5), now=0) == []
 
 
 def test_a_held_update_waits_at_most_hold_seconds_then_the_held_go_out_in_version_order() -> None:

@@ -464,7 +464,7 @@ async def test_notify_returns_before_rendering_when_a_server_loop_runs(make_matc
     rendered = asyncio.Event()
     loop = asyncio.get_running_loop()
 
-    def slow_prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True) -> list[Any]:
+    def slow_prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True, share: Any = None) -> list[Any]:
         started.set()
         released.wait(5)
         loop.call_soon_threadsafe(rendered.set)
@@ -510,7 +510,7 @@ async def test_each_audiences_update_leaves_while_the_next_one_is_drawn(monkeypa
             done.set()
         return []  # nothing for other processes
 
-    def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True) -> list[Any]:
+    def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True, share: Any = None) -> list[Any]:
         emit("watch", {"html": "spectators"})
         assert first_sent.wait(5), "the spectators' update waited for the rest of the draw"
         emit("host", {"html": "host"})
@@ -548,7 +548,7 @@ async def test_an_update_reaches_this_process_while_the_one_before_is_still_rela
         if len(relayed) == 2:
             both_relayed.set()
 
-    def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True) -> list[Any]:
+    def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True, share: Any = None) -> list[Any]:
         emit("seat", {"html": "seat"})
         assert seat_here.wait(5)  # drawn apart: the seat's update is handled before the next is drawn
         emit("watch", {"html": "spectators"})
@@ -569,7 +569,7 @@ async def test_a_broadcaster_lost_with_its_loop_does_not_stop_the_next_loops(mon
     drawn = asyncio.Event()
     loop = asyncio.get_running_loop()
 
-    def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True) -> list[Any]:
+    def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True, share: Any = None) -> list[Any]:
         loop.call_soon_threadsafe(drawn.set)
         return []
 
@@ -741,7 +741,7 @@ async def test_a_chat_line_to_many_sockets_gives_way_to_a_move_committed_meanwhi
     sockets = _Recorded(on_chat=lambda: live.notify(5))
     got, order = sockets.got, sockets.order
 
-    def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True) -> list[Any]:
+    def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True, share: Any = None) -> list[Any]:
         emit("match-5-watch", live.message(None, "move"))
         return []
 

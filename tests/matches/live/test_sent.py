@@ -82,6 +82,14 @@ def test_a_drawing_waits_for_the_version_before_while_another_process_draws_it(m
     assert not waiting.is_alive() and got[0] is not None and got[0].version == 4
 
 
+def test_when_the_version_before_never_comes_the_update_is_whole(monkeypatch: Any) -> None:
+    """Version 4 was committed on a process killed before it kept its drawing: after `WAIT` (here 0:
+    the cache is read once), no delta from version 3, which every page showing 4 would refetch for."""
+    monkeypatch.setattr(sent, "WAIT", 0.0)
+    sent.keep(7, drawing(3))
+    assert sent.base(7, "tok", 1, 5) is None
+
+
 def test_without_waiting_the_newest_earlier_drawing_is_the_base(monkeypatch: Any) -> None:
     """Several changes drawn together (fanout's merged changes): version 4 may never be drawn."""
     monkeypatch.setattr(sent, "WAIT", 60.0)
