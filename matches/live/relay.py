@@ -84,13 +84,19 @@ class Relay:
         #: a match's updates go out in the order of their versions, whichever process drew them
         self.order = InOrder()
         self._expiry: asyncio.TimerHandle | None = None
+        #: sockets joined whose state on connect is not sent yet, with what came for them meanwhile
+        self.waiting: dict[Socket, list[str]] = {}
 
-    async def join(self, group: str, socket: Socket) -> None:
-        """`socket` gets the updates sent to `group` from now on.
+    async def join(self, group: str, socket: Socket, first: bool = False) -> None:
+        """`socket` gets the updates sent to `group` from now on.  `first`: what comes before the
+        consumer calls `ready` waits for it (the state drawn on connect goes first: an update that
+        reached a reconnecting page before it was made from a version the page did not show).
 
         The relay joins the layer's group once for all of this process's sockets of the audience
         (2,000 sockets arriving at once make one `group_add`, not 2,000 more), and again when its
         membership is older than `REJOIN_AFTER` (Redis expires group members after a day)."""
+        if first:
+            self.waiting[socket] = []
         self.sockets.setdefault(group, set()).add(socket)
         channel = await self._channel()
         async with self._joining.setdefault(group, asyncio.Lock()):
@@ -104,7 +110,14 @@ class Relay:
             except LAYER_ERRORS as error:  # the resilient layer adds it when Redis is back
                 log.warning("relay joins %s later: %s", group, error)
 
+    async def ready(self, socket: Socket) -> None:
+        """The socket's state on connect is sent: what came for it meanwhile follows, in order (the
+        page drops what its state already shows)."""
+        for html in self.waiting.pop(socket, []):
+            await socket.send(text_data=html)
+
     async def leave(self, group: str, socket: Socket) -> None:
+        self.waiting.pop(socket, None)
         members = self.sockets.get(group)
         if members is not None:
             members.discard(socket)
@@ -226,6 +239,9 @@ class Relay:
         every GIVE_WAY_EVERY sockets (a chat line giving way to moves: live/fanout.py)."""
         members = self.sockets.get(group, set())
         for count, socket in enumerate(list(members), start=1):
+            if self.waiting and socket in self.waiting:  # its state on connect is not sent yet
+                self.waiting[socket].append(html)
+                continue
             try:
                 await socket.send(text_data=html)
             except Exception as error:  # a socket closing meanwhile must not stop the others

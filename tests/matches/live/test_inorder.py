@@ -180,3 +180,37 @@ async def test_a_spectator_socket_gets_updates_relayed_out_of_order_in_version_o
     await mine.release_held(now=asyncio.get_running_loop().time() + HOLD)
     assert 'data-version="14" data-base="13"' in await _next_update(comm)  # live.js refetches on it
     await comm.disconnect()
+
+
+async def test_what_comes_for_a_socket_before_its_state_on_connect_follows_that_state() -> None:
+    """A reconnecting page still tracks the version it showed before: an update relayed to its new
+    socket before the state drawn on connect was made from a version it did not show, and it
+    refetched.  The relay keeps what comes for a socket until the consumer says its state is sent."""
+    from channels.layers import InMemoryChannelLayer
+
+    class Sock:
+        def __init__(self) -> None:
+            self.got: list[str] = []
+
+        async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+            self.got.append(text_data or "")
+
+        async def layer_recovered(self) -> None:
+            pass
+
+    mine = relay.Relay(InMemoryChannelLayer())
+    settled, arriving = Sock(), Sock()
+    await mine.join(G, settled)
+    await mine.join(G, arriving, first=True)
+    await mine.deliver_update(G, {"bout": 1, "version": 5, "base": 4, "html": "v5"})
+    assert settled.got == ["v5"] and arriving.got == []
+    await arriving.send(text_data="state on connect")  # what the consumer does, then:
+    await mine.ready(arriving)
+    await mine.deliver_update(G, {"bout": 1, "version": 6, "base": 5, "html": "v6"})
+    assert arriving.got == ["state on connect", "v5", "v6"] and settled.got == ["v5", "v6"]
+    await mine.leave(G, arriving)
+    await mine.leave(G, settled)
+    assert not mine.waiting and G not in mine.sockets
+    for task in (mine.task, mine.refresher):
+        assert task is not None
+        task.cancel()
