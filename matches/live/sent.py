@@ -3,13 +3,15 @@
 Every web process draws the changes it commits (fanout.py), and the proxy spreads a match's moves
 over the processes: version v may be committed on one and v+1 on another.  A delta for v+1 made from
 what the drawing process itself sent last (v-2, say) applies to no page showing v, and every such page
-refetched its fragments (tests/chaos/test_cluster.py counted ~2,000 refetches for 10 moves and 300
+refetched its fragments (tests/chaos/test_cluster.py counted 2,100 refetches for 10 moves and 300
 pages).  So each drawing is kept twice:
 
 - in this process's memory (`_memory`): when the same process drew the version before, which is
   every update of a match played on one process, nothing is read;
 - in the Django cache (Redis, shared by every web process): a pointer (watch token, bout, version)
-  and the drawing itself.  A process drawing v that did not draw v-1 reads it there, waiting (at most
+  and the drawing itself, once the drawing's updates have been published (fanout.py: so a delta
+  made from it never reaches a relay before its base, and a process killed in between leaves no
+  drawing whose updates nobody got).  A process drawing v that did not draw v-1 reads it there, waiting (at most
   `WAIT`) while the pointer still says an older version of the same bout: v-1 committed before v,
   and the process that committed it is drawing it.
 

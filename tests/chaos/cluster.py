@@ -304,9 +304,13 @@ class Page:
 
     def markup(self, loaded: str) -> str | None:
         """What the page holds now, as htmx and idiomorph made it from `loaded` (the page as its
-        browser loaded it) and what it swapped in since (None after a refetch).  Pages that swapped in
-        the same messages share one computation."""
-        return None if self.applied is None else _markup(loaded, tuple(self.applied))
+        browser loaded it) and what it swapped in since (None after a refetch): from the last whole
+        message on, which swapped every live fragment (status, board, clocks, log) in whole.  Pages
+        that swapped in the same messages since share one computation."""
+        if self.applied is None:
+            return None
+        wholes = [i for i, text in enumerate(self.applied) if (found := META.search(text)) and not found.group(3)]
+        return _markup(loaded, tuple(self.applied[wholes[-1] if wholes else 0:]))
 
     async def stop(self) -> None:
         self.stopping = True

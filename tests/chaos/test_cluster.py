@@ -108,7 +108,14 @@ def check_pages(pages: list[Page], latest: int) -> None:
           f"{len(kept)} pages that kept their socket: {skipped}")
 
 
-def equal_to_a_fresh_load(cluster: Cluster, match: dict[str, Any], pages: list[Page], loaded: str) -> None:
+def load(cluster: Cluster, match: dict[str, Any]) -> str:
+    """The spectators' page as a browser loads it before its socket opens."""
+    status, html, _ = Http(cluster.url).get(f"/w/{match['watch']}/")
+    assert status == 200
+    return html
+
+
+def equal_to_a_fresh_load(cluster: Cluster, pages: list[Page], loaded: str) -> None:
     """What each page holds, from `loaded` (the page as loaded before its socket opened) and what
     htmx swapped in since, is what a fresh load shows (the fragments the page's refetch gets): the
     board, the status, the clocks, the turn log."""
@@ -143,8 +150,7 @@ def test_pages_spread_over_the_processes_follow_every_move(cluster: Cluster) -> 
 
     async def scenario() -> None:
         marks = log_marks(cluster)
-        status, loaded, _ = Http(cluster.url).get(f"/w/{match['watch']}/")
-        assert status == 200
+        loaded = load(cluster, match)
         pages = await open_pages(cluster, match)
         counts = socket_counts(cluster, marks)
         print(f"\nsockets per process: {counts}")
@@ -162,7 +168,7 @@ def test_pages_spread_over_the_processes_follow_every_move(cluster: Cluster) -> 
         assert Counter(tuple(p.shown) for p in pages) == Counter({tuple(range(first, latest + 1)): PAGES})
         assert sum(p.gaps for p in pages) == 0 and sum(p.older for p in pages) == 0
         assert max(p.whole for p in pages) <= 1, Counter(p.whole for p in pages)
-        equal_to_a_fresh_load(cluster, match, pages, loaded)
+        equal_to_a_fresh_load(cluster, pages, loaded)
         await close_pages(pages)
 
     asyncio.run(scenario())
@@ -183,6 +189,7 @@ def test_pages_of_a_stopped_process_come_back_on_the_others(cluster: Cluster, ki
 
     async def scenario() -> None:
         marks = log_marks(cluster)
+        loaded = load(cluster, match)
         pages = await open_pages(cluster, match)
         mover = Mover(cluster, match)
         stop_moving = asyncio.Event()
@@ -213,6 +220,7 @@ def test_pages_of_a_stopped_process_come_back_on_the_others(cluster: Cluster, ki
         assert {p.closes[0] for p in lost} == ({1006} if kill else {1012})
         assert 500 not in mover.statuses and not mover.errors, (mover.statuses, mover.errors)
         check_pages(pages, fresh_version(cluster, match))
+        equal_to_a_fresh_load(cluster, pages, loaded)
         if kill:  # the dead process's sockets expire from presence: the count is the pages open
             await wait_for(lambda: spectators_shown(cluster, match) == str(PAGES), "presence corrected")
         await close_pages(pages)
@@ -225,6 +233,7 @@ def test_rolling_restart_while_moves_keep_coming(cluster: Cluster) -> None:
     match = make_match(cluster.web[0], slug="gomoku")
 
     async def scenario() -> None:
+        loaded = load(cluster, match)
         pages = await open_pages(cluster, match)
         mover = Mover(cluster, match)
         start = mover.version
@@ -245,6 +254,7 @@ def test_rolling_restart_while_moves_keep_coming(cluster: Cluster) -> None:
         assert latest == start + mover.applied  # every move applied, each once
         await wait_for(lambda: all(p.version == latest for p in pages), "every page current")
         check_pages(pages, latest)
+        equal_to_a_fresh_load(cluster, pages, loaded)
         await close_pages(pages)
 
     asyncio.run(scenario())
