@@ -208,6 +208,20 @@ def test_a_delta_turns_the_page_before_into_the_page_after(roles: Any) -> None:
             assert _rows(_apply(before[viewer], delta)) == _rows(render.fragments(match, viewer))
 
 
+def test_a_state_drawn_while_a_move_commits_shows_the_log_as_of_its_version(roles: Any) -> None:
+    """The bout is read, then a move commits, then the log is read: the log stops at the bout's
+    version (the move's row comes with its own update, a delta made from this version: the page
+    sent this state on connect showed the row twice, tests/chaos/test_cluster.py)."""
+    match = roles.match
+    _play(match, 1, "place C3")
+    match.refresh_from_db()
+    read_first = match.current_bout  # as read before the move below commits
+    _play(match, 2, "place D4")
+    texts = [row.text for row in render.shared(match, bout=read_first)["turns"]]
+    assert "place C3" in texts and "place D4" not in texts
+    assert "place D4" in [row.text for row in render.shared(match)["turns"]]
+
+
 def test_a_delta_is_made_from_the_version_before_whichever_process_drew_it(
         roles: Any, monkeypatch: Any) -> None:
     """The moves of a match land on two web processes in turn (the proxy spreads them): each
