@@ -15,15 +15,17 @@ What is sent (`prepare`):
 
 - only to audiences that may have a socket open (presence);
 - one rendering per audience, from the templates (render.parts);
-- a delta when this process sent the previous version of the same bout: `#live-meta` with
-  `data-base` (the version it applies to), the fragments and live parts that changed, as drawn
-  (render.Drawn: each part recorded by its `{% live %}` tag), and the new log rows appended to
-  `#log-list`.  Otherwise (first update of this process, a new
-  bout, a rewritten log) the full fragments.  A page whose version is not the delta's base
-  refetches everything; a page that already shows the version (the mover's own reply) drops it
-  (static/js/live.js, which reads the version of a reply as it is swapped in: templates/base.html).
-- a move's update is drawn from what its transaction wrote (`events.Moved`) when it follows the
-  version this process sent: its rows, match, bout and clocks are not read back.
+- a delta from the drawing of the version before, whichever web process drew it (sent.py: this
+  process's memory, else the shared cache): `#live-meta` with `data-base` (the version it applies
+  to), the fragments and live parts that changed, as drawn (render.Drawn: each part recorded by
+  its `{% live %}` tag), and the new log rows appended to `#log-list`.  Otherwise (nothing drawn of
+  the bout lately, a new bout, a rewritten log) the full fragments.  Every process writes a match's
+  updates to its sockets in version order (relay.py, inorder.py).  A page whose version is not the
+  delta's base refetches everything; a page that already shows the version (the mover's own reply)
+  drops it (static/js/live.js, which reads the version of a reply as it is swapped in:
+  templates/base.html).
+- a move's update is drawn from what its transaction wrote (`events.Moved`) when it follows that
+  drawing: its rows, match, bout and clocks are not read back.
 
 A failed broadcast is logged and skipped: it never undoes or blocks a committed change.
 Presence ("who is connected") lives in presence.py.
@@ -32,12 +34,11 @@ Presence ("who is connected") lives in presence.py.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import threading
 import weakref
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from asgiref.sync import async_to_sync, sync_to_async
@@ -49,7 +50,7 @@ from config.channel_layer import LayerUnavailable
 from games.core import HOST, SPECTATOR
 from matches.core.audiences import audiences, group_name, viewer_label
 from matches.core.events import Moved
-from matches.live import presence, relay, render
+from matches.live import presence, relay, render, sent
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +58,8 @@ UPDATE_TYPE = "match.update"
 T = TypeVar("T")
 #: called with an audience's (group, message) as soon as it is drawn
 Emit = Callable[[str, dict[str, Any]], None]
-#: matches whose last sent parts are kept in memory (per process) for deltas
-CACHE_MATCHES = 1000
+#: called with a match's drawing once every audience's update is drawn (sent.share, or later)
+Share = Callable[[int, "sent.Sent"], None]
 #: seconds the drawing thread waits for the loop to take an update it drew (see `emit`)
 HANDOFF_WAIT = 0.005
 #: chat lines and alerts give way to moves every GIVE_WAY_EVERY sockets written, polling every
@@ -68,6 +69,9 @@ GIVE_WAY_EVERY, GIVE_WAY_POLL, GIVE_WAY_AT_MOST = relay.GIVE_WAY_EVERY, 0.001, 0
 _lock = threading.Lock()
 #: match ids waiting for a broadcast (in order), with what the move wrote when only one change waits
 _pending: dict[int, Moved | None] = {}
+#: waiting matches with several changes to draw together (their drawing waits for no other process's:
+#: the version before the one read may be one of these changes, which nobody draws)
+_merged: set[int] = set()
 #: the event loop whose broadcaster is running (or about to), else None
 _scheduled: asyncio.AbstractEventLoop | None = None
 _loop: asyncio.AbstractEventLoop | None = None
@@ -97,6 +101,8 @@ def notify(match_id: int, moved: Moved | None = None) -> None:
     match_id = int(match_id)
     with _lock:
         # two changes waiting for one broadcast: it reads the match as it is then
+        if match_id in _pending:
+            _merged.add(match_id)
         _pending[match_id] = None if match_id in _pending else moved
     if not _schedule(loop, match_id):
         _send_now(match_id)
@@ -126,6 +132,7 @@ def _schedule(loop: asyncio.AbstractEventLoop, match_id: int) -> bool:
         with _lock:
             _scheduled = None
             _pending.pop(match_id, None)
+            _merged.discard(match_id)
         return False
     return True
 
@@ -148,12 +155,18 @@ async def _drain_pending(loop: asyncio.AbstractEventLoop) -> None:
 
     def emit(group: str, message: dict[str, Any]) -> None:  # called from the drawing thread
         written = threading.Event()
-        loop.call_soon_threadsafe(outbox.put_nowait, ([(group, message)], written))
+        loop.call_soon_threadsafe(outbox.put_nowait, ([(group, message)], written, None))
         # Wait (without the GIL) until the loop has written it to this process's sockets: otherwise
         # the loop waits for this thread, drawing the next audience, to be made to let go of the
         # GIL, up to 5 ms each time (sys.getswitchinterval).  Bounded: a loop busy writing
         # thousands of sockets does not hold the drawing up longer than HANDOFF_WAIT.
         written.wait(HANDOFF_WAIT)
+
+    def share(match_id: int, drawing: sent.Sent) -> None:  # called from the drawing thread
+        # shared once this drawing's updates have gone to the other processes: one that draws the next
+        # version from it never sends a delta that arrives before its base (a process killed between
+        # the two left every page of the others waiting for the base, then refetching)
+        loop.call_soon_threadsafe(outbox.put_nowait, ([], None, functools.partial(sent.share, match_id, drawing)))
 
     while True:
         with _lock:
@@ -164,24 +177,29 @@ async def _drain_pending(loop: asyncio.AbstractEventLoop) -> None:
                 return
             match_id = next(iter(_pending))
             moved = _pending.pop(match_id)
+            alone = match_id not in _merged
+            _merged.discard(match_id)
         try:
             # each audience's update leaves as soon as it is drawn (the seat to act first: _in_order),
             # while the worker thread draws the next audience's
-            await sync_to_async(_prepare_and_close, thread_sensitive=False)(match_id, moved, emit)
+            await sync_to_async(_prepare_and_close, thread_sensitive=False)(match_id, moved, emit, alone, share)
         except Exception:  # a broken broadcast must never stop the others
             log.exception("live update of match %s failed", match_id)
 
 
-def _prepare_and_close(match_id: int, moved: Moved | None, emit: Emit) -> None:
+def _prepare_and_close(match_id: int, moved: Moved | None, emit: Emit, wait: bool, share: Share) -> None:
     try:
-        prepare(match_id, moved, emit)
+        prepare(match_id, moved, emit, wait, share)
     finally:
         close_old_connections()
 
 
 #: the server loop's queue of updates to send, in the order they were drawn, and its sender; each
-#: entry: updates drawn, and an event to set once they are written to this process's sockets
-_Batch = tuple[list[tuple[str, dict[str, Any]]], threading.Event | None]
+#: entry: updates drawn, an event to set once they are written to this process's sockets, and what
+#: to do (in a thread) once they have gone to the other processes
+_Batch = tuple[list[tuple[str, dict[str, Any]]], threading.Event | None, Callable[[], None] | None]
+#: updates to publish to the other processes, and what to do once they are
+_Onward = tuple[list[tuple[str, dict[str, Any]]], list[Callable[[], None]]]
 _outboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Queue[_Batch]] = weakref.WeakKeyDictionary()
 _senders: set[asyncio.Task[None]] = set()
 
@@ -209,16 +227,18 @@ async def _send_in_order(outbox: asyncio.Queue[_Batch]) -> None:
     task that sends it on to the other web processes, in the same order.  An update for this
     process's spectators never waits for the Redis round trip of the seat's update drawn before it
     (measured at 10 spectators: it waited ~5 ms of a ~25 ms move, bench/README.md)."""
-    onward: asyncio.Queue[list[tuple[str, dict[str, Any]]]] = asyncio.Queue()
+    onward: asyncio.Queue[_Onward] = asyncio.Queue()
     publisher = asyncio.get_running_loop().create_task(_publish_in_order(onward))
     try:
         while True:
             batches = await _all_queued(outbox)  # what was drawn meanwhile goes together
+            then = [after for _, _, after in batches if after is not None]
             try:
-                onward.put_nowait(await _deliver_here([m for messages, _ in batches for m in messages]))
+                onward.put_nowait((await _deliver_here([m for messages, _, _ in batches for m in messages]), then))
             except Exception:  # a broken send must never stop the next
                 log.exception("live update not sent")
-            for _, written in batches:
+                onward.put_nowait(([], then))
+            for _, written, _ in batches:
                 if written is not None:
                     written.set()
     finally:
@@ -258,14 +278,20 @@ async def _send_aside(queue: asyncio.Queue[list[tuple[str, dict[str, Any]]]], ou
             log.exception("a live update (chat line, host alert) failed")
 
 
-async def _publish_in_order(onward: asyncio.Queue[list[tuple[str, dict[str, Any]]]]) -> None:
+async def _publish_in_order(onward: asyncio.Queue[_Onward]) -> None:
     while True:
         # published side by side (each group's in order: one connection)
-        relayed = [message for batch in await _all_queued(onward) for message in batch]
+        entries = await _all_queued(onward)
         try:
-            await _publish(relayed)
+            await _publish([message for batch, _ in entries for message in batch])
         except Exception:
             log.exception("live update not relayed")
+        for _, then in entries:
+            for after in then:  # (in order: a drawing shared after the one before it)
+                try:
+                    await asyncio.to_thread(after)
+                except Exception:
+                    log.exception("live: what follows a published update failed")
 
 
 async def _all_queued(queue: asyncio.Queue[T]) -> list[T]:
@@ -302,7 +328,8 @@ async def _deliver_here(messages: list[tuple[str, dict[str, Any]]],
     mine = relay.local(layer)
     if mine is not None:
         for group, message in messages:
-            await mine.deliver(group, message["html"], between=between)
+            # a match's updates in the order of their versions, whichever process drew each (inorder.py)
+            await mine.deliver_update(group, message, between=between)
     origin = mine.channel if mine is not None else ""
     return [(relay.relay_group(group), {**message, "type": relay.UPDATE_TYPE, "group": group, "origin": origin})
             for group, message in messages]
@@ -325,70 +352,57 @@ async def _publish(relayed: list[tuple[str, dict[str, Any]]]) -> None:
 # -- what to send ---------------------------------------------------------------------------
 
 
-@dataclass
-class _Sent:
-    """What this process last sent for a match (the base of the next delta)."""
-
-    match_token: str  # the match's watch token: a reused id (a test database) is another match
-    bout: int
-    version: int
-    finished: bool
-    log_max_id: int
-    log_flagged: int
-    log_top: int = 0  # the highest sequence in the log sent
-    host_seq: int | None = None  # host actions so far (None: not counted, no host socket)
-    panel_key: str | None = None  # what the host panel showed (render.host_panel_key)
-    last_move: tuple[int, str] | None = None
-    status: str = ""  # the match's
-    standing: tuple[dict[int, Any], str] | None = None  # score and bout label (render.shared)
-    seats: list[Any] | None = None  # the match's seats (they change only before it starts)
-    parts: dict[int, dict[str, render.Drawn]] = field(default_factory=dict)
-
-
-_sent: OrderedDict[int, _Sent] = OrderedDict()
-_sent_lock = threading.Lock()
-
-
 def forget(match_id: int | None = None) -> None:
     """Drop what was sent (all matches when None): the next update is a full one."""
-    with _sent_lock:
-        if match_id is None:
-            _sent.clear()
-        else:
-            _sent.pop(int(match_id), None)
+    sent.forget(match_id)
 
 
-def message(bout: Any, html: str) -> dict[str, Any]:
+def message(bout: Any, html: str, base: int | None = None) -> dict[str, Any]:
+    """An update as sent: its bout and version, and `base`, the version a delta applies to (None: whole);
+    the relays of the receiving processes deliver a match's updates in that order (inorder.py)."""
     return {
         "type": UPDATE_TYPE,
         "bout": bout.number if bout is not None else 0,
         "version": bout.version if bout is not None else 0,
+        "base": base,
         "html": html,
     }
 
 
-def prepare(match_id: int, moved: Moved | None = None, emit: Emit | None = None) -> list[tuple[str, dict[str, Any]]]:
+def prepare(match_id: int, moved: Moved | None = None, emit: Emit | None = None,
+            wait: bool = True, share: Share | None = None) -> list[tuple[str, dict[str, Any]]]:
     """Render the update of every audience with an open socket: [(group, message)].  `emit` (when
-    given) is called with each audience's (group, message) as soon as it is drawn.
+    given) is called with each audience's (group, message) as soon as it is drawn; `share` (when
+    given) with the drawing, to share with the other processes once its updates have gone to them
+    (else it is shared at once).
 
-    `moved` (what a move's transaction wrote): when it follows exactly the version this process
-    sent last, the update is drawn from it and the match, bout, clocks and rows are not read."""
+    Each delta is made from the drawing of the version before, whichever process drew it (sent.py;
+    `wait`: for it to be kept, when another process is drawing it).  `moved` (what a move's
+    transaction wrote): when it follows exactly that drawing, the update is drawn from it and the
+    match, bout, clocks and rows are not read."""
     from matches.models import Bout, Match
 
-    with _sent_lock:
-        last = _sent.get(int(match_id))
-    if moved is not None and last is not None and _follows(last, moved):
-        return _draw(moved.match, moved.bout, last, moved, emit)
+    drawn: tuple[str, int, int] | None = None  # what `last` is the base for
+    if moved is not None:
+        drawn = (moved.match.watch_token, moved.bout.number, moved.bout.version)
+        last = sent.base(match_id, *drawn, wait=wait)
+        if last is not None and _follows(last, moved):
+            return _draw(moved.match, moved.bout, last, moved, emit, share)
     # the match and its current bout in one query (a match in setup has none)
     current = Bout.objects.select_related("match").filter(match_id=match_id).order_by("-number").first()
     match = current.match if current is not None else Match.objects.filter(pk=match_id).first()
     if match is None:
         forget(match_id)
         return []
-    return _draw(match, current, last, None, emit)
+    now = (match.watch_token, current.number if current is not None else 0, current.version if current is not None else 0)
+    if now != drawn:
+        # (when a move's version was waited for, the database is on a later one: the version before
+        # that is this move's, drawn by nobody, so no waiting for it)
+        last = sent.base(match_id, *now, wait=wait and drawn is None)
+    return _draw(match, current, last, None, emit, share)
 
 
-def _follows(last: _Sent, moved: Moved) -> bool:
+def _follows(last: sent.Sent, moved: Moved) -> bool:
     """`moved` is the next version of what `last` sent: same match and running bout, one version
     on, and its log rows follow the last row sent (no row written elsewhere between)."""
     bout, match, rows = moved.bout, moved.match, moved.rows
@@ -400,8 +414,8 @@ def _follows(last: _Sent, moved: Moved) -> bool:
             and all(r.bout_id == bout.id and not r.undone and not r.corrected for r in rows))
 
 
-def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None,
-          emit: Emit | None = None) -> list[tuple[str, dict[str, Any]]]:
+def _draw(match: Any, current: Any, last: sent.Sent | None, moved: Moved | None,
+          emit: Emit | None = None, share: Share | None = None) -> list[tuple[str, dict[str, Any]]]:
     """Each open audience's (group, message); what was sent is kept as the base of the next delta.
     `moved` is given only when it follows `last` (`_follows`)."""
     from matches.models import TurnLog
@@ -411,7 +425,10 @@ def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None,
     if open_ is not None:
         viewers = [v for v in viewers if viewer_label(v) in open_]
     if not viewers:
-        forget(match.id)
+        if current is not None:
+            sent.drawn_for_nobody(match.id, match.watch_token, current.number, current.version)
+        else:
+            forget(match.id)
         return []
     # the score and the bout's label change only when a bout ends or another starts; seats only in setup
     # or by a host action (a computer player taking a seat), never by a move
@@ -454,7 +471,7 @@ def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None,
         snap["last_move"] = last.last_move  # no move since, and no undo/correction (else no delta)
     else:
         snap["last_move"] = _last_move(bout)
-    now = _Sent(match.watch_token, bout_no, version, finished, log_max, flagged, log_top=log_top,
+    now = sent.Sent(match.watch_token, bout_no, version, finished, log_max, flagged, log_top=log_top,
                 last_move=snap["last_move"], status=match.status, standing=(snap["score"], snap["bout_label"]),
                 seats=snap["seats"])
     full_snap: dict[str, Any] | None = None
@@ -470,7 +487,7 @@ def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None,
                 now.host_seq = ctx["host_seq"] = _host_seq(match, last if delta else None, rows)
                 now.panel_key = render.host_panel_key(ctx, now.host_seq)
             parts = now.parts[viewer] = render.parts(ctx)
-            html = render.assemble(ctx, parts)
+            html, base = render.assemble(ctx, parts), None
         else:
             ctx = render.context(match, viewer, snap)
             keep = {}
@@ -487,15 +504,12 @@ def _draw(match: Any, current: Any, last: _Sent | None, moved: Moved | None,
                 pieces += [drawn.html] if before is None else before.changes(drawn)
             if rows:
                 pieces.append(f'<ol hx-swap-oob="beforeend:#log-list">{render.log_rows(match, ctx, rows)}</ol>')
-            html = "".join(pieces)
-        out.append((group_name(match.id, viewer), message(bout, html)))
+            html, base = "".join(pieces), last.version
+        out.append((group_name(match.id, viewer), message(bout, html, base)))
         if emit is not None:
             emit(*out[-1])
-    with _sent_lock:
-        _sent[match.id] = now
-        _sent.move_to_end(match.id)
-        while len(_sent) > CACHE_MATCHES:
-            _sent.popitem(last=False)
+    sent.remember(match.id, now)  # the base of this process's next delta
+    (share or sent.share)(match.id, now)  # and of any other process's
     return out
 
 
@@ -507,7 +521,7 @@ def _in_order(match: Any, viewers: list[int], state: Any) -> list[int]:
     return sorted(viewers, key=lambda v: (v not in to_act, v != SPECTATOR, v == HOST, v))
 
 
-def _host_seq(match: Any, before: _Sent | None, rows: list[Any]) -> int:
+def _host_seq(match: Any, before: sent.Sent | None, rows: list[Any]) -> int:
     """The match's host-action count (host_actions.host_seq): counted from the rows appended since
     the last update when this process knows the count before them, else asked of the database."""
     from matches.models import TurnLog

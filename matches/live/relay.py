@@ -24,6 +24,9 @@ skips the copy that comes back.  Measured on the project machine, the
 group_send and the trip back through Redis were ~10 ms of the ~20 ms a move
 took to reach 10 spectators on the same process (bench/README.md).  With
 Redis away, this process's own sockets still get their updates.
+
+Updates of a match, its own and those relayed, go out in the order of the match's versions
+(`deliver_update`, inorder.py): another process's update can arrive before the one it follows.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from config.channel_layer import RECOVERED, LayerUnavailable
+from matches.live.inorder import InOrder, Update
 
 log = logging.getLogger(__name__)
 
@@ -77,13 +81,22 @@ class Relay:
         #: chat lines and alerts drawn by another process, written by a task of their own (`_aside`)
         self.aside: asyncio.Queue[tuple[str, str]] | None = None
         self.aside_task: asyncio.Task[None] | None = None
+        #: a match's updates go out in the order of their versions, whichever process drew them
+        self.order = InOrder()
+        self._expiry: asyncio.TimerHandle | None = None
+        #: sockets joined whose state on connect is not sent yet, with what came for them meanwhile
+        self.waiting: dict[Socket, list[str]] = {}
 
-    async def join(self, group: str, socket: Socket) -> None:
-        """`socket` gets the updates sent to `group` from now on.
+    async def join(self, group: str, socket: Socket, first: bool = False) -> None:
+        """`socket` gets the updates sent to `group` from now on.  `first`: what comes before the
+        consumer calls `ready` waits for it (the state drawn on connect goes first: an update that
+        reached a reconnecting page before it was made from a version the page did not show).
 
         The relay joins the layer's group once for all of this process's sockets of the audience
         (2,000 sockets arriving at once make one `group_add`, not 2,000 more), and again when its
         membership is older than `REJOIN_AFTER` (Redis expires group members after a day)."""
+        if first:
+            self.waiting[socket] = []
         self.sockets.setdefault(group, set()).add(socket)
         channel = await self._channel()
         async with self._joining.setdefault(group, asyncio.Lock()):
@@ -97,7 +110,14 @@ class Relay:
             except LAYER_ERRORS as error:  # the resilient layer adds it when Redis is back
                 log.warning("relay joins %s later: %s", group, error)
 
+    async def ready(self, socket: Socket) -> None:
+        """The socket's state on connect is sent: what came for it meanwhile follows, in order (the
+        page drops what its state already shows)."""
+        for html in self.waiting.pop(socket, []):
+            await socket.send(text_data=html)
+
     async def leave(self, group: str, socket: Socket) -> None:
+        self.waiting.pop(socket, None)
         members = self.sockets.get(group)
         if members is not None:
             members.discard(socket)
@@ -109,6 +129,7 @@ class Relay:
             self.sockets.pop(group, None)
             self._joining.pop(group, None)
             self._joined.pop(group, None)
+            self.order.forget(group)
             try:
                 await self.layer.group_discard(relay_group(group), self.channel)
             except LAYER_ERRORS as error:  # the layer retries the discard when Redis is back
@@ -149,7 +170,7 @@ class Relay:
                 if message.get("aside"):
                     self._aside(str(message.get("group", "")), str(message.get("html", "")))
                 else:
-                    await self.deliver(str(message.get("group", "")), str(message.get("html", "")))
+                    await self.deliver_update(str(message.get("group", "")), message)
             elif message.get("type") == RECOVERED_TYPE:
                 await self.recovered()
 
@@ -170,11 +191,47 @@ class Relay:
     async def recovered(self) -> None:
         """The layer rejoined this relay's groups after an outage: every local page resyncs (it
         may have missed updates meanwhile)."""
+        self.order.forget()  # what was held is older than the state each page now fetches
         sockets = {socket for members in self.sockets.values() for socket in members}
         results = await asyncio.gather(*(socket.layer_recovered() for socket in sockets), return_exceptions=True)
         for error in results:
             if isinstance(error, Exception):  # a socket closing meanwhile must not stop the others
                 log.info("a page did not resync after Redis came back: %r", error)
+
+    async def deliver_update(self, group: str, message: dict[str, Any],
+                             between: Callable[[], Awaitable[None]] | None = None) -> None:
+        """Write an update of a match to the group's sockets in the order of the match's versions
+        (inorder.py): at once when it follows what they were given, else once the version before
+        it has come (or after `inorder.HOLD` s); a message without a version at once."""
+        update = Update.of(message)
+        if update is None or not self.sockets.get(group):  # (no socket here: nothing to order or keep)
+            await self.deliver(group, str(message.get("html", "")), between=between)
+            return
+        for html in self.order.offer(group, update, asyncio.get_running_loop().time()):
+            await self.deliver(group, html, between=between)
+        self._arm()
+
+    def _arm(self) -> None:
+        """Have the loop release held updates when the oldest of them has waited long enough."""
+        due = self.order.due()
+        if due is None or (self._expiry is not None and self._expiry.when() <= due):
+            return
+        if self._expiry is not None:
+            self._expiry.cancel()
+        self._expiry = asyncio.get_running_loop().call_at(due, self._release_soon)
+
+    def _release_soon(self) -> None:
+        task = asyncio.get_running_loop().create_task(self.release_held())
+        _tasks.add(task)  # (the loop keeps only a weak reference to a task)
+        task.add_done_callback(_tasks.discard)
+
+    async def release_held(self, now: float | None = None) -> None:
+        """Write the updates held for longer than `inorder.HOLD` (their version before never came)."""
+        self._expiry = None
+        loop = asyncio.get_running_loop()
+        for group, html in self.order.expire(loop.time() if now is None else now):
+            await self.deliver(group, html)
+        self._arm()
 
     async def deliver(self, group: str, html: str, between: Callable[[], Awaitable[None]] | None = None) -> None:
         """Write one update to every local socket of `group`; one that fails is dropped (it is
@@ -182,6 +239,9 @@ class Relay:
         every GIVE_WAY_EVERY sockets (a chat line giving way to moves: live/fanout.py)."""
         members = self.sockets.get(group, set())
         for count, socket in enumerate(list(members), start=1):
+            if self.waiting and socket in self.waiting:  # its state on connect is not sent yet
+                self.waiting[socket].append(html)
+                continue
             try:
                 await socket.send(text_data=html)
             except Exception as error:  # a socket closing meanwhile must not stop the others
@@ -189,6 +249,9 @@ class Relay:
                 log.info("relay dropped a socket of %s: %r", group, error)
             if between is not None and count % GIVE_WAY_EVERY == 0:
                 await between()
+
+
+_tasks: set[asyncio.Task[None]] = set()  # releases of held updates under way
 
 
 async def _a_turn() -> None:

@@ -61,10 +61,20 @@ def shared(match: Any, *, turns: bool = True, bout: Any = None,
         "seats": seats,
         "score": score if score is not None else _score(match, seats),
         "clocks": clock_faces(bout, clocks),
-        "turns": list(match.turns.select_related("bout").order_by("sequence", "id")) if turns else None,
+        "turns": _turns(match, bout) if turns else None,
         "board_template": _board_template(match.game_slug),
         "bout_label": label if label is not None else outcome.bout_label(match, bout, _previous_bout(match, bout)),
     }
+
+
+def _turns(match: Any, bout: Any) -> list[Any]:
+    """The log as of the bout version drawn: a move committing between the reads of the bout and of
+    the log is left to its own update (else a page sent this state on connect showed the move's row,
+    and appended it again from that update, made from this version)."""
+    rows = match.turns.select_related("bout")
+    if bout is not None:
+        rows = rows.exclude(bout_id=bout.id, version__gt=bout.version)
+    return list(rows.order_by("sequence", "id"))
 
 
 def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -89,7 +89,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.presence_id = uuid.uuid4().hex  # this socket, among the audience's open pages
         live.attach()  # broadcasts of this process run on this (the server's) event loop
         try:
-            await relay.for_loop(get_channel_layer()).join(self.group, self)  # everything it is sent
+            mine = relay.for_loop(get_channel_layer())
+            await mine.join(self.group, self, first=True)  # everything it is sent, after its state
             await presence.arrive(self.match_id, render.viewer_label(self.viewer), self.presence_id)
             # a (re)connecting page may have missed updates: send the current state
             # (and the chat's history, chat_socket.py)
@@ -99,6 +100,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=await shared_draw.fresh(
                 ("connect", match_id, viewer, tuple(sorted(who.items()))),
                 lambda: _read_only(_connect_state)(match_id, viewer, who)))
+            await mine.ready(self)  # then what the relay got for it meanwhile
         except BaseException:
             # the consumer ends here (a client gone before its state was sent: daphne's "Attempt to
             # send on a closed protocol"), and channels runs no disconnect for it: leave the relay

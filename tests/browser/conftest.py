@@ -8,18 +8,17 @@ import atexit
 import functools
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests import servers
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -84,41 +83,18 @@ class Server:
             self.env["REDIS_URL"] = redis_url
         if migrate and not db.exists():  # (an existing file is another server's: migrated, and in use)
             shutil.copyfile(_migrated(), db)
-        self.port = _free_port()
+        self.port = servers.free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
         self.start()
 
     def start(self) -> None:
-        daphne = str(Path(sys.executable).with_name("daphne"))
-        with open(self.workdir / f"daphne-{self.port}.log", "ab") as log:
-            self.proc = subprocess.Popen([daphne, "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
-                                         cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
-                return
-            except OSError:
-                if self.proc.poll() is not None:
-                    raise RuntimeError((self.workdir / f"daphne-{self.port}.log").read_text()) from None
-                time.sleep(0.2)
-        self.stop()
-        raise RuntimeError("daphne did not start")
+        self.proc = servers.start_daphne(self.port, self.env, self.workdir / f"daphne-{self.port}.log")
 
     def stop(self, hard: bool = False) -> None:
-        if self.proc is None:
-            return
-        if hard:
-            self.proc.send_signal(signal.SIGKILL)
-        else:
-            self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-        self.proc = None
+        if self.proc is not None:
+            servers.stop(self.proc, hard=hard)
+            self.proc = None
 
     def restart(self) -> None:
         self.stop(hard=True)
@@ -180,12 +156,6 @@ def _migrated() -> Path:
                    env={**{k: v for k, v in os.environ.items() if k != "REDIS_URL"}, "DATABASE_URL": f"sqlite:///{template}",
                         "DJANGO_DEBUG": "1", "DJANGO_SETTINGS_MODULE": "config.settings"})
     return template
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from .conftest import TIMEOUT, Server, StartMatch, cell, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, StartMatch, cell, wait_connected
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 
@@ -51,6 +51,10 @@ def test_moves_reach_pages_on_another_web_process(two_servers: tuple[Server, Ser
     p1.goto(links[1])                                   # process A
     p2.goto(links[2].replace(a.url, b.url))             # process B
     watch.goto(match.watch.replace(a.url, b.url))
+    # every update the spectator's page gets is a delta on the version it shows, whichever process
+    # drew it (matches/live/sent.py): it never refetches its fragments (live.js GETs /f/ for that)
+    refetched: list[str] = []
+    watch.on("request", lambda request: refetched.append(request.url) if "/f/" in request.url else None)
     wait_connected(host, p1, p2, watch)
     host.click("#host-start")
     for page in (p1, p2, watch):
@@ -64,6 +68,15 @@ def test_moves_reach_pages_on_another_web_process(two_servers: tuple[Server, Ser
     p2.click("#move-submit")
     for page in (p1, watch, host):
         page.wait_for_selector(cell("D4", "B"), timeout=TIMEOUT)
+    # A drew C3, B drew D4: A's delta of C4 is made from B's drawing, B's of E5 from A's (each from
+    # its own last drawing, every page on the version before refetched)
+    for page, coord, colour in ((p1, "C4", "R"), (p2, "E5", "B")):
+        page.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+        page.click(f'#board .cell[data-coord="{coord}"]')
+        page.click("#move-submit")
+        watch.wait_for_selector(cell(coord, colour), timeout=TIMEOUT)
+    watch.screenshot(path=str(ARTIFACTS / "two-processes-watch.png"), full_page=True)
+    assert refetched == []
     # presence is shared too (Redis cache): the host on A sees seat 2, connected to B
     host.wait_for_selector("#presence li.on >> text=Player 2 (seat 2)", timeout=TIMEOUT)
     # so is the players' and spectators' box: a spectator on A counts on B's pages, and a page that

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import os
 import random
 import re
@@ -28,7 +29,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tests.chaos.conftest import PRODUCTION, ROOT, Daphne, Http, free_port, version_of, wait_port
+from tests import live_pages
+from tests.chaos.conftest import PRODUCTION, ROOT, Daphne, Http, version_of
+from tests.servers import free_port, wait_port
 
 TEMPLATE = ROOT / "config" / "nginx" / "deathmatch.conf.template"
 VARIABLE = re.compile(r"\$\{(DEATHMATCH_[A-Z_]+)\}")
@@ -226,11 +229,15 @@ class Page:
         self.version: int | None = None
         self.shown: list[int] = []  # every version the page showed, in order
         self.shown_at: dict[int, float] = {}  # when it first showed each (time.perf_counter)
-        #: updates made from a version the page did not show: live.js refetches the fragments then.
-        #: (Each web process draws a delta from what it sent last: when the moves of a match are
-        #: drawn by several processes, most deltas are made from an older version.)
+        #: updates made from a version the page did not show: live.js drops them and refetches the
+        #: fragments (a delta is made from the version before, whichever process drew it, and each
+        #: process's relay writes a match's updates in version order: matches/live/sent.py, inorder.py)
         self.gaps = 0
         self.older = 0  # updates older than the version the page showed then
+        self.whole = 0  # updates to a newer version that were whole, not deltas (a reconnect's state too)
+        #: what the page swapped in, in order (its state on connect, and every update live.js applies);
+        #: None once it refetched (its fragments then come from the server: `markup` cannot tell)
+        self.applied: list[str] | None = []
         self.closes: list[int] = []
         self.opened = 0
         self.lost_at: float | None = None
@@ -278,9 +285,15 @@ class Page:
             # the same version again (a socket's first state, a redraw) or an older one: the page
             # keeps what it shows (live.js); an older one would be out of order
             self.older += version < self.version
+            if version == self.version and not base and self.applied is not None:
+                self.applied.append(text)  # a whole redraw of the version shown: live.js swaps it in
         else:
+            self.whole += not base and self.version is not None
             if base and self.version is not None and int(base) != self.version:
-                self.gaps += 1
+                self.gaps += 1  # live.js drops it and refetches: the page ends current all the same
+                self.applied = None
+            elif self.applied is not None:
+                self.applied.append(text)
             self.shown.append(version)
             self.shown_at[version] = time.perf_counter()
             self.version = version
@@ -289,11 +302,28 @@ class Page:
             self.lost_at = None
         self.ready.set()
 
+    def markup(self, loaded: str) -> str | None:
+        """What the page holds now, as htmx and idiomorph made it from `loaded` (the page as its
+        browser loaded it) and what it swapped in since (None after a refetch): from the last whole
+        message on, which swapped every live fragment (status, board, clocks, log) in whole.  Pages
+        that swapped in the same messages since share one computation."""
+        if self.applied is None:
+            return None
+        wholes = [i for i, text in enumerate(self.applied) if (found := META.search(text)) and not found.group(3)]
+        return _markup(loaded, tuple(self.applied[wholes[-1] if wholes else 0:]))
+
     async def stop(self) -> None:
         self.stopping = True
         if self.task is not None:
             self.task.cancel()
             await asyncio.gather(self.task, return_exceptions=True)
+
+
+@functools.lru_cache(maxsize=64)
+def _markup(page: str, applied: tuple[str, ...]) -> str:
+    for message in applied:
+        page = live_pages.apply_update(page, message)
+    return page
 
 
 async def wait_for(condition: Any, what: str, timeout: float = 60.0) -> float:

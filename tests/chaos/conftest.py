@@ -23,7 +23,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -34,6 +33,9 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+
+from tests import servers
+from tests.servers import free_port, wait_port
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_URL = os.environ.get("DATABASE_URL", "")
@@ -46,25 +48,6 @@ BACKLOG = 2048
 PRODUCTION = {"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "chaos-" + "k" * 44, "DJANGO_SECURE_COOKIES": "0"}
 
 pytestmark = pytest.mark.chaos
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_port(port: int, proc: subprocess.Popen[bytes] | None = None, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            if proc is not None and proc.poll() is not None:
-                raise RuntimeError(f"process on port {port} exited with {proc.returncode}") from None
-            time.sleep(0.1)
-    raise RuntimeError(f"nothing listens on port {port}")
 
 
 class RedisServer:
@@ -128,26 +111,12 @@ class Daphne:
         self.start()
 
     def start(self) -> None:
-        daphne = str(Path(sys.executable).with_name("daphne"))
-        with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(
-                [daphne, "-e", f"tcp:port={self.port}:interface=127.0.0.1:backlog={BACKLOG}", self.app],
-                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            wait_port(self.port, self.proc)
-        except RuntimeError:
-            raise RuntimeError(self.log.read_text()) from None
+        self.proc = servers.start_daphne(self.port, self.env, self.log, app=self.app, backlog=BACKLOG)
 
     def stop(self) -> None:
-        if self.proc is None:
-            return
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-        self.proc = None
+        if self.proc is not None:
+            servers.stop(self.proc)
+            self.proc = None
 
     def log_text(self) -> str:
         return self.log.read_text(errors="replace")

@@ -1,13 +1,16 @@
 """Scale-out (issue 40): three daphne processes behind the repository's nginx template
 (tests/chaos/cluster.py), 300 spectator pages spread over them, the seats moving through the proxy.
 
-- every page follows the moves and ends on the version a fresh load shows (updates that arrive out
-  of order, or made from another version, are counted and printed: check_pages says why);
+- every page gets every version in order, each a delta on the version it shows (never one a page
+  would refetch for), and ends equal to a fresh load: a delta is made from the version before
+  whichever process drew it (matches/live/sent.py), and each process's relay writes a match's
+  updates in version order (matches/live/inorder.py);
 - SIGTERM one process: it closes its sockets with 1012 and drains; its pages come back on the
   others and catch up: no version missed (no update made from a version a page did not show);
 - SIGKILL one: its pages come back (1006), presence forgets the dead sockets by itself;
 - a rolling restart of all three while a move comes every 200 ms: no move lost or applied twice,
-  no 5xx, every page ends on the latest version.
+  no 5xx, every page ends on the latest version;
+- in each, no page ever gets a delta made from a version it does not show (check_pages).
 
 How long pages took to come back is printed (run with -s): a figure, not a requirement (the
 product's targets, 3 s after SIGTERM and 5 s after SIGKILL, are measured in bench/README.md);
@@ -26,6 +29,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from tests import live_pages
 
 from .cluster import NGINX, Cluster, Mover, Page, wait_for
 from .conftest import Http, RedisServer, make_match, version_of
@@ -55,8 +60,9 @@ def cluster(chaos_db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 
 
 async def open_pages(cluster: Cluster, match: dict[str, Any], count: int = PAGES) -> list[Page]:
+    """`count` spectator pages, opened at once (as after a link is shared)."""
     pages = [Page(f"{cluster.ws}/ws/m/{match['watch']}/", cluster.url) for _ in range(count)]
-    for page in pages:  # all at once, as after a link is shared
+    for page in pages:
         page.start()
     await wait_for(lambda: all(p.ready.is_set() for p in pages), "pages open")
     return pages
@@ -86,16 +92,44 @@ def spectators_shown(cluster: Cluster, match: dict[str, Any]) -> str:
 
 
 def check_pages(pages: list[Page], latest: int) -> None:
-    """Every page shows `latest`, the version a fresh load shows.  On the way (printed, not
-    required): updates that arrived after a newer one and updates made from a version the page did
-    not show.  Each web process draws the moves it commits and makes its delta from what it sent
-    last, so when moves land on different processes an update can overtake the one before it
-    (the page drops the older, live.js) and most deltas are made from an older version than the
-    page's (the page refetches its fragments): a page misses no version's state, but it does not
-    show every intermediate one."""
+    """Every page shows `latest`, the version a fresh load shows, and never got a delta made from a
+    version it did not show (live.js would refetch): a delta is made from the version before, shared
+    only once that version's own updates were published (so it reaches every relay first: a relay's
+    channel is one queue), a version whose drawing was lost (its process killed) is followed by a
+    whole update, and a reconnecting socket gets its state on connect before any relayed update.
+    Printed: updates a page dropped as older than what it showed (a reconnected page was sent the
+    current state; updates in flight then came after it), and versions skipped by pages that kept
+    their socket (a version whose drawing died with its process)."""
     assert all(p.version == latest for p in pages), Counter(p.version for p in pages)
-    print(f"updates overtaken by a newer one: {sum(p.older for p in pages)}; made from another version than "
-          f"the page's (live.js refetches): {sum(p.gaps for p in pages)}")
+    assert sum(p.gaps for p in pages) == 0, Counter(p.gaps for p in pages)
+    kept = [p for p in pages if not p.closes]
+    skipped = sum(p.shown[-1] - p.shown[0] + 1 - len(p.shown) for p in kept)
+    print(f"updates older than the page's version: {sum(p.older for p in pages)}; versions skipped by the "
+          f"{len(kept)} pages that kept their socket: {skipped}")
+
+
+def load(cluster: Cluster, match: dict[str, Any]) -> str:
+    """The spectators' page as a browser loads it before its socket opens."""
+    status, html, _ = Http(cluster.url).get(f"/w/{match['watch']}/")
+    assert status == 200
+    return html
+
+
+def equal_to_a_fresh_load(cluster: Cluster, pages: list[Page], loaded: str) -> None:
+    """What each page holds, from `loaded` (the page as loaded before its socket opened) and what
+    htmx swapped in since, is what a fresh load shows (the fragments the page's refetch gets): the
+    board, the status, the clocks, the turn log."""
+    http = Http(cluster.url)
+    found = re.search(r'data-fragments-url="([^"]+)"', loaded)
+    assert found is not None
+    status, fresh, _ = http.get(found.group(1))
+    assert status == 200 and 'id="board"' in fresh and live_pages.rows(fresh), fresh[:300]
+    for page in pages:
+        markup = page.markup(loaded)
+        assert markup is not None
+        assert live_pages.board(markup) == live_pages.board(fresh)
+        assert live_pages.cells(markup) == live_pages.cells(fresh)
+        assert live_pages.rows(markup) == live_pages.rows(fresh)
 
 
 def figures(label: str, seconds: list[float]) -> str:
@@ -116,6 +150,7 @@ def test_pages_spread_over_the_processes_follow_every_move(cluster: Cluster) -> 
 
     async def scenario() -> None:
         marks = log_marks(cluster)
+        loaded = load(cluster, match)
         pages = await open_pages(cluster, match)
         counts = socket_counts(cluster, marks)
         print(f"\nsockets per process: {counts}")
@@ -125,7 +160,15 @@ def test_pages_spread_over_the_processes_follow_every_move(cluster: Cluster) -> 
             await mover.move()
         assert mover.statuses == Counter({200: 10}) and mover.applied == 10, mover.errors
         await wait_for(lambda: all(p.version == mover.version for p in pages), "every page current")
-        check_pages(pages, fresh_version(cluster, match))
+        latest = fresh_version(cluster, match)
+        check_pages(pages, latest)
+        # every socket got every version in order, each a delta on the one it showed but the first move's:
+        # nobody had drawn the match while pages were open (they were sent their state on connect)
+        first = latest - 10
+        assert Counter(tuple(p.shown) for p in pages) == Counter({tuple(range(first, latest + 1)): PAGES})
+        assert sum(p.gaps for p in pages) == 0 and sum(p.older for p in pages) == 0
+        assert max(p.whole for p in pages) <= 1, Counter(p.whole for p in pages)
+        equal_to_a_fresh_load(cluster, pages, loaded)
         await close_pages(pages)
 
     asyncio.run(scenario())
@@ -146,6 +189,7 @@ def test_pages_of_a_stopped_process_come_back_on_the_others(cluster: Cluster, ki
 
     async def scenario() -> None:
         marks = log_marks(cluster)
+        loaded = load(cluster, match)
         pages = await open_pages(cluster, match)
         mover = Mover(cluster, match)
         stop_moving = asyncio.Event()
@@ -176,6 +220,7 @@ def test_pages_of_a_stopped_process_come_back_on_the_others(cluster: Cluster, ki
         assert {p.closes[0] for p in lost} == ({1006} if kill else {1012})
         assert 500 not in mover.statuses and not mover.errors, (mover.statuses, mover.errors)
         check_pages(pages, fresh_version(cluster, match))
+        equal_to_a_fresh_load(cluster, pages, loaded)
         if kill:  # the dead process's sockets expire from presence: the count is the pages open
             await wait_for(lambda: spectators_shown(cluster, match) == str(PAGES), "presence corrected")
         await close_pages(pages)
@@ -188,6 +233,7 @@ def test_rolling_restart_while_moves_keep_coming(cluster: Cluster) -> None:
     match = make_match(cluster.web[0], slug="gomoku")
 
     async def scenario() -> None:
+        loaded = load(cluster, match)
         pages = await open_pages(cluster, match)
         mover = Mover(cluster, match)
         start = mover.version
@@ -208,6 +254,7 @@ def test_rolling_restart_while_moves_keep_coming(cluster: Cluster) -> None:
         assert latest == start + mover.applied  # every move applied, each once
         await wait_for(lambda: all(p.version == latest for p in pages), "every page current")
         check_pages(pages, latest)
+        equal_to_a_fresh_load(cluster, pages, loaded)
         await close_pages(pages)
 
     asyncio.run(scenario())

@@ -27,8 +27,16 @@ from games.core import HOST, SPECTATOR
 from matches.core import events
 from matches.live import fanout as live
 from matches.live import presence, render
+from matches.live import sent as drawings
 from matches.play import services
 from tests.games.test_two_connect_page import OPENING
+from tests.live_pages import apply_update as _apply
+from tests.live_pages import board as _board
+from tests.live_pages import cells as _cells
+from tests.live_pages import rows as _rows
+from tests.live_pages import same as _same
+from tests.live_pages import top_level as _top_level
+from tests.live_pages import write as _write
 
 ROOT = Path(__file__).resolve().parents[3]
 META = re.compile(r'<div id="live-meta"[^>]*data-version="(\d+)"(?:[^>]*data-base="(\d+)")?')
@@ -198,6 +206,48 @@ def test_a_delta_turns_the_page_before_into_the_page_after(roles: Any) -> None:
             delta = sent[f"match-{match.id}-{label}"]["html"]
             assert _cells(_apply(before[viewer], delta)) == _cells(render.fragments(match, viewer))
             assert _rows(_apply(before[viewer], delta)) == _rows(render.fragments(match, viewer))
+
+
+def test_a_state_drawn_while_a_move_commits_shows_the_log_as_of_its_version(roles: Any) -> None:
+    """The bout is read, then a move commits, then the log is read: the log stops at the bout's
+    version (the move's row comes with its own update, a delta made from this version: the page
+    sent this state on connect showed the row twice, tests/chaos/test_cluster.py)."""
+    match = roles.match
+    _play(match, 1, "place C3")
+    match.refresh_from_db()
+    read_first = match.current_bout  # as read before the move below commits
+    _play(match, 2, "place D4")
+    texts = [row.text for row in render.shared(match, bout=read_first)["turns"]]
+    assert "place C3" in texts and "place D4" not in texts
+    assert "place D4" in [row.text for row in render.shared(match)["turns"]]
+
+
+def test_a_delta_is_made_from_the_version_before_whichever_process_drew_it(
+        roles: Any, monkeypatch: Any) -> None:
+    """The moves of a match land on two web processes in turn (the proxy spreads them): each
+    process's delta is made from the version before, drawn by the other (the shared cache, sent.py),
+    never from what it drew itself two versions ago, and it turns the page before into the page
+    after.  (Each process made its delta from its own last drawing: a page on the version before
+    refetched every time.)"""
+    from collections import OrderedDict
+
+    match = roles.match
+    _open(match, "watch", "seat-1", "seat-2", "host")
+    memories: list[OrderedDict[int, Any]] = [OrderedDict(), OrderedDict()]  # each process's own
+    monkeypatch.setattr(drawings, "_memory", memories[1])
+    live.prepare(match.id)  # the first drawing, whole
+    for index, text in enumerate(LANCE_MOVES[:6]):
+        before = {v: render.fragments(match, v) for v in (SPECTATOR, 1, HOST)}
+        _play(match, 1 + index % 2, text)
+        monkeypatch.setattr(drawings, "_memory", memories[index % 2])  # process A, then B, then A...
+        update = dict(live.prepare(match.id))
+        for viewer, label in ((SPECTATOR, "watch"), (1, "seat-1"), (HOST, "host")):
+            message = update[f"match-{match.id}-{label}"]
+            assert message["base"] == message["version"] - 1, (text, label)
+            found = META.search(message["html"])
+            assert (int(found.group(1)), int(found.group(2))) == (message["version"], message["base"])
+            assert _cells(_apply(before[viewer], message["html"])) == _cells(render.fragments(match, viewer))
+            assert _rows(_apply(before[viewer], message["html"])) == _rows(render.fragments(match, viewer))
 
 
 def test_a_delta_sends_each_live_part_whose_drawing_changed_as_drawn_and_no_other(
@@ -431,7 +481,7 @@ async def test_notify_returns_before_rendering_when_a_server_loop_runs(make_matc
     rendered = asyncio.Event()
     loop = asyncio.get_running_loop()
 
-    def slow_prepare(match_id: int, moved: Any = None, emit: Any = None) -> list[Any]:
+    def slow_prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True, share: Any = None) -> list[Any]:
         started.set()
         released.wait(5)
         loop.call_soon_threadsafe(rendered.set)
@@ -477,7 +527,7 @@ async def test_each_audiences_update_leaves_while_the_next_one_is_drawn(monkeypa
             done.set()
         return []  # nothing for other processes
 
-    def prepare(match_id: int, moved: Any = None, emit: Any = None) -> list[Any]:
+    def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True, share: Any = None) -> list[Any]:
         emit("watch", {"html": "spectators"})
         assert first_sent.wait(5), "the spectators' update waited for the rest of the draw"
         emit("host", {"html": "host"})
@@ -515,7 +565,7 @@ async def test_an_update_reaches_this_process_while_the_one_before_is_still_rela
         if len(relayed) == 2:
             both_relayed.set()
 
-    def prepare(match_id: int, moved: Any = None, emit: Any = None) -> list[Any]:
+    def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True, share: Any = None) -> list[Any]:
         emit("seat", {"html": "seat"})
         assert seat_here.wait(5)  # drawn apart: the seat's update is handled before the next is drawn
         emit("watch", {"html": "spectators"})
@@ -536,7 +586,7 @@ async def test_a_broadcaster_lost_with_its_loop_does_not_stop_the_next_loops(mon
     drawn = asyncio.Event()
     loop = asyncio.get_running_loop()
 
-    def prepare(match_id: int, moved: Any = None, emit: Any = None) -> list[Any]:
+    def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True, share: Any = None) -> list[Any]:
         loop.call_soon_threadsafe(drawn.set)
         return []
 
@@ -569,124 +619,6 @@ def test_a_failed_broadcast_is_logged_and_never_undoes_the_move(roles: Any, monk
     assert "live update to" in caplog.text and "redis is down" in caplog.text
 
 
-# -- helpers: a tiny out-of-band swapper ----------------------------------------------------------
-
-
-_ELEMENT = re.compile(r'<(\w+)\b[^>]*\bid="([^"]+)"[^>]*>')
-
-
-@functools.cache
-def _tag_pattern(tag: str) -> re.Pattern[str]:
-    return re.compile(rf"<(/?){re.escape(tag)}\b[^>]*>", re.I)
-
-
-def _closing(html: str, start: int, tag: str) -> int:
-    """Where the element of `tag` whose start tag ends at `start` ends (-1: never closed)."""
-    depth = 1
-    for found in _tag_pattern(tag).finditer(html, start):
-        if found.group(1):
-            depth -= 1
-            if depth == 0:
-                return found.end()
-        elif not found.group(0).endswith("/>"):
-            depth += 1
-    return -1
-
-
-def _elements(html: str) -> dict[str, str]:
-    """Every element with an id (outermost first) -> its outer HTML."""
-    out: dict[str, str] = {}
-    for found in _ELEMENT.finditer(html):
-        end = _closing(html, found.end(), found.group(1))
-        if end > 0:
-            out.setdefault(found.group(2), html[found.start():end])
-    return out
-
-
-_START = re.compile(r"<(\w+)\b[^>]*>")
-#: a start tag's attributes as this app writes them (name or name="value", values escaped)
-_START_TAG = re.compile(r'<([a-zA-Z][\w-]*)((?:\s+[^\s=>/"]+(?:="[^"]*")?)*)\s*$')
-_ATTRIBUTE = re.compile(r'\s+([^\s=>/"]+)(?:="([^"]*)")?')
-#: the texts of a clock that its page's script draws from the clock's data attributes (clocks.js)
-_FILLED = re.compile(r'(<span class="clock-(?:move|reserve)">)[^<]*(?=</span>)')
-
-
-def _attributes(head: str) -> tuple[str, dict[str, str | None]] | None:
-    """(tag, {name: raw value or None}) of a start tag without its ">"; None if not plainly written."""
-    found = _START_TAG.match(head)
-    if found is None:
-        return None
-    attributes: dict[str, str | None] = {}
-    for attribute in _ATTRIBUTE.finditer(found.group(2)):
-        attributes[attribute.group(1)] = attribute.group(2)
-    return found.group(1).lower(), attributes
-
-
-def _top_level(delta: str) -> Iterator[tuple[str, dict[str, str | None], str | None]]:
-    """A message's top-level elements: (tag, attributes, children; None for a self-closed one)."""
-    pos = 0
-    while (found := _START.search(delta, pos)) is not None:
-        parsed = _attributes(found.group(0)[:-2 if found.group(0).endswith("/>") else -1])
-        assert parsed is not None, found.group(0)
-        if found.group(0).endswith("/>"):
-            yield parsed[0], parsed[1], None
-            pos = found.end()
-            continue
-        end = _closing(delta, found.end(), found.group(1))
-        assert end > 0, found.group(0)
-        yield parsed[0], parsed[1], delta[found.end():delta.rfind("</", 0, end)]
-        pos = end
-
-
-def _head(tag: str, attributes: dict[str, str | None]) -> str:
-    """A start tag (without its end) with its attributes in one order, whatever order they came in."""
-    return "<" + tag + "".join(f" {k}" if v is None else f' {k}="{v}"' for k, v in sorted(attributes.items()))
-
-
-def _write(tag: str, attributes: dict[str, str | None], children: str | None) -> str:
-    return _head(tag, attributes) + ("/>" if children is None else ">" + children + f"</{tag}>")
-
-
-def _apply(page: str, delta: str) -> str:
-    """What the page holds after a websocket message, as htmx's ws extension and idiomorph make it:
-    every top-level element swapped out of band (`hx-swap-oob`, "true" when absent, or "morph": the
-    page's element then holds what the new one holds) in order."""
-    for tag, attributes, children in _top_level(delta):
-        swap = attributes.pop("hx-swap-oob", None) or "true"
-        if swap.startswith("beforeend:#"):
-            end = page.index(f"</{tag}>", page.index(f'id="{swap.split("#", 1)[1]}"'))
-            page = page[:end] + (children or "") + page[end:]
-            continue
-        assert swap in ("true", "morph"), swap
-        old = _elements(page).get(str(attributes["id"]))
-        assert old is not None, f"the page has no #{attributes['id']} to swap"
-        page = page.replace(old, _write(tag, attributes, children), 1)
-    return page
-
-
-def _same(html: str) -> str:
-    """Markup as a page shows it, whatever the order of attributes: without the server's live
-    markers, and without the times a clock's script draws (`_FILLED`)."""
-    def tag(found: re.Match[str]) -> str:
-        closing = "/>" if found.group(0).endswith("/>") else ">"
-        parsed = _attributes(found.group(0)[:-len(closing)])
-        return found.group(0) if parsed is None else _head(*parsed) + closing
-
-    return _START.sub(tag, _FILLED.sub(r"\1", re.sub(r' hx-swap-oob="(?:true|morph)"', "", html)))
-
-
-def _cells(html: str) -> dict[str, str]:
-    """Cells, facts, status and clocks (each its state, then what it shows)."""
-    return {k: _same(v) for k, v in _elements(html).items() if k.startswith(("sq-", "fact-", "clock-")) or k == "status"}
-
-
-def _board(html: str) -> str:
-    """The #board element as the page draws it (without the server-side live markers)."""
-    return _same(_elements(html)["board"])
-
-
-def _rows(html: str) -> list[str]:
-    return re.findall(r'<span class="text">([^<]*)</span>', html)
 
 
 # -- a move drawn from its own transaction ---------------------------------------------------------
@@ -729,12 +661,12 @@ def test_an_update_drawn_from_the_moves_transaction_is_the_one_read_back(
             services.submit(match.id, seat, text, version)
         (written,) = handed
         assert written is not None and written.rows[-1].text == text
-        before = live._sent[match.id]
+        before = drawings._memory[match.id]
         with monkeypatch.context() as patched:
             patched.setattr(timezone, "now", functools.partial(lambda at: at, timezone.now()))
             with CaptureQueriesContext(connection) as queries:
                 quick = live.prepare(match.id, written)
-            live._sent[match.id] = before  # the same update again, read back from the database
+            drawings._memory[match.id] = before  # the same update again, read back from the database
             read = live.prepare(match.id)
         assert [(g, m["html"]) for g, m in quick] == [(g, m["html"]) for g, m in read], text
         if live._follows(before, written):  # drawn from the transaction: nothing of the move read back
@@ -747,9 +679,10 @@ def test_an_update_drawn_from_the_moves_transaction_is_the_one_read_back(
 
 def test_a_move_that_does_not_follow_the_update_sent_is_read_back(
         roles: Any, handed: list[Any], django_capture_on_commit_callbacks: Any) -> None:
-    """Another process sent version n+1 (this one holds n): the move making n+2 is read back from
-    the database, and its delta carries both moves' log rows; a transaction's hand-over arriving
-    after a newer update never takes a page back."""
+    """Version n+1 was drawn by no process this one can read (this one holds n; the other's drawing
+    never reached the cache): the move making n+2 is read back from the database, and its delta
+    carries both moves' log rows; a transaction's hand-over arriving after a newer update never
+    takes a page back."""
     match = roles.match
     _open(match, "watch")
     with django_capture_on_commit_callbacks(execute=True):
@@ -825,7 +758,7 @@ async def test_a_chat_line_to_many_sockets_gives_way_to_a_move_committed_meanwhi
     sockets = _Recorded(on_chat=lambda: live.notify(5))
     got, order = sockets.got, sockets.order
 
-    def prepare(match_id: int, moved: Any = None, emit: Any = None) -> list[Any]:
+    def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True, share: Any = None) -> list[Any]:
         emit("match-5-watch", live.message(None, "move"))
         return []
 
