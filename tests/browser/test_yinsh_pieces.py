@@ -32,6 +32,13 @@ PIECES_JS = """() => Object.fromEntries([['ring', 'E8', '.ring'], ['marker', 'E5
                    width: el.getBoundingClientRect().width}];
 }))"""
 
+#: the point a click in the middle of seat 1's ring (E8) lands on
+HOLE_JS = """() => {
+    const box = document.querySelector('#tc-root .pt[data-board="yinsh"][data-coord="E8"] .ring').getBoundingClientRect();
+    const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    return hit && hit.closest('.pt') ? hit.closest('.pt').dataset.coord : (hit ? hit.outerHTML.slice(0, 80) : null);
+}"""
+
 
 @pytest.mark.parametrize(("slug", "turns"), [("yinsh", YINSH), ("two-connect", TWO_CONNECT)])
 def test_rings_are_hollow_and_wide_markers_solid_and_small(browser: Any, start_match: StartMatch, slug: str,
@@ -65,5 +72,7 @@ def test_rings_are_hollow_and_wide_markers_solid_and_small(browser: Any, start_m
         assert ring["fill"] == "none", (device, ring)  # hollow: the board's lines show through it
         assert marker["fill"] == ring["stroke"] and marker["opacity"] == "1", (device, pieces)  # solid, the seat's colour
         assert ring["width"] >= 1.6 * marker["width"], (device, pieces)  # and much wider
+        # hollow, yet a click in its hole still lands on the ring's point (not on the lines behind it)
+        assert page.evaluate(HOLE_JS) == "E8", device
         board.screenshot(path=str(ARTIFACTS / f"yinsh-pieces-{slug}-{device}.png"))
     assert not errors, errors
