@@ -25,18 +25,16 @@ from __future__ import annotations
 
 import random
 import time
-from itertools import product
 from typing import Any
 
-from games.back_to_the_wall.board import DIRECTIONS, SEATS, Board, BoardOrders, Orders
+from games.back_to_the_wall.board import ROUNDS, SEATS, Board, BoardOrders, Orders
 from games.back_to_the_wall.resolve import place_points
 from games.back_to_the_wall.state import BackToTheWallState
-from games.core import Game, IllegalAction
+from games.core import Game
 
 from .search import Strength
+from .wallsim import TRIPLES, board_owners, board_walls, greedy_moves, ray_cache
 
-#: every piece's possible orders: three directions
-TRIPLES: tuple[tuple[str, ...], ...] = tuple(product(DIRECTIONS, repeat=3))
 #: evaluations per iteration of the strength when no clock is given
 EVALS_PER_ITERATION = 2
 #: weight of the captured-squares margin beside the place points
@@ -45,6 +43,10 @@ MARGIN = 0.15
 WALL_CHOICES = 8
 #: alternatives tried per part of the orders when each is judged over several samples
 WIDE = 32
+#: most samples of modelled opponents a trial is judged on
+MAX_SAMPLES = 10
+#: most samples of modelled opponents once the first ones have nothing more to tell
+MAX_MODELLED = 80
 
 
 def _wall_sets(board: Board, seat: int, rng: random.Random, count: int) -> list[tuple[tuple[int, int], ...]]:
@@ -100,65 +102,108 @@ def _garnet_ok(state: BackToTheWallState, seat: int) -> list[bool]:
 
 
 class _Judge:
-    """Values a trial's orders on every board, over the same sampled orders of the other seats."""
+    """Values a trial's orders on every board, over the same sampled orders of the other seats.
 
-    def __init__(self, game: Game[Any, Any], state: BackToTheWallState, seat: int,
-                 samples: list[dict[int, Any]]) -> None:
-        self.game = game
+    Each board resolves alone (wallsim.py: resolve.py's walls, movement kept to the owners), the
+    walls once per sample and wall choice of ours, as most trials change directions only."""
+
+    def __init__(self, state: BackToTheWallState, seat: int,
+                 samples: list[tuple[dict[int, BoardOrders], ...]]) -> None:
         self.state = state
         self.seat = seat
         self.samples = samples
+        self.spawn = state.round < ROUNDS
         self.calls = 0
+        self.walls: dict[tuple[int, int, tuple[tuple[int, int], ...]], tuple[frozenset[int], dict[int, int], Any]] = {}
 
-    def values(self, boards: tuple[BoardOrders, BoardOrders, BoardOrders]) -> list[float] | None:
-        game, seat = self.game, self.seat
+    def values(self, boards: tuple[BoardOrders, BoardOrders, BoardOrders]) -> list[float]:
+        seat = self.seat
         totals = [0.0, 0.0, 0.0]
-        try:
-            mine = game.apply(self.state, seat, Orders(boards))
-        except IllegalAction:
-            return None
-        for sample in self.samples:
-            after = mine
-            for other, orders in sample.items():
-                after = game.apply(after, other, orders)
+        for i, sample in enumerate(self.samples):
             self.calls += 1
-            scores = game.board_scores(after)  # type: ignore[attr-defined]
-            for b, board_scores in enumerate(scores):
-                points = place_points(board_scores)
-                best_other = max(v for s, v in board_scores.items() if s != seat)
-                totals[b] += points[seat] + MARGIN * (board_scores[seat] - best_other)
+            for b, board in enumerate(self.state.boards):
+                orders = dict(sample[b])
+                mine = orders[seat] = boards[b]
+                key = (b, i, mine.walls)
+                known = self.walls.get(key)
+                if known is None:
+                    walls, placed = board_walls(board, orders)
+                    known = self.walls[key] = (walls, placed, ray_cache(board.size, walls))
+                walls, placed, rays = known
+                owners = board_owners(board, walls, orders, rays, self.spawn)
+                scores = {s: self.state.bonus[s - 1][b] for s in SEATS}
+                for sq in owners:
+                    if sq:
+                        scores[sq] += 1
+                for s, theirs in orders.items():
+                    if theirs is not None and theirs.garnet:
+                        scores[s] += placed[s]
+                points = place_points(scores)
+                best_other = max(v for s, v in scores.items() if s != seat)
+                totals[b] += points[seat] + MARGIN * (scores[seat] - best_other)
         return [t / len(self.samples) for t in totals]
+
+
+def _modelled(state: BackToTheWallState, other: int, rng: random.Random) -> tuple[BoardOrders, ...]:
+    """A sample of `other`'s orders from wallsim's model: a valid wall set (with the garnet when it
+    is free, as every planner spends it) and each piece's nearly best triple by itself."""
+    garnet = (state.garnets is None and state.round == 1) or state.round == ROUNDS
+    out = []
+    for board in state.boards:
+        sets = _wall_sets(board, other, rng, 1)
+        walls = sets[0] if sets else ()
+        out.append(BoardOrders(walls, greedy_moves(board, other, rng), garnet and bool(walls)))
+    return tuple(out)
+
+
+def _random(game: Game[Any, Any], state: BackToTheWallState, other: int, rng: random.Random) -> tuple[BoardOrders, ...]:
+    orders = game.random_action(state, other, rng)
+    assert isinstance(orders, Orders)
+    return tuple(orders.boards)
 
 
 def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rng: random.Random) -> Any:
     """`seat`'s orders for this round: coordinate ascent over walls and each piece's directions,
-    judged by resolving the round against sampled orders of the other seats."""
+    judged by resolving the round against sampled orders of the other seats: at random for easy
+    (a beginner plans its own pieces only), from wallsim's model of a planning seat for normal
+    and strong (`Strength.tactics`)."""
     started = time.perf_counter()
     deadline = None if knobs.seconds is None else started + knobs.seconds
+    modelled = knobs.tactics
     evals = knobs.iterations * EVALS_PER_ITERATION
+    if modelled and deadline is not None:
+        evals = 10**9  # the clock ends the search: the quick judge would leave most of it unused
     # more sampled rounds per trial for a bigger budget (less luck, fewer trials)
-    sample_count = max(1, min(10, evals // 150))
+    sample_count = max(1, min(MAX_SAMPLES if modelled else 10, knobs.iterations * EVALS_PER_ITERATION // 150))
     others = [s for s in SEATS if s != seat]
-    samples = [{o: game.random_action(state, o, rng) for o in others} for _ in range(sample_count)]
-    judge = _Judge(game, state, seat, samples)
+
+    def draw(count: int) -> list[tuple[dict[int, BoardOrders], ...]]:
+        samples = []
+        for _ in range(count):
+            drawn = {o: _modelled(state, o, rng) if modelled else _random(game, state, o, rng) for o in others}
+            samples.append(tuple({o: drawn[o][b] for o in others} for b in range(3)))
+        return samples
+
+    samples = draw(sample_count)
+    judge = _Judge(state, seat, samples)
     garnets = _garnet_ok(state, seat)
     boards: list[Board] = list(state.boards)
     wall_choices: list[list[tuple[tuple[tuple[int, int], ...], bool]]] = []
     for b, board in enumerate(boards):
         sets = _wall_sets(board, seat, rng, WALL_CHOICES)
         wall_choices.append([((), False)] + [(w, garnets[b]) for w in sets])
-    # start: a random wall set (with the garnet) and random directions
+    # start: a random wall set (with the garnet) and random directions (normal and strong: the
+    # model's own best triples)
     current: list[BoardOrders] = []
     for b, board in enumerate(boards):
         walls, garnet = wall_choices[b][1] if len(wall_choices[b]) > 1 else wall_choices[b][0]
-        moves = tuple((p.number, rng.choice(TRIPLES)) for p in board.pieces_of(seat))
+        if modelled:
+            moves = greedy_moves(board, seat, rng, slack=0)
+        else:
+            moves = tuple((p.number, rng.choice(TRIPLES)) for p in board.pieces_of(seat))
         current.append(BoardOrders(walls, moves, garnet))
-    first = judge.values((current[0], current[1], current[2]))
-    if first is None:  # cannot happen with the rules as they are; stay legal whatever
-        current = [BoardOrders((), tuple((p.number, TRIPLES[0]) for p in board.pieces_of(seat)), False)
-                   for board in boards]
-        first = judge.values((current[0], current[1], current[2])) or [0.0, 0.0, 0.0]
-    best = first
+    game.check_orders(state, seat, Orders((current[0], current[1], current[2])))  # type: ignore[attr-defined]
+    best = judge.values((current[0], current[1], current[2]))
     parts = 1 + max(len(board.pieces_of(seat)) for board in boards)  # walls, then each piece
 
     def out_of_budget() -> bool:
@@ -173,10 +218,19 @@ def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rn
         available = min(evals, int(max(0.0, deadline - time.perf_counter()) / per_eval))
     # with several samples, at most WIDE alternatives per part: a bigger budget buys more samples
     # (less luck in each judgement), not more alternatives judged on the same few samples
-    widest = len(TRIPLES) if sample_count == 1 else WIDE
+    widest = len(TRIPLES) if sample_count == 1 or modelled else WIDE
     width = max(6, min(widest, available // max(1, sample_count * parts)))
     improved = True
-    while improved and not out_of_budget():
+    while not out_of_budget():
+        if not improved:
+            # a sweep changed nothing: the orders are the best these samples tell.  With time left
+            # (normal and strong), judge them on more of the model's samples and fresh wall sets
+            if not modelled or len(judge.samples) >= MAX_MODELLED:
+                break
+            judge.samples.extend(draw(len(judge.samples)))
+            for b, board in enumerate(boards):
+                wall_choices[b] += [(w, garnets[b]) for w in _wall_sets(board, seat, rng, WALL_CHOICES)]
+            best = judge.values((current[0], current[1], current[2]))
         improved = False
         for part in range(parts):
             if out_of_budget():
@@ -196,8 +250,6 @@ def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rn
                 trial = [_with(current[b], part, choices[b][k]) if k < len(choices[b]) else current[b]
                          for b in range(3)]
                 values = judge.values((trial[0], trial[1], trial[2]))
-                if values is None:
-                    continue
                 for b in range(3):
                     if k < len(choices[b]) and values[b] > best[b] + 1e-9:
                         current[b] = trial[b]
