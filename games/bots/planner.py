@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
-from games.back_to_the_wall.board import ROUNDS, SEATS, Board, BoardOrders, Orders
+from games.back_to_the_wall.board import DIRECTIONS, ROUNDS, SEATS, Board, BoardOrders, Orders
 from games.back_to_the_wall.resolve import place_points
 from games.back_to_the_wall.state import BackToTheWallState
 from games.core import Game
@@ -39,6 +40,8 @@ from .wallsim import TRIPLES, board_owners, board_walls, greedy_moves, ray_cache
 EVALS_PER_ITERATION = 2
 #: weight of the captured-squares margin beside the place points
 MARGIN = 0.15
+#: value of a square a piece could reach in one slide, before the last round (normal and strong)
+MOBILITY = 0.03
 #: wall sets tried per board
 WALL_CHOICES = 8
 #: alternatives tried per part of the orders when each is judged over several samples
@@ -108,11 +111,12 @@ class _Judge:
     walls once per sample and wall choice of ours, as most trials change directions only."""
 
     def __init__(self, state: BackToTheWallState, seat: int,
-                 samples: list[tuple[dict[int, BoardOrders], ...]]) -> None:
+                 samples: list[tuple[dict[int, BoardOrders], ...]], mobility: float = 0.0) -> None:
         self.state = state
         self.seat = seat
         self.samples = samples
         self.spawn = state.round < ROUNDS
+        self.mobility = mobility if self.spawn else 0.0
         self.calls = 0
         self.walls: dict[tuple[int, int, tuple[tuple[int, int], ...]], tuple[frozenset[int], dict[int, int], Any]] = {}
 
@@ -130,21 +134,25 @@ class _Judge:
                     walls, placed = board_walls(board, orders)
                     known = self.walls[key] = (walls, placed, ray_cache(board.size, walls))
                 walls, placed, rays = known
-                owners = board_owners(board, walls, orders, rays, self.spawn)
-                scores = {s: self.state.bonus[s - 1][b] for s in SEATS}
-                for sq in owners:
-                    if sq:
-                        scores[sq] += 1
+                ends: list[tuple[int, int]] | None = [] if self.mobility else None
+                owners = board_owners(board, walls, orders, rays, self.spawn, ends)
+                scores = {s: self.state.bonus[s - 1][b] + owners.count(s) for s in SEATS}
                 for s, theirs in orders.items():
                     if theirs is not None and theirs.garnet:
                         scores[s] += placed[s]
                 points = place_points(scores)
                 best_other = max(v for s, v in scores.items() if s != seat)
                 totals[b] += points[seat] + MARGIN * (scores[seat] - best_other)
+                if ends:
+                    # before the last round a piece is worth the squares it can reach next round:
+                    # a piece walled into a pocket captures little when the final owners are made
+                    totals[b] += self.mobility * sum(len(rays(sq, d)) for s, sq in ends if s == seat
+                                                     for d in DIRECTIONS)
         return [t / len(self.samples) for t in totals]
 
 
-def _modelled(state: BackToTheWallState, other: int, rng: random.Random) -> tuple[BoardOrders, ...]:
+def _modelled(state: BackToTheWallState, other: int, rng: random.Random,
+              cache: dict[Any, Any] | None = None) -> tuple[BoardOrders, ...]:
     """A sample of `other`'s orders from wallsim's model: a valid wall set (with the garnet when it
     is free, as every planner spends it) and each piece's nearly best triple by itself."""
     garnet = (state.garnets is None and state.round == 1) or state.round == ROUNDS
@@ -152,7 +160,7 @@ def _modelled(state: BackToTheWallState, other: int, rng: random.Random) -> tupl
     for board in state.boards:
         sets = _wall_sets(board, other, rng, 1)
         walls = sets[0] if sets else ()
-        out.append(BoardOrders(walls, greedy_moves(board, other, rng), garnet and bool(walls)))
+        out.append(BoardOrders(walls, greedy_moves(board, other, rng, cache=cache), garnet and bool(walls)))
     return tuple(out)
 
 
@@ -177,15 +185,21 @@ def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rn
     sample_count = max(1, min(MAX_SAMPLES if modelled else 10, knobs.iterations * EVALS_PER_ITERATION // 150))
     others = [s for s in SEATS if s != seat]
 
+
+    greedy: dict[Any, Any] = {}  # wallsim's scored triples, shared by every sample
+
+    def model(other: int) -> tuple[BoardOrders, ...]:
+        return _modelled(state, other, rng, greedy) if modelled else _random(game, state, other, rng)
+
     def draw(count: int) -> list[tuple[dict[int, BoardOrders], ...]]:
-        samples = []
+        samples: list[tuple[dict[int, BoardOrders], ...]] = []
         for _ in range(count):
-            drawn = {o: _modelled(state, o, rng) if modelled else _random(game, state, o, rng) for o in others}
+            drawn = {o: model(o) for o in others}
             samples.append(tuple({o: drawn[o][b] for o in others} for b in range(3)))
         return samples
 
     samples = draw(sample_count)
-    judge = _Judge(state, seat, samples)
+    judge = _Judge(state, seat, samples, MOBILITY if modelled else 0.0)
     garnets = _garnet_ok(state, seat)
     boards: list[Board] = list(state.boards)
     wall_choices: list[list[tuple[tuple[tuple[int, int], ...], bool]]] = []
@@ -198,7 +212,7 @@ def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rn
     for b, board in enumerate(boards):
         walls, garnet = wall_choices[b][1] if len(wall_choices[b]) > 1 else wall_choices[b][0]
         if modelled:
-            moves = greedy_moves(board, seat, rng, slack=0)
+            moves = greedy_moves(board, seat, rng, slack=0, cache=greedy)
         else:
             moves = tuple((p.number, rng.choice(TRIPLES)) for p in board.pieces_of(seat))
         current.append(BoardOrders(walls, moves, garnet))
@@ -231,31 +245,41 @@ def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rn
             for b, board in enumerate(boards):
                 wall_choices[b] += [(w, garnets[b]) for w in _wall_sets(board, seat, rng, WALL_CHOICES)]
             best = judge.values((current[0], current[1], current[2]))
-        improved = False
-        for part in range(parts):
+        improved = _sweep(judge, current, best, parts, wall_choices, width, rng, out_of_budget)
+    return Orders((current[0], current[1], current[2]))
+
+
+def _sweep(judge: _Judge, current: list[BoardOrders], best: list[float], parts: int,
+           wall_choices: list[list[tuple[tuple[tuple[int, int], ...], bool]]], width: int, rng: random.Random,
+           out_of_budget: Callable[[], bool]) -> bool:
+    """One pass of coordinate ascent: each part in turn (the walls, then each piece's directions),
+    `width` alternatives of it tried on all three boards at once, each board keeping its best.
+    Changes `current` and `best` in place; whether anything improved."""
+    improved = False
+    boards = judge.state.boards
+    for part in range(parts):
+        if out_of_budget():
+            break
+        choices: list[list[Any]] = []
+        for b, board in enumerate(boards):
+            if part == 0:
+                options: list[Any] = list(wall_choices[b])
+            else:
+                options = list(TRIPLES) if part - 1 < len(board.pieces_of(judge.seat)) else []
+            rng.shuffle(options)
+            choices.append(options[:width])
+        for k in range(max(len(c) for c in choices)):
             if out_of_budget():
                 break
-            choices: list[list[Any]] = []
-            for b, board in enumerate(boards):
-                if part == 0:
-                    options: list[Any] = list(wall_choices[b])
-                else:
-                    mine = board.pieces_of(seat)
-                    options = list(TRIPLES) if part - 1 < len(mine) else []
-                rng.shuffle(options)
-                choices.append(options[:width])
-            for k in range(max(len(c) for c in choices)):
-                if out_of_budget():
-                    break
-                trial = [_with(current[b], part, choices[b][k]) if k < len(choices[b]) else current[b]
-                         for b in range(3)]
-                values = judge.values((trial[0], trial[1], trial[2]))
-                for b in range(3):
-                    if k < len(choices[b]) and values[b] > best[b] + 1e-9:
-                        current[b] = trial[b]
-                        best[b] = values[b]
-                        improved = True
-    return Orders((current[0], current[1], current[2]))
+            trial = [_with(current[b], part, choices[b][k]) if k < len(choices[b]) else current[b]
+                     for b in range(3)]
+            values = judge.values((trial[0], trial[1], trial[2]))
+            for b in range(3):
+                if k < len(choices[b]) and values[b] > best[b] + 1e-9:
+                    current[b] = trial[b]
+                    best[b] = values[b]
+                    improved = True
+    return improved
 
 
 def _with(orders: BoardOrders, part: int, choice: Any) -> BoardOrders:

@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable, Mapping
 from itertools import product
 
-from games.back_to_the_wall.board import DIRECTIONS, SEATS, Board, BoardOrders
+from games.back_to_the_wall.board import DELTAS, DIRECTIONS, SEATS, Board, BoardOrders
 from games.back_to_the_wall.resolve import fallback, ray, resolve_walls
 
 #: every piece's possible orders: three directions
@@ -49,8 +49,9 @@ def board_walls(board: Board, orders: Mapping[int, BoardOrders | None]) -> tuple
 
 
 def board_owners(board: Board, walls: frozenset[int], orders: Mapping[int, BoardOrders | None],
-                 rays: Rays, spawn: bool) -> list[int]:
-    """Owners of `board`'s squares after the round's three movement phases (and the spawn)."""
+                 rays: Rays, spawn: bool, ends: list[tuple[int, int]] | None = None) -> list[int]:
+    """Owners of `board`'s squares after the round's three movement phases (and the spawn);
+    `ends`, when given, receives every piece's (seat, square) where it stops."""
     size = board.size
     owners = list(board.owners)
     seats = [p.seat for p in board.pieces]
@@ -67,9 +68,7 @@ def board_owners(board: Board, walls: frozenset[int], orders: Mapping[int, Board
             if dirs is None or phase >= len(dirs):
                 continue
             wanted = dirs[phase]
-            path = rays(squares[i], wanted)
-            if not path:
-                path = fallback(squares[i], wanted, corners[i], size, walls, owners, rays).path
+            path = rays(squares[i], wanted) or _fallback(squares[i], wanted, corners[i], size, owners, rays)
             if path:
                 paths.append((seats[i], path))
                 squares[i] = path[-1]
@@ -90,36 +89,80 @@ def board_owners(board: Board, walls: frozenset[int], orders: Mapping[int, Board
     if spawn:
         for seat in SEATS:
             owners[board.corner(seat)] = seat
+    if ends is not None:
+        ends.extend(zip(seats, squares, strict=True))
     return owners
 
 
-def greedy_moves(board: Board, seat: int, rng: random.Random, slack: int = 1) -> tuple[tuple[int, tuple[str, ...]], ...]:
+def _fallback(square: int, intended: str, corner: int, size: int, owners: list[int], rays: Rays) -> tuple[int, ...]:
+    """resolve.fallback's path without its report: the open direction with the most squares owned
+    by no one, then a perpendicular before the opposite, then the one toward the piece's corner."""
+    row, col = divmod(square, size)
+    crow, ccol = divmod(corner, size)
+    start = DIRECTIONS.index(intended)
+    best: tuple[int, int, int, int] | None = None
+    taken: tuple[int, ...] = ()
+    for turn in (1, 3, 2):
+        direction = DIRECTIONS[(start + turn) % 4]
+        path = rays(square, direction)
+        if not path:
+            continue
+        dc, dr = DELTAS[direction]
+        toward = dc * (ccol - col) + dr * (crow - row) > 0
+        key = (-sum(1 for sq in path if owners[sq] == 0), 2 if turn == 2 else 1, 0 if toward else 1, turn)
+        if best is None or key < best:
+            best, taken = key, path
+    return taken
+
+
+Scored = list[tuple[int, tuple[str, ...], frozenset[int]]]
+
+
+def greedy_moves(board: Board, seat: int, rng: random.Random, slack: int = 1,
+                 cache: dict[tuple[int, int, int, frozenset[int]], Scored] | None = None,
+                 ) -> tuple[tuple[int, tuple[str, ...]], ...]:
     """`seat`'s directions on `board` if it planned its pieces alone on today's walls: per piece, a
-    triple among those capturing at least the most squares not yet its own less `slack`."""
-    size = board.size
-    walls = board.walls
-    rays = ray_cache(size, walls)
-    owners = list(board.owners)
-    corner = board.corner(seat)
+    triple among those capturing at least the most squares not yet its own less `slack`.
+    `cache` (one per position) keeps each piece's scored triples: samples differ by choice only."""
+    cache = {} if cache is None else cache
+    taken: frozenset[int] = frozenset()
     out: list[tuple[int, tuple[str, ...]]] = []
     for piece in board.pieces_of(seat):
-        scored: list[tuple[int, tuple[str, ...], set[int]]] = []
-        for triple in TRIPLES:
-            square = piece.square
-            gained: set[int] = set()
-            seen = owners[:]  # the owners as each phase starts: a fallback counts the free squares
-            for direction in triple:
-                path = rays(square, direction) or fallback(square, direction, corner, size, walls, seen, rays).path
-                for sq in path:
-                    if owners[sq] != seat:
-                        gained.add(sq)
-                    seen[sq] = seat
-                if path:
-                    square = path[-1]
-            scored.append((len(gained), triple, gained))
+        key = (board.index, seat, piece.number, taken)
+        scored = cache.get(key)
+        if scored is None:
+            scored = cache[key] = _scored(board, seat, piece.square, taken)
         best = max(s[0] for s in scored)
         _n, triple, gained = rng.choice([s for s in scored if s[0] >= best - slack])
         out.append((piece.number, triple))
-        for sq in gained:
-            owners[sq] = seat  # the next piece plans around what this one takes
+        taken = taken | gained  # the next piece plans around what this one takes
     return tuple(out)
+
+
+def _scored(board: Board, seat: int, start: int, taken: frozenset[int]) -> Scored:
+    """Every triple of a piece at `start` with the squares it would capture, moving alone, the
+    squares in `taken` already its own: a tree of paths (4, 16, 64), each phase's fallback
+    counting the squares owned by no one as the phase starts."""
+    size = board.size
+    walls = board.walls
+    rays = ray_cache(size, walls)
+    owners = [seat if sq in taken else owner for sq, owner in enumerate(board.owners)]
+    corner = board.corner(seat)
+    out: Scored = []
+
+    def walk(square: int, seen: list[int], gained: frozenset[int], prefix: tuple[str, ...]) -> None:
+        if len(prefix) == 3:
+            out.append((len(gained), prefix, gained))
+            return
+        for direction in DIRECTIONS:
+            path = rays(square, direction) or fallback(square, direction, corner, size, walls, seen, rays).path
+            if path:
+                after = seen[:]
+                for sq in path:
+                    after[sq] = seat
+                walk(path[-1], after, gained | {sq for sq in path if owners[sq] != seat}, (*prefix, direction))
+            else:
+                walk(square, seen, gained, (*prefix, direction))
+
+    walk(start, owners, frozenset(), ())
+    return out
