@@ -5,20 +5,21 @@ walls, three directions per piece and a garnet on each of three boards: far too
 many to sample well).  The planner improves one part of the orders at a time
 (coordinate ascent): the walls (with the garnet), then each piece's three
 directions, trying every alternative for that part.  Each trial is judged by
-resolving the round with the game's own rules, through the Game interface:
-`apply` of our orders and of the other seats' orders sampled from the observed
-state (`random_action`: their sealed orders are unknown).  The same samples
-judge every trial (common random numbers), so two trials differ only by our
-orders.
+resolving the round with the game's own rules (wallsim.py: resolve.py's walls,
+rays and fallbacks, owners only) against the other seats' orders sampled from
+the observed state (`random_action`: their sealed orders are unknown).  The same
+samples judge every trial (common random numbers), so two trials differ only
+by our orders.  Normal and strong use the rest of their clock: once a sweep
+changes nothing, the orders are judged again on more samples and fresh wall sets.
 
-The three boards resolve independently, so one `apply` judges a trial on all
-three at once: trial k sets choice k of the part on every board, and each
-board keeps its own best.  A board is valued by the place points it would
-give (6/4/2/1, ties shared: the match's own score) plus a little for the
-margin of captured squares over the best other seat.
+The three boards resolve independently, so one trial is judged on all three
+at once: trial k sets choice k of the part on every board, and each board
+keeps its own best.  A board is valued by the place points it would give
+(6/4/2/1, ties shared: the match's own score) plus a little for the margin of
+captured squares over the best other seat.
 
 Reads only the observed state (observe.py: others' submissions, spends and
-bonuses unknown) and the game's own tally (`board_scores`).
+bonuses unknown).
 """
 
 from __future__ import annotations
@@ -28,28 +29,24 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from games.back_to_the_wall.board import DIRECTIONS, ROUNDS, SEATS, Board, BoardOrders, Orders
+from games.back_to_the_wall.board import ROUNDS, SEATS, Board, BoardOrders, Orders
 from games.back_to_the_wall.resolve import place_points
 from games.back_to_the_wall.state import BackToTheWallState
 from games.core import Game
 
 from .search import Strength
-from .wallsim import TRIPLES, board_owners, board_walls, greedy_moves, ray_cache
+from .wallsim import TRIPLES, board_owners, board_walls, ray_cache
 
 #: evaluations per iteration of the strength when no clock is given
 EVALS_PER_ITERATION = 2
 #: weight of the captured-squares margin beside the place points
 MARGIN = 0.15
-#: value of a square a piece could reach in one slide, before the last round (normal and strong)
-MOBILITY = 0.03
 #: wall sets tried per board
 WALL_CHOICES = 8
 #: alternatives tried per part of the orders when each is judged over several samples
 WIDE = 32
-#: most samples of modelled opponents a trial is judged on
-MAX_SAMPLES = 10
-#: most samples of modelled opponents once the first ones have nothing more to tell
-MAX_MODELLED = 80
+#: most samples normal and strong judge on once the first ones have nothing more to tell
+MAX_EXTENDED = 80
 
 
 def _wall_sets(board: Board, seat: int, rng: random.Random, count: int) -> list[tuple[tuple[int, int], ...]]:
@@ -111,12 +108,11 @@ class _Judge:
     walls once per sample and wall choice of ours, as most trials change directions only."""
 
     def __init__(self, state: BackToTheWallState, seat: int,
-                 samples: list[tuple[dict[int, BoardOrders], ...]], mobility: float = 0.0) -> None:
+                 samples: list[tuple[dict[int, BoardOrders], ...]]) -> None:
         self.state = state
         self.seat = seat
         self.samples = samples
         self.spawn = state.round < ROUNDS
-        self.mobility = mobility if self.spawn else 0.0
         self.calls = 0
         self.walls: dict[tuple[int, int, tuple[tuple[int, int], ...]], tuple[frozenset[int], dict[int, int], Any]] = {}
 
@@ -134,8 +130,7 @@ class _Judge:
                     walls, placed = board_walls(board, orders)
                     known = self.walls[key] = (walls, placed, ray_cache(board.size, walls))
                 walls, placed, rays = known
-                ends: list[tuple[int, int]] | None = [] if self.mobility else None
-                owners = board_owners(board, walls, orders, rays, self.spawn, ends)
+                owners = board_owners(board, walls, orders, rays, self.spawn)
                 scores = {s: self.state.bonus[s - 1][b] + owners.count(s) for s in SEATS}
                 for s, theirs in orders.items():
                     if theirs is not None and theirs.garnet:
@@ -143,25 +138,7 @@ class _Judge:
                 points = place_points(scores)
                 best_other = max(v for s, v in scores.items() if s != seat)
                 totals[b] += points[seat] + MARGIN * (scores[seat] - best_other)
-                if ends:
-                    # before the last round a piece is worth the squares it can reach next round:
-                    # a piece walled into a pocket captures little when the final owners are made
-                    totals[b] += self.mobility * sum(len(rays(sq, d)) for s, sq in ends if s == seat
-                                                     for d in DIRECTIONS)
         return [t / len(self.samples) for t in totals]
-
-
-def _modelled(state: BackToTheWallState, other: int, rng: random.Random,
-              cache: dict[Any, Any] | None = None) -> tuple[BoardOrders, ...]:
-    """A sample of `other`'s orders from wallsim's model: a valid wall set (with the garnet when it
-    is free, as every planner spends it) and each piece's nearly best triple by itself."""
-    garnet = (state.garnets is None and state.round == 1) or state.round == ROUNDS
-    out = []
-    for board in state.boards:
-        sets = _wall_sets(board, other, rng, 1)
-        walls = sets[0] if sets else ()
-        out.append(BoardOrders(walls, greedy_moves(board, other, rng, cache=cache), garnet and bool(walls)))
-    return tuple(out)
 
 
 def _random(game: Game[Any, Any], state: BackToTheWallState, other: int, rng: random.Random) -> tuple[BoardOrders, ...]:
@@ -172,49 +149,37 @@ def _random(game: Game[Any, Any], state: BackToTheWallState, other: int, rng: ra
 
 def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rng: random.Random) -> Any:
     """`seat`'s orders for this round: coordinate ascent over walls and each piece's directions,
-    judged by resolving the round against sampled orders of the other seats: at random for easy
-    (a beginner plans its own pieces only), from wallsim's model of a planning seat for normal
-    and strong (`Strength.tactics`)."""
+    judged by resolving the round against sampled orders of the other seats.  Normal and strong
+    (`Strength.tactics`) use the rest of their clock: once a sweep changes nothing, more samples."""
     started = time.perf_counter()
     deadline = None if knobs.seconds is None else started + knobs.seconds
-    modelled = knobs.tactics
+    extend = knobs.tactics
     evals = knobs.iterations * EVALS_PER_ITERATION
-    if modelled and deadline is not None:
+    if extend and deadline is not None:
         evals = 10**9  # the clock ends the search: the quick judge would leave most of it unused
     # more sampled rounds per trial for a bigger budget (less luck, fewer trials)
-    sample_count = max(1, min(MAX_SAMPLES if modelled else 10, knobs.iterations * EVALS_PER_ITERATION // 150))
+    sample_count = max(1, min(10, knobs.iterations * EVALS_PER_ITERATION // 150))
     others = [s for s in SEATS if s != seat]
-
-
-    greedy: dict[Any, Any] = {}  # wallsim's scored triples, shared by every sample
-
-    def model(other: int) -> tuple[BoardOrders, ...]:
-        return _modelled(state, other, rng, greedy) if modelled else _random(game, state, other, rng)
 
     def draw(count: int) -> list[tuple[dict[int, BoardOrders], ...]]:
         samples: list[tuple[dict[int, BoardOrders], ...]] = []
         for _ in range(count):
-            drawn = {o: model(o) for o in others}
+            drawn = {o: _random(game, state, o, rng) for o in others}
             samples.append(tuple({o: drawn[o][b] for o in others} for b in range(3)))
         return samples
 
-    samples = draw(sample_count)
-    judge = _Judge(state, seat, samples, MOBILITY if modelled else 0.0)
+    judge = _Judge(state, seat, draw(sample_count))
     garnets = _garnet_ok(state, seat)
     boards: list[Board] = list(state.boards)
     wall_choices: list[list[tuple[tuple[tuple[int, int], ...], bool]]] = []
     for b, board in enumerate(boards):
         sets = _wall_sets(board, seat, rng, WALL_CHOICES)
         wall_choices.append([((), False)] + [(w, garnets[b]) for w in sets])
-    # start: a random wall set (with the garnet) and random directions (normal and strong: the
-    # model's own best triples)
+    # start: a random wall set (with the garnet) and random directions
     current: list[BoardOrders] = []
     for b, board in enumerate(boards):
         walls, garnet = wall_choices[b][1] if len(wall_choices[b]) > 1 else wall_choices[b][0]
-        if modelled:
-            moves = greedy_moves(board, seat, rng, slack=0, cache=greedy)
-        else:
-            moves = tuple((p.number, rng.choice(TRIPLES)) for p in board.pieces_of(seat))
+        moves = tuple((p.number, rng.choice(TRIPLES)) for p in board.pieces_of(seat))
         current.append(BoardOrders(walls, moves, garnet))
     game.check_orders(state, seat, Orders((current[0], current[1], current[2])))  # type: ignore[attr-defined]
     best = judge.values((current[0], current[1], current[2]))
@@ -232,14 +197,14 @@ def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rn
         available = min(evals, int(max(0.0, deadline - time.perf_counter()) / per_eval))
     # with several samples, at most WIDE alternatives per part: a bigger budget buys more samples
     # (less luck in each judgement), not more alternatives judged on the same few samples
-    widest = len(TRIPLES) if sample_count == 1 or modelled else WIDE
+    widest = len(TRIPLES) if sample_count == 1 else WIDE
     width = max(6, min(widest, available // max(1, sample_count * parts)))
     improved = True
     while not out_of_budget():
         if not improved:
             # a sweep changed nothing: the orders are the best these samples tell.  With time left
-            # (normal and strong), judge them on more of the model's samples and fresh wall sets
-            if not modelled or len(judge.samples) >= MAX_MODELLED:
+            # (normal and strong), judge them on more samples and fresh wall sets
+            if not extend or len(judge.samples) >= MAX_EXTENDED:
                 break
             judge.samples.extend(draw(len(judge.samples)))
             for b, board in enumerate(boards):

@@ -1,26 +1,20 @@
-"""Back to the Wall for the planner: one board's round resolved quickly, and a cheap model of a seat.
+"""Back to the Wall for the planner: one board's round resolved quickly.
 
 The planner judges thousands of trial orders a move.  Through `game.apply` a round costs ~3 ms
 (checks, logs and notes of every tick, a new state), so normal judged ~250 trials in its 0.8 s.
-`board_owners` resolves one board's movement as resolve.py does (the same `ray` and `fallback`,
-the same ticks: a square changes hands unless pieces of different seats enter it on one tick)
-but keeps only the owners; the walls come from resolve.py's own `resolve_walls`.  A test checks
-both against `resolve_board` on random orders.
-
-`greedy_moves` is what a seat that plans its own pieces and ignores the others would order: per
-piece, the three directions whose path captures the most squares it does not own.  Normal and
-strong judge their orders against such opponents (a random player's orders say little about a
-seat that plans); `slack` lets the model pick among nearly best triples, so samples differ.
+`board_owners` resolves one board's movement as resolve.py does (the same rays, the same
+fallback rule, the same ticks: a square changes hands unless pieces of different seats enter it
+on one tick) but keeps only the owners; the walls come from resolve.py's own `resolve_walls`.
+A test checks both against `resolve_board` on random orders of every seat, round after round.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 from itertools import product
 
 from games.back_to_the_wall.board import DELTAS, DIRECTIONS, SEATS, Board, BoardOrders
-from games.back_to_the_wall.resolve import fallback, ray, resolve_walls
+from games.back_to_the_wall.resolve import ray, resolve_walls
 
 #: every piece's possible orders: three directions
 TRIPLES: tuple[tuple[str, ...], ...] = tuple(product(DIRECTIONS, repeat=3))
@@ -49,9 +43,8 @@ def board_walls(board: Board, orders: Mapping[int, BoardOrders | None]) -> tuple
 
 
 def board_owners(board: Board, walls: frozenset[int], orders: Mapping[int, BoardOrders | None],
-                 rays: Rays, spawn: bool, ends: list[tuple[int, int]] | None = None) -> list[int]:
-    """Owners of `board`'s squares after the round's three movement phases (and the spawn);
-    `ends`, when given, receives every piece's (seat, square) where it stops."""
+                 rays: Rays, spawn: bool) -> list[int]:
+    """Owners of `board`'s squares after the round's three movement phases (and the spawn)."""
     size = board.size
     owners = list(board.owners)
     seats = [p.seat for p in board.pieces]
@@ -89,8 +82,6 @@ def board_owners(board: Board, walls: frozenset[int], orders: Mapping[int, Board
     if spawn:
         for seat in SEATS:
             owners[board.corner(seat)] = seat
-    if ends is not None:
-        ends.extend(zip(seats, squares, strict=True))
     return owners
 
 
@@ -113,56 +104,3 @@ def _fallback(square: int, intended: str, corner: int, size: int, owners: list[i
         if best is None or key < best:
             best, taken = key, path
     return taken
-
-
-Scored = list[tuple[int, tuple[str, ...], frozenset[int]]]
-
-
-def greedy_moves(board: Board, seat: int, rng: random.Random, slack: int = 1,
-                 cache: dict[tuple[int, int, int, frozenset[int]], Scored] | None = None,
-                 ) -> tuple[tuple[int, tuple[str, ...]], ...]:
-    """`seat`'s directions on `board` if it planned its pieces alone on today's walls: per piece, a
-    triple among those capturing at least the most squares not yet its own less `slack`.
-    `cache` (one per position) keeps each piece's scored triples: samples differ by choice only."""
-    cache = {} if cache is None else cache
-    taken: frozenset[int] = frozenset()
-    out: list[tuple[int, tuple[str, ...]]] = []
-    for piece in board.pieces_of(seat):
-        key = (board.index, seat, piece.number, taken)
-        scored = cache.get(key)
-        if scored is None:
-            scored = cache[key] = _scored(board, seat, piece.square, taken)
-        best = max(s[0] for s in scored)
-        _n, triple, gained = rng.choice([s for s in scored if s[0] >= best - slack])
-        out.append((piece.number, triple))
-        taken = taken | gained  # the next piece plans around what this one takes
-    return tuple(out)
-
-
-def _scored(board: Board, seat: int, start: int, taken: frozenset[int]) -> Scored:
-    """Every triple of a piece at `start` with the squares it would capture, moving alone, the
-    squares in `taken` already its own: a tree of paths (4, 16, 64), each phase's fallback
-    counting the squares owned by no one as the phase starts."""
-    size = board.size
-    walls = board.walls
-    rays = ray_cache(size, walls)
-    owners = [seat if sq in taken else owner for sq, owner in enumerate(board.owners)]
-    corner = board.corner(seat)
-    out: Scored = []
-
-    def walk(square: int, seen: list[int], gained: frozenset[int], prefix: tuple[str, ...]) -> None:
-        if len(prefix) == 3:
-            out.append((len(gained), prefix, gained))
-            return
-        for direction in DIRECTIONS:
-            path = rays(square, direction) or fallback(square, direction, corner, size, walls, seen, rays).path
-            if path:
-                after = seen[:]
-                for sq in path:
-                    after[sq] = seat
-                walk(path[-1], after, gained | {sq for sq in path if owners[sq] != seat}, (*prefix, direction))
-            else:
-                walk(square, seen, gained, (*prefix, direction))
-
-    walk(start, owners, frozenset(), ())
-    return out

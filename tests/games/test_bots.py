@@ -224,30 +224,6 @@ def test_the_planners_quick_resolution_is_the_games_own():
     assert compared == 12 * 3 * 3
 
 
-def test_the_model_of_a_seat_takes_the_most_squares_its_pieces_can_alone():
-    """greedy_moves (easy's opponents aside, what normal and strong expect of the others): with
-    no slack, each piece's triple captures as many squares as any of the 64 would, its pieces
-    moving alone (the game's own resolution, no walls submitted)."""
-    from games.back_to_the_wall.board import BoardOrders
-    from games.back_to_the_wall.resolve import resolve_board
-    from games.bots.wallsim import TRIPLES, greedy_moves
-
-    game = get_game("back-to-the-wall")
-    rng = random.Random(5)
-    for _ in range(4):
-        for state, _orders in _played_rounds(game, rng, 2):
-            board = state.boards[1]
-            for seat in (1, 2, 3, 4):
-                first = board.pieces_of(seat)[0]
-                moves = greedy_moves(board, seat, random.Random(1), slack=0)
-
-                def taken(triple, first=first, seat=seat, board=board):
-                    alone = {seat: BoardOrders((), ((first.number, triple),))}
-                    return resolve_board(board, alone, None)[0].captured(seat)
-
-                assert taken(dict(moves)[first.number]) == max(taken(t) for t in TRIPLES)
-
-
 @pytest.mark.parametrize("strength", ["easy", "normal", "strong"])
 def test_back_to_the_wall_orders_differ_by_seed(strength):
     """A seat's seed chooses among orders of nearly equal value: the same opening gives
