@@ -224,6 +224,19 @@ def test_the_planners_quick_resolution_is_the_games_own():
     assert compared == 12 * 3 * 3
 
 
+def test_easy_spends_a_garnet_on_the_biggest_board_only_normal_on_every_board():
+    """Free garnets: normal spends one with the walls it places on every board in round 1 (their
+    bonus counts the walls placed); easy, a beginner, only on Thrice."""
+    game = get_game("back-to-the-wall")
+    state = game.new({})
+    for seed in range(3):
+        easy = choose(game, state, 1, replace(STRENGTHS["easy"], seconds=None), seed=seed)
+        assert [b.garnet for b in easy.boards][:2] == [False, False]
+        normal = choose(game, state, 1, replace(STRENGTHS["normal"], seconds=None, iterations=40), seed=seed)
+        assert all(b.garnet for b in normal.boards if b.walls)
+        assert any(b.walls for b in normal.boards)
+
+
 @pytest.mark.parametrize("strength", ["easy", "normal", "strong"])
 def test_back_to_the_wall_orders_differ_by_seed(strength):
     """A seat's seed chooses among orders of nearly equal value: the same opening gives
