@@ -5,38 +5,38 @@ walls, three directions per piece and a garnet on each of three boards: far too
 many to sample well).  The planner improves one part of the orders at a time
 (coordinate ascent): the walls (with the garnet), then each piece's three
 directions, trying every alternative for that part.  Each trial is judged by
-resolving the round with the game's own rules, through the Game interface:
-`apply` of our orders and of the other seats' orders sampled from the observed
-state (`random_action`: their sealed orders are unknown).  The same samples
-judge every trial (common random numbers), so two trials differ only by our
-orders.
+resolving the round with the game's own rules (wallsim.py: resolve.py's walls,
+rays and fallbacks, owners only) against the other seats' orders sampled from
+the observed state (`random_action`: their sealed orders are unknown).  The same
+samples judge every trial (common random numbers), so two trials differ only
+by our orders.  Normal and strong use the rest of their clock: once a sweep
+changes nothing, the orders are judged again on more samples and fresh wall sets.
 
-The three boards resolve independently, so one `apply` judges a trial on all
-three at once: trial k sets choice k of the part on every board, and each
-board keeps its own best.  A board is valued by the place points it would
-give (6/4/2/1, ties shared: the match's own score) plus a little for the
-margin of captured squares over the best other seat.
+The three boards resolve independently, so one trial is judged on all three
+at once: trial k sets choice k of the part on every board, and each board
+keeps its own best.  A board is valued by the place points it would give
+(6/4/2/1, ties shared: the match's own score) plus a little for the margin of
+captured squares over the best other seat.
 
 Reads only the observed state (observe.py: others' submissions, spends and
-bonuses unknown) and the game's own tally (`board_scores`).
+bonuses unknown).
 """
 
 from __future__ import annotations
 
 import random
 import time
-from itertools import product
+from collections.abc import Callable
 from typing import Any
 
-from games.back_to_the_wall.board import DIRECTIONS, SEATS, Board, BoardOrders, Orders
+from games.back_to_the_wall.board import ROUNDS, SEATS, Board, BoardOrders, Orders
 from games.back_to_the_wall.resolve import place_points
 from games.back_to_the_wall.state import BackToTheWallState
-from games.core import Game, IllegalAction
+from games.core import Game
 
 from .search import Strength
+from .wallsim import TRIPLES, board_owners, board_walls, ray_cache
 
-#: every piece's possible orders: three directions
-TRIPLES: tuple[tuple[str, ...], ...] = tuple(product(DIRECTIONS, repeat=3))
 #: evaluations per iteration of the strength when no clock is given
 EVALS_PER_ITERATION = 2
 #: weight of the captured-squares margin beside the place points
@@ -45,6 +45,8 @@ MARGIN = 0.15
 WALL_CHOICES = 8
 #: alternatives tried per part of the orders when each is judged over several samples
 WIDE = 32
+#: most samples normal and strong judge on once the first ones have nothing more to tell
+MAX_EXTENDED = 80
 
 
 def _wall_sets(board: Board, seat: int, rng: random.Random, count: int) -> list[tuple[tuple[int, int], ...]]:
@@ -100,48 +102,79 @@ def _garnet_ok(state: BackToTheWallState, seat: int) -> list[bool]:
 
 
 class _Judge:
-    """Values a trial's orders on every board, over the same sampled orders of the other seats."""
+    """Values a trial's orders on every board, over the same sampled orders of the other seats.
 
-    def __init__(self, game: Game[Any, Any], state: BackToTheWallState, seat: int,
-                 samples: list[dict[int, Any]]) -> None:
-        self.game = game
+    Each board resolves alone (wallsim.py: resolve.py's walls, movement kept to the owners), the
+    walls once per sample and wall choice of ours, as most trials change directions only."""
+
+    def __init__(self, state: BackToTheWallState, seat: int,
+                 samples: list[tuple[dict[int, BoardOrders], ...]]) -> None:
         self.state = state
         self.seat = seat
         self.samples = samples
+        self.spawn = state.round < ROUNDS
         self.calls = 0
+        self.walls: dict[tuple[int, int, tuple[tuple[int, int], ...]], tuple[frozenset[int], dict[int, int], Any]] = {}
 
-    def values(self, boards: tuple[BoardOrders, BoardOrders, BoardOrders]) -> list[float] | None:
-        game, seat = self.game, self.seat
+    def values(self, boards: tuple[BoardOrders, BoardOrders, BoardOrders]) -> list[float]:
+        seat = self.seat
         totals = [0.0, 0.0, 0.0]
-        try:
-            mine = game.apply(self.state, seat, Orders(boards))
-        except IllegalAction:
-            return None
-        for sample in self.samples:
-            after = mine
-            for other, orders in sample.items():
-                after = game.apply(after, other, orders)
+        for i, sample in enumerate(self.samples):
             self.calls += 1
-            scores = game.board_scores(after)  # type: ignore[attr-defined]
-            for b, board_scores in enumerate(scores):
-                points = place_points(board_scores)
-                best_other = max(v for s, v in board_scores.items() if s != seat)
-                totals[b] += points[seat] + MARGIN * (board_scores[seat] - best_other)
+            for b, board in enumerate(self.state.boards):
+                orders = dict(sample[b])
+                mine = orders[seat] = boards[b]
+                key = (b, i, mine.walls)
+                known = self.walls.get(key)
+                if known is None:
+                    walls, placed = board_walls(board, orders)
+                    known = self.walls[key] = (walls, placed, ray_cache(board.size, walls))
+                walls, placed, rays = known
+                owners = board_owners(board, walls, orders, rays, self.spawn)
+                scores = {s: self.state.bonus[s - 1][b] + owners.count(s) for s in SEATS}
+                for s, theirs in orders.items():
+                    if theirs is not None and theirs.garnet:
+                        scores[s] += placed[s]
+                points = place_points(scores)
+                best_other = max(v for s, v in scores.items() if s != seat)
+                totals[b] += points[seat] + MARGIN * (scores[seat] - best_other)
         return [t / len(self.samples) for t in totals]
+
+
+def _random(game: Game[Any, Any], state: BackToTheWallState, other: int, rng: random.Random) -> tuple[BoardOrders, ...]:
+    orders = game.random_action(state, other, rng)
+    assert isinstance(orders, Orders)
+    return tuple(orders.boards)
 
 
 def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rng: random.Random) -> Any:
     """`seat`'s orders for this round: coordinate ascent over walls and each piece's directions,
-    judged by resolving the round against sampled orders of the other seats."""
+    judged by resolving the round against sampled orders of the other seats.  Normal and strong
+    (`Strength.tactics`) use the rest of their clock: once a sweep changes nothing, more samples."""
     started = time.perf_counter()
     deadline = None if knobs.seconds is None else started + knobs.seconds
+    extend = knobs.tactics
     evals = knobs.iterations * EVALS_PER_ITERATION
+    if extend and deadline is not None:
+        evals = 10**9  # the clock ends the search: the quick judge would leave most of it unused
     # more sampled rounds per trial for a bigger budget (less luck, fewer trials)
-    sample_count = max(1, min(10, evals // 150))
+    sample_count = max(1, min(10, knobs.iterations * EVALS_PER_ITERATION // 150))
     others = [s for s in SEATS if s != seat]
-    samples = [{o: game.random_action(state, o, rng) for o in others} for _ in range(sample_count)]
-    judge = _Judge(game, state, seat, samples)
+
+    def draw(count: int) -> list[tuple[dict[int, BoardOrders], ...]]:
+        samples: list[tuple[dict[int, BoardOrders], ...]] = []
+        for _ in range(count):
+            drawn = {o: _random(game, state, o, rng) for o in others}
+            samples.append(tuple({o: drawn[o][b] for o in others} for b in range(3)))
+        return samples
+
+    judge = _Judge(state, seat, draw(sample_count))
     garnets = _garnet_ok(state, seat)
+    if not knobs.tactics:
+        # easy makes a beginner's mistake: it spends a garnet on the biggest board only, and forgets
+        # the bonus of the two small ones (up to 1 + 2 points).  With every garnet easy took 55 % of
+        # the places against normal, and normal 55 % against it (bench/README.md)
+        garnets = [False, False, garnets[2]]
     boards: list[Board] = list(state.boards)
     wall_choices: list[list[tuple[tuple[tuple[int, int], ...], bool]]] = []
     for b, board in enumerate(boards):
@@ -153,12 +186,8 @@ def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rn
         walls, garnet = wall_choices[b][1] if len(wall_choices[b]) > 1 else wall_choices[b][0]
         moves = tuple((p.number, rng.choice(TRIPLES)) for p in board.pieces_of(seat))
         current.append(BoardOrders(walls, moves, garnet))
-    first = judge.values((current[0], current[1], current[2]))
-    if first is None:  # cannot happen with the rules as they are; stay legal whatever
-        current = [BoardOrders((), tuple((p.number, TRIPLES[0]) for p in board.pieces_of(seat)), False)
-                   for board in boards]
-        first = judge.values((current[0], current[1], current[2])) or [0.0, 0.0, 0.0]
-    best = first
+    game.check_orders(state, seat, Orders((current[0], current[1], current[2])))  # type: ignore[attr-defined]
+    best = judge.values((current[0], current[1], current[2]))
     parts = 1 + max(len(board.pieces_of(seat)) for board in boards)  # walls, then each piece
 
     def out_of_budget() -> bool:
@@ -176,34 +205,51 @@ def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rn
     widest = len(TRIPLES) if sample_count == 1 else WIDE
     width = max(6, min(widest, available // max(1, sample_count * parts)))
     improved = True
-    while improved and not out_of_budget():
-        improved = False
-        for part in range(parts):
+    while not out_of_budget():
+        if not improved:
+            # a sweep changed nothing: the orders are the best these samples tell.  With time left
+            # (normal and strong), judge them on more samples and fresh wall sets
+            if not extend or len(judge.samples) >= MAX_EXTENDED:
+                break
+            judge.samples.extend(draw(len(judge.samples)))
+            for b, board in enumerate(boards):
+                wall_choices[b] += [(w, garnets[b]) for w in _wall_sets(board, seat, rng, WALL_CHOICES)]
+            best = judge.values((current[0], current[1], current[2]))
+        improved = _sweep(judge, current, best, parts, wall_choices, width, rng, out_of_budget)
+    return Orders((current[0], current[1], current[2]))
+
+
+def _sweep(judge: _Judge, current: list[BoardOrders], best: list[float], parts: int,
+           wall_choices: list[list[tuple[tuple[tuple[int, int], ...], bool]]], width: int, rng: random.Random,
+           out_of_budget: Callable[[], bool]) -> bool:
+    """One pass of coordinate ascent: each part in turn (the walls, then each piece's directions),
+    `width` alternatives of it tried on all three boards at once, each board keeping its best.
+    Changes `current` and `best` in place; whether anything improved."""
+    improved = False
+    boards = judge.state.boards
+    for part in range(parts):
+        if out_of_budget():
+            break
+        choices: list[list[Any]] = []
+        for b, board in enumerate(boards):
+            if part == 0:
+                options: list[Any] = list(wall_choices[b])
+            else:
+                options = list(TRIPLES) if part - 1 < len(board.pieces_of(judge.seat)) else []
+            rng.shuffle(options)
+            choices.append(options[:width])
+        for k in range(max(len(c) for c in choices)):
             if out_of_budget():
                 break
-            choices: list[list[Any]] = []
-            for b, board in enumerate(boards):
-                if part == 0:
-                    options: list[Any] = list(wall_choices[b])
-                else:
-                    mine = board.pieces_of(seat)
-                    options = list(TRIPLES) if part - 1 < len(mine) else []
-                rng.shuffle(options)
-                choices.append(options[:width])
-            for k in range(max(len(c) for c in choices)):
-                if out_of_budget():
-                    break
-                trial = [_with(current[b], part, choices[b][k]) if k < len(choices[b]) else current[b]
-                         for b in range(3)]
-                values = judge.values((trial[0], trial[1], trial[2]))
-                if values is None:
-                    continue
-                for b in range(3):
-                    if k < len(choices[b]) and values[b] > best[b] + 1e-9:
-                        current[b] = trial[b]
-                        best[b] = values[b]
-                        improved = True
-    return Orders((current[0], current[1], current[2]))
+            trial = [_with(current[b], part, choices[b][k]) if k < len(choices[b]) else current[b]
+                     for b in range(3)]
+            values = judge.values((trial[0], trial[1], trial[2]))
+            for b in range(3):
+                if k < len(choices[b]) and values[b] > best[b] + 1e-9:
+                    current[b] = trial[b]
+                    best[b] = values[b]
+                    improved = True
+    return improved
 
 
 def _with(orders: BoardOrders, part: int, choice: Any) -> BoardOrders:

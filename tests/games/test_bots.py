@@ -1,6 +1,8 @@
 """games.bots: every bot plays only legal actions, decides from its seat's view
-alone, and beats a random player.  Iteration budgets and fixed seeds only (no
-time budgets), so each decision is reproducible and the file stays fast."""
+alone, takes a win and stops a loss it can see in constructed positions, and
+judges Back to the Wall's orders by the game's own resolution.  Iteration budgets
+and fixed seeds only (no time budgets), so each decision is reproducible and the
+file stays fast.  No win rate or time is asserted: those are bench/bots.py's figures."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from games.bots import STRENGTHS, Strength, choose
+from games.bots import STRENGTHS, choose
 from games.registry import get_game, slugs
 
 #: each named strength's knobs with a small iteration budget and no clock
@@ -91,25 +93,6 @@ def test_back_to_the_wall_bot_does_not_peek_at_sealed_orders():
     _same_decision(game, first, second, 1)
 
 
-def test_normal_beats_random_at_grid_master():
-    game = get_game("grid-master")
-    knobs = Strength("test", iterations=150, seconds=None, candidates=16, playout_depth=30, tactics=True)
-    wins = 0
-    for n in range(10):
-        rng = random.Random(n)
-        bot = 1 + n % 2  # seats alternated
-        state = game.new({})
-        while game.result(state) is None:
-            seat = next(iter(game.to_act(state)))
-            if seat == bot:
-                action = choose(game, state, seat, knobs, seed=n)
-            else:
-                action = game.random_action(state, seat, rng)
-            state = game.apply(state, seat, action)
-        wins += bot in game.result(state).winners
-    assert wins >= 7
-
-
 # -- Gomoku and Squava: alpha-beta (games/bots/grids.py) ------------------------------------
 
 #: iteration budgets only: a node budget of 40 per iteration, no clock
@@ -177,44 +160,91 @@ def test_squava_bot_blocks_a_four_and_never_makes_three_when_it_need_not(strengt
         assert game.format(choose(game, state, 1, GRID[strength], seed=seed)) != "B1"
 
 
-@pytest.mark.parametrize("slug, games, needed", [("gomoku", 4, 3), ("squava", 8, 6)])
-def test_normal_beats_easy_at_the_stone_boards(slug, games, needed):
-    game = get_game(slug)
-    wins = 0
-    for n in range(games):
-        normal_seat = 1 + n % 2  # seats alternated
-        state = game.new({})
-        while game.result(state) is None:
-            seat = next(iter(game.to_act(state)))
-            knobs = GRID["normal"] if seat == normal_seat else GRID["easy"]
-            state = game.apply(state, seat, choose(game, state, seat, knobs, seed=n * 7 + seat))
-        wins += game.result(state).winners == {normal_seat}
-    assert wins >= needed
+GOMOKU_OPEN_THREE = """
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . 1 . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . 1 . .
+. . . . . . . . . . . . . .
+. . . . . 2 2 2 . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . 1 . . . .
+. . . . . . . . . . . . . .
+. . . . . 2 . . . . . . . .
+. . . . . . . . . . . . . .
+"""
+
+
+@pytest.mark.parametrize("strength", ["easy", "normal", "strong"])
+def test_gomoku_bot_closes_an_open_three_at_one_of_its_ends(strength):
+    """F7 G7 H7 with both sides open: unless seat 1 plays E7 or I7 now, seat 2 makes an open four
+    (E7 or I7 with D7 and J7 empty), two squares to finish it, and wins.  Seat 1 has nothing of
+    its own to play for.  Beginners miss lines far from done; an open three is not one of them."""
+    game, state = _solo("gomoku", GOMOKU_OPEN_THREE, 1)
+    moves = {game.format(choose(game, state, 1, GRID[strength], seed=seed)) for seed in range(4)}
+    assert moves <= {"E7", "I7"}
 
 
 # -- Back to the Wall: the round planner (games/bots/planner.py) ----------------------------
 
 
-def test_back_to_the_wall_planner_beats_random_players():
-    """Greedy orders judged by resolving the round with the real resolver win most bouts
-    (sole first place) against three random players, seats alternated."""
-    game = get_game("back-to-the-wall")
-    knobs = replace(STRENGTHS["easy"], seconds=None)
-    wins = 0
-    places = 0
-    for n in range(8):
-        rng = random.Random(100 + n)
-        bot = 1 + n % 4
-        state = game.new({})
-        while game.result(state) is None:
-            seat = sorted(game.pending(state))[0]
-            action = choose(game, state, seat, knobs, seed=n) if seat == bot else game.random_action(state, seat, rng)
+def _played_rounds(game, rng, rounds):
+    """States at the start of rounds 1..`rounds` of a game of random orders, with each round's orders."""
+    state = game.new({})
+    for _ in range(rounds):
+        orders = {seat: game.random_action(state, seat, rng) for seat in (1, 2, 3, 4)}
+        yield state, orders
+        for seat, action in orders.items():
             state = game.apply(state, seat, action)
-        scores = game.result(state).scores
-        wins += game.result(state).winners == {bot}
-        places += 1 + sum(1 for s, v in scores.items() if s != bot and v > scores[bot])
-    assert wins >= 5
-    assert places / 8 < 1.6  # a random player's average place is 2.5
+
+
+def test_the_planners_quick_resolution_is_the_games_own():
+    """The planner judges its trials with wallsim.board_owners (owners only, no notes): on random
+    orders of every seat, round after round, it gives the walls, the walls placed and the owners
+    that resolve.py's resolve_board gives (fallbacks, shared ticks and the spawn included)."""
+    from games.back_to_the_wall.resolve import resolve_board
+    from games.bots.wallsim import board_owners, board_walls, ray_cache
+
+    game = get_game("back-to-the-wall")
+    rng = random.Random(3)
+    compared = 0
+    for _ in range(12):
+        for state, orders in _played_rounds(game, rng, 3):
+            spawn = state.round < 3
+            for b, board in enumerate(state.boards):
+                mine = {seat: action.boards[b] for seat, action in orders.items()}
+                expected, _log, placed = resolve_board(board, mine, state.round + 1 if spawn else None)
+                walls, quick_placed = board_walls(board, mine)
+                assert walls == expected.walls and quick_placed == placed
+                assert tuple(board_owners(board, walls, mine, ray_cache(board.size, walls), spawn)) == expected.owners
+                compared += 1
+    assert compared == 12 * 3 * 3
+
+
+def test_easy_spends_a_garnet_on_the_biggest_board_only_normal_on_every_board():
+    """Free garnets: normal spends one with the walls it places on every board in round 1 (their
+    bonus counts the walls placed); easy, a beginner, only on Thrice."""
+    game = get_game("back-to-the-wall")
+    state = game.new({})
+    for seed in range(3):
+        easy = choose(game, state, 1, replace(STRENGTHS["easy"], seconds=None), seed=seed)
+        assert [b.garnet for b in easy.boards][:2] == [False, False]
+        normal = choose(game, state, 1, replace(STRENGTHS["normal"], seconds=None, iterations=40), seed=seed)
+        assert all(b.garnet for b in normal.boards if b.walls)
+        assert any(b.walls for b in normal.boards)
+
+
+@pytest.mark.parametrize("strength", ["easy", "normal", "strong"])
+def test_back_to_the_wall_orders_differ_by_seed(strength):
+    """A seat's seed chooses among orders of nearly equal value: the same opening gives
+    different games for different matches."""
+    game = get_game("back-to-the-wall")
+    knobs = replace(STRENGTHS[strength], seconds=None, iterations=40)
+    state = game.new({})
+    assert len({game.format(choose(game, state, 2, knobs, seed=seed)) for seed in range(4)}) >= 3
 
 
 def test_back_to_the_wall_planner_decides_the_same_for_a_seed_without_a_clock():
