@@ -112,7 +112,23 @@ async def test_the_host_sees_the_away_time_left_live_when_the_sweeper_pauses(mak
     seat = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=ORIGIN)
     for comm in (host, seat):
         assert (await comm.connect())[0]
+    online = re.compile(r'Ann \(seat 1\)(?![^<]*<span class="away")')
+    for _ in range(30):  # first the box with the seat's page open (the host's first state may predate it)
+        text = await host.receive_from(timeout=5)
+        if text.startswith('<section id="presence"') and online.search(text):
+            break
+    else:
+        raise AssertionError("the host's presence box never showed the seat here")
     await seat.disconnect()
+    # the seat's leaving is written (presence) before the host's box says it is away: sweep only then
+    # (on SQLite the sweep and that write raced for the table: "database table is locked")
+    away = re.compile(r'Ann \(seat 1\)[^<]*<span class="away"')
+    for _ in range(30):
+        text = await host.receive_from(timeout=5)
+        if text.startswith('<section id="presence"') and away.search(text):
+            break
+    else:
+        raise AssertionError("the host's presence box never showed the seat away")
     assert await database_sync_to_async(sweeper.sweep_away)(timezone.now() + timedelta(seconds=6)) == 1
     running = re.compile(r'Ann \(seat 1\)[^<]*<span class="away"[^\n]*\n\s*<small class="away-budget muted">away time '
                          r'left this bout <span class="away-left" data-until="[^"]+">\d:\d\d</span> \(running\)')
