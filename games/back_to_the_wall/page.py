@@ -420,7 +420,7 @@ class BackToTheWallPage(Page):
     description = "Four players, three boards, three sealed rounds of walls and moves; most points wins."
     option_fields = {
         "garnets": OptionField("per_seat", "garnets each may spend; all empty = not counted (the host keeps the books)"),
-        "boards": OptionField("boards"),
+        "boards": OptionField("boards", "Click a square of a board to add or remove a pre-placed wall. Corners (numbered by seat) cannot hold a wall, and no wall may cut a corner off from every other corner."),
     }
 
     def how_to_play(self) -> HowToPlay:

@@ -34,7 +34,8 @@ from .howto import HowToPlay
 class OptionField:
     """How the host form shows one of the game's options, when not by its default's type:
     `kind` "per_seat" (one whole number per seat, `hint` beside them) or "boards" (a board
-    editor per board of `GamePage.boards`, each board checked by `GamePage.check_board`)."""
+    editor per board of `GamePage.boards`, each board checked by `GamePage.check_board`, `hint`
+    above them: how to use it, in the game's words)."""
 
     kind: str
     hint: str = ""

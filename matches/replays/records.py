@@ -4,8 +4,8 @@ A record is plain UTF-8 text, one fact a line, readable without this app and
 read back by `manage.py import_record FILE`:
 
     # Deathmatch record 1
-    Game: lance-assembly
-    Game-name: Lance Assembly
+    Game: <the game's slug>
+    Game-name: <the game's name>
     Options: {"starting_seat": 1, ...}        (JSON, the match's options)
     Format: {"bouts": 3, "clock": {...}, ...}  (JSON, the match's format)
     Seat 1: Ann
@@ -18,8 +18,8 @@ read back by `manage.py import_record FILE`:
     Starting-seat: 1
     Bout-options: {...}
     Started: 2026-03-01T12:00:00+00:00
-    Result: Ann won (lance)
-    Result-JSON: {"winners": [1], "reason": "lance", ...}
+    Result: Ann won (<reason>)
+    Result-JSON: {"winners": [1], "reason": "<reason>", ...}
     State-SHA256: 3f1c...                     (complete records only)
     1. seat 1: place C3 {4.2 s}
     # host: corrected turn #2 from 'place D4' to 'place D5'

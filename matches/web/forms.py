@@ -109,6 +109,7 @@ def _option(slug: str, key: str, value: Any) -> dict[str, Any]:
         out["hint"] = get_page(slug).option_fields[key].hint
     if kind == "boards":
         out["boards"] = board_specs(slug, key, value)
+        out["hint"] = get_page(slug).option_fields[key].hint  # how the game's editor is used, in its words
     return out
 
 
