@@ -292,11 +292,14 @@ async def app_phase(n: int, moves: int, port: int, match: Any, pause: float, war
     movers = {1: extra[1][0], 2: extra[2][0]}
     chooser = await sync_to_async(Chooser)(match, n)
     latencies = []
+    sent_at: dict[int, float] = {}  # version -> wall clock when its move was sent (timed moves)
     await asyncio.sleep(1.0)
     for index in range(warmup + moves):
         seat, text = chooser.next()
         target = chooser.version + 1
         event = tracker.event(target)
+        if index >= warmup:
+            sent_at[target] = time.time()
         t0 = time.perf_counter()
         if TRACE:
             TRACE.write(f"MOVE {t0:.6f}\n")
@@ -375,7 +378,7 @@ async def app_phase(n: int, moves: int, port: int, match: Any, pause: float, war
     flowing.cancel()
     full = firsts[0] if firsts else ""
     await close_all(sockets + extra)
-    return {"lat": latencies, "chat": chat_lat, "with_chat": with_chat, "without_chat": without_chat,
+    return {"lat": latencies, "sent_at": sent_at, "chat": chat_lat, "with_chat": with_chat, "without_chat": without_chat,
             "client_cpu": [c / w if w else 0.0 for c, w in zip(cpu, wall, strict=True)],
             "errors": tracker.errors + others.errors, "gaps": tracker.gaps,
             "retries": tracker.retries + others.retries,

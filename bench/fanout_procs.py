@@ -9,6 +9,9 @@ socket holds the new version):
 - one process, its sockets connected to it directly, then through nginx: the proxy's own cost;
 - K processes behind nginx: p95 against the same run's one-process p95 (the issue's target: at
   most 0.6 x for N = 2,000 over 2 processes on 2 cores);
+- when the servers had written it: from the mover's send until the last process wrote the update to
+  its last spectator socket (the servers' part, without the client that reads every socket on the
+  same two cores);
 - the longest loop stall of any process during each (collections included: every daphne runs
   bench/gcpause_asgi.py's wrapper of the app, which logs each stall of 20 ms or more).
 Then a rolling restart of 3 processes holding --restart-sockets pages (SIGTERM one at a time, each
@@ -37,6 +40,17 @@ def _cluster_env(env: dict[str, str], gclog: Path) -> dict[str, str]:
     return {**{k: env[k] for k in keep if k in env}, "BENCH_GC_LOG": str(gclog)}
 
 
+def _written(gclog: Path, sent_at: dict[int, float], start: float, end: float) -> list[float]:
+    """Per timed move: ms from the move's send until the last process wrote it to its last spectator
+    socket (the servers' part of the figure, without the client reading 2,000 sockets)."""
+    last: dict[int, float] = {}
+    for parts in (line.split() for line in gclog.read_text().splitlines()):
+        if (parts and parts[0] == "wrote" and start <= float(parts[1]) <= end and parts[2].isdigit()
+                and int(parts[2]) in sent_at):
+            last[int(parts[2])] = max(last.get(int(parts[2]), 0.0), float(parts[1]))
+    return [(last[v] - sent_at[v]) * 1000 for v in sent_at if v in last]
+
+
 def _longest_stall(gclog: Path, start: float, end: float) -> float:
     stalls = [float(parts[2]) for parts in (line.split() for line in gclog.read_text().splitlines())
               if parts and parts[0] in ("stall", "gc2") and start <= float(parts[1]) <= end]
@@ -50,8 +64,11 @@ async def _timed(label: str, n: int, port: int, args: argparse.Namespace, gclog:
     match = await sync_to_async(new_match)()
     start = time.time()
     result = await app_phase(n, args.moves, port, match, args.pause, args.warmup)
-    result["stall"] = _longest_stall(gclog, start, time.time())
+    end = time.time()
+    result["stall"] = _longest_stall(gclog, start, end)
+    result["written"] = _written(gclog, result["sent_at"], start, end)
     print(f"  {label} N={n}: p50 {pct(result['lat'], 50):.0f} ms, p95 {pct(result['lat'], 95):.0f} ms, "
+          f"written by the servers p50 {pct(result['written'], 50):.0f} ms, p95 {pct(result['written'], 95):.0f} ms, "
           f"longest stall {result['stall']:.0f} ms, errors {result['errors']}", flush=True)
     return result
 
@@ -132,14 +149,18 @@ def main_procs(args: argparse.Namespace, env: dict[str, str]) -> None:
     rows = asyncio.run(_spread(args, env, workdir)) if args.n else []
     print()
     print(f"| spectators | 1 process direct p50 / p95 | 1 process via nginx p50 / p95 | {args.procs} processes via nginx "
-          "p50 / p95 | p95: K procs / 1 direct | longest loop stall (1 direct / K procs) |")
-    print("| --- | --- | --- | --- | --- | --- |")
+          "p50 / p95 | p95: K procs / 1 direct | written by the servers p95 (1 direct / K procs) "
+          "| longest loop stall (1 direct / K procs) |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for row in rows:
         d, p, s = row["direct"], row["proxied"], row["spread"]
         print(f"| {row['n']} | {pct(d['lat'], 50):.0f} / {pct(d['lat'], 95):.0f} ms "
               f"| {pct(p['lat'], 50):.0f} / {pct(p['lat'], 95):.0f} ms "
               f"| {pct(s['lat'], 50):.0f} / {pct(s['lat'], 95):.0f} ms "
-              f"| {pct(s['lat'], 95) / pct(d['lat'], 95):.2f}x | {d['stall']:.0f} / {s['stall']:.0f} ms |")
+              f"| {pct(s['lat'], 95) / pct(d['lat'], 95):.2f}x "
+              f"| {pct(d['written'], 95):.0f} / {pct(s['written'], 95):.0f} ms "
+              f"({pct(s['written'], 95) / pct(d['written'], 95):.2f}x) "
+              f"| {d['stall']:.0f} / {s['stall']:.0f} ms |")
     if args.restart_sockets:
         rolled = asyncio.run(_rolling(args, env, workdir))
         back = rolled["back"]

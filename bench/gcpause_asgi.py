@@ -1,5 +1,7 @@
 """bench/gcpause.py: the app's ASGI application, unchanged, with every full (generation 2)
-collection and every stall of the event loop of 20 ms or more written to BENCH_GC_LOG.
+collection and every stall of the event loop of 20 ms or more written to BENCH_GC_LOG, and when
+each spectators' update was written to this process's last spectator socket ("wrote", for
+bench/fanout_procs.py: when the last process was done, whatever the client's own speed).
 Bench only: production routing (config/asgi.py) is untouched."""
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import time
 from typing import Any
 
 from config.asgi import application as app  # sets Django up (and the GC policy of the web process)
+from matches.live import relay
 
 _out = open(os.environ["BENCH_GC_LOG"], "a", buffering=1)  # noqa: SIM115 (open for the process's life)
 _started: list[float] = []
@@ -38,6 +41,18 @@ async def _stalls() -> None:
         late = time.perf_counter() - started - 0.01
         if late >= 0.02:
             _out.write(f"stall {time.time():.3f} {late * 1000:.1f}\n")
+
+
+_deliver_update = relay.Relay.deliver_update
+
+
+async def _timed_update(self: relay.Relay, group: str, message: dict[str, Any], between: Any = None) -> None:
+    await _deliver_update(self, group, message, between=between)
+    if group.endswith("-watch") and self.sockets.get(group):
+        _out.write(f"wrote {time.time():.6f} {message.get('version')} {len(self.sockets[group])}\n")
+
+
+relay.Relay.deliver_update = _timed_update  # type: ignore[method-assign]
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:

@@ -2,8 +2,8 @@
 
     services --on commit: events.publish--> live.notify --> draw, in a worker thread, once per
         audience with an open socket, the seat to act first --> each audience's update leaves as soon
-        as it is drawn (the loop's outbox, in order): this process's sockets first (relay.local),
-        then one message per other web process through the channel layer (relay.py)
+        as it is drawn (the loop's outbox, in order): one message per other web process through
+        the channel layer (relay.py), and meanwhile this process's own sockets (relay.local)
 
 `notify(match_id, moved)` (subscribed to `events` in `MatchesConfig.ready`) returns at once when
 the process runs an event loop (daphne, or `start_background_loop` in `run_clocks`): the match
@@ -65,6 +65,9 @@ HANDOFF_WAIT = 0.005
 #: chat lines and alerts give way to moves every GIVE_WAY_EVERY sockets written, polling every
 #: GIVE_WAY_POLL s, for at most GIVE_WAY_AT_MOST s a batch (`_send_aside`)
 GIVE_WAY_EVERY, GIVE_WAY_POLL, GIVE_WAY_AT_MOST = relay.GIVE_WAY_EVERY, 0.001, 0.25
+#: seconds this process's sockets wait at most for an update to be published to the other processes
+#: before they get it (Redis answers in ~1-3 ms; frozen, its calls end after the layer's send_timeout)
+PUBLISH_WAIT = 0.02
 
 _lock = threading.Lock()
 #: match ids waiting for a broadcast (in order), with what the move wrote when only one change waits
@@ -198,8 +201,8 @@ def _prepare_and_close(match_id: int, moved: Moved | None, emit: Emit, wait: boo
 #: entry: updates drawn, an event to set once they are written to this process's sockets, and what
 #: to do (in a thread) once they have gone to the other processes
 _Batch = tuple[list[tuple[str, dict[str, Any]]], threading.Event | None, Callable[[], None] | None]
-#: updates to publish to the other processes, and what to do once they are
-_Onward = tuple[list[tuple[str, dict[str, Any]]], list[Callable[[], None]]]
+#: updates to publish to the other processes, what to do once they are, and the future that says so
+_Onward = tuple[list[tuple[str, dict[str, Any]]], list[Callable[[], None]], "asyncio.Future[None] | None"]
 _outboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Queue[_Batch]] = weakref.WeakKeyDictionary()
 _senders: set[asyncio.Task[None]] = set()
 
@@ -223,21 +226,28 @@ def _queue_of(queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, async
 
 
 async def _send_in_order(outbox: asyncio.Queue[_Batch]) -> None:
-    """Write each update to this process's sockets as soon as it is drawn, and hand it to a second
-    task that sends it on to the other web processes, in the same order.  An update for this
-    process's spectators never waits for the Redis round trip of the seat's update drawn before it
-    (measured at 10 spectators: it waited ~5 ms of a ~25 ms move, bench/README.md)."""
+    """Publish each update to the other web processes as soon as it is drawn (a second task, in the
+    same order), then write it to this process's sockets once it is published or PUBLISH_WAIT has
+    passed.  Published first, the other processes write their sockets while this one writes its
+    own: when this process wrote first, the others heard of a move only once its own spectators
+    had it (with 1,000 spectators a process, the other process started writing ~55 ms after this
+    one, bench/README.md).  The wait is bounded: a slow or frozen Redis never holds this process's
+    own pages more than PUBLISH_WAIT."""
+    loop = asyncio.get_running_loop()
     onward: asyncio.Queue[_Onward] = asyncio.Queue()
-    publisher = asyncio.get_running_loop().create_task(_publish_in_order(onward))
+    publisher = loop.create_task(_publish_in_order(onward))
     try:
         while True:
             batches = await _all_queued(outbox)  # what was drawn meanwhile goes together
             then = [after for _, _, after in batches if after is not None]
+            messages = [m for drawn, _, _ in batches for m in drawn]
+            published: asyncio.Future[None] = loop.create_future()
+            onward.put_nowait((_relayed(messages), then, published))
+            await asyncio.wait([published], timeout=PUBLISH_WAIT)
             try:
-                onward.put_nowait((await _deliver_here([m for messages, _, _ in batches for m in messages]), then))
+                await _deliver_here(messages)
             except Exception:  # a broken send must never stop the next
                 log.exception("live update not sent")
-                onward.put_nowait(([], then))
             for _, written, _ in batches:
                 if written is not None:
                     written.set()
@@ -272,8 +282,8 @@ async def _send_aside(queue: asyncio.Queue[list[tuple[str, dict[str, Any]]]], ou
     while True:
         messages = [m for batch in await _all_queued(queue) for m in batch]
         try:
-            relayed = await _deliver_here(messages, between=give_way)
-            await _publish([(group, {**message, "aside": True}) for group, message in relayed])
+            await _deliver_here(messages, between=give_way)
+            await _publish([(group, {**message, "aside": True}) for group, message in _relayed(messages)])
         except Exception:  # a broken send must never stop the next
             log.exception("a live update (chat line, host alert) failed")
 
@@ -283,10 +293,13 @@ async def _publish_in_order(onward: asyncio.Queue[_Onward]) -> None:
         # published side by side (each group's in order: one connection)
         entries = await _all_queued(onward)
         try:
-            await _publish([message for batch, _ in entries for message in batch])
+            await _publish([message for batch, _, _ in entries for message in batch])
         except Exception:
             log.exception("live update not relayed")
-        for _, then in entries:
+        for _, _, published in entries:
+            if published is not None and not published.done():
+                published.set_result(None)
+        for _, then, _ in entries:
             for after in then:  # (in order: a drawing shared after the one before it)
                 try:
                     await asyncio.to_thread(after)
@@ -312,24 +325,32 @@ def _send_now(match_id: int, moved: Moved | None = None) -> None:
 
 
 async def _send(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """Each message to this process's sockets of its audience at once (this loop's relay), then once
-    per web process through the layer to the relays of the others (relay.py), which skip their own."""
-    await _publish(await _deliver_here(messages))
+    """Each message to this process's sockets of its audience (this loop's relay), then once per web
+    process through the layer to the relays of the others (relay.py), which skip their own."""
+    relayed = _relayed(messages)
+    await _deliver_here(messages)
+    await _publish(relayed)
 
 
 async def _deliver_here(messages: list[tuple[str, dict[str, Any]]],
-                        between: Callable[[], Awaitable[None]] | None = None) -> list[tuple[str, dict[str, Any]]]:
-    """Write each message to this process's sockets of its audience (this loop's relay); what goes
-    on to the other processes' relays: [(relay group, message tagged with this relay's channel)].
+                        between: Callable[[], Awaitable[None]] | None = None) -> None:
+    """Write each message to this process's sockets of its audience (this loop's relay).
     `between`: awaited every `GIVE_WAY_EVERY` sockets written (`_send_aside`)."""
     layer = get_channel_layer()
-    if layer is None or not messages:
-        return []
-    mine = relay.local(layer)
+    mine = relay.local(layer) if layer is not None else None
     if mine is not None:
         for group, message in messages:
             # a match's updates in the order of their versions, whichever process drew each (inorder.py)
             await mine.deliver_update(group, message, between=between)
+
+
+def _relayed(messages: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+    """What goes on to the other processes' relays: [(relay group, message tagged with this loop's
+    relay channel, which skips the copy that comes back)]."""
+    layer = get_channel_layer()
+    if layer is None:
+        return []
+    mine = relay.local(layer)
     origin = mine.channel if mine is not None else ""
     return [(relay.relay_group(group), {**message, "type": relay.UPDATE_TYPE, "group": group, "origin": origin})
             for group, message in messages]

@@ -519,13 +519,12 @@ async def test_each_audiences_update_leaves_while_the_next_one_is_drawn(monkeypa
     first_sent = threading.Event()
     done = asyncio.Event()
 
-    async def record(messages: list[Any]) -> list[Any]:
+    async def record(messages: list[Any], **kwargs: Any) -> None:
         sent.extend(group for group, _ in messages)
         if "watch" in sent:
             first_sent.set()
         if "host" in sent:
             done.set()
-        return []  # nothing for other processes
 
     def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True, share: Any = None) -> list[Any]:
         emit("watch", {"html": "spectators"})
@@ -552,16 +551,15 @@ async def test_an_update_reaches_this_process_while_the_one_before_is_still_rela
     seat_here = threading.Event()
     spectators_here, both_relayed = asyncio.Event(), asyncio.Event()
 
-    async def deliver(messages: list[Any]) -> list[Any]:
+    async def deliver(messages: list[Any], **kwargs: Any) -> None:
         here.extend(group for group, _ in messages)
         seat_here.set()
         if "watch" in here:
             spectators_here.set()
-        return list(messages)
 
     async def publish(messages: list[Any]) -> None:
         await spectators_here.wait()
-        relayed.extend(group for group, _ in messages)
+        relayed.extend(message["group"] for _, message in messages)
         if len(relayed) == 2:
             both_relayed.set()
 
@@ -578,6 +576,36 @@ async def test_an_update_reaches_this_process_while_the_one_before_is_still_rela
         await asyncio.to_thread(live.notify, 4)
         await asyncio.wait_for(both_relayed.wait(), 10)
         assert here == ["seat", "watch"] and relayed == ["seat", "watch"]
+
+
+async def test_the_other_processes_get_an_update_while_this_one_writes_its_own_sockets(monkeypatch: Any) -> None:
+    """Issue 40: with 1,000 spectators a process, the drawing process's own writing took ~80 ms, and
+    the other processes heard of the update only after it.  Here this process's writing waits
+    until the update is published: were it published after the writing, it would wait in vain."""
+    loop = asyncio.get_running_loop()
+    published, written = asyncio.Event(), asyncio.Event()
+    order: list[str] = []
+
+    async def deliver(messages: list[Any], **kwargs: Any) -> None:
+        await asyncio.wait_for(published.wait(), 5)
+        order.append("here")
+        written.set()
+
+    async def publish(messages: list[Any]) -> None:
+        order.append("published: " + ",".join(message["group"] for _, message in messages))
+        published.set()
+
+    def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True, share: Any = None) -> list[Any]:
+        emit("watch", {"html": "spectators"})
+        return []
+
+    monkeypatch.setattr(live, "prepare", prepare)
+    monkeypatch.setattr(live, "_deliver_here", deliver)
+    monkeypatch.setattr(live, "_publish", publish)
+    with _server_loop(loop):
+        await asyncio.to_thread(live.notify, 5)
+        await asyncio.wait_for(written.wait(), 10)
+    assert order == ["published: watch", "here"]
 
 
 async def test_a_broadcaster_lost_with_its_loop_does_not_stop_the_next_loops(monkeypatch: Any) -> None:

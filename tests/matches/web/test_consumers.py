@@ -333,9 +333,9 @@ async def test_moves_over_sockets_reach_every_audience_as_deltas_drawn_from_thei
     sent: list[str] = []
     real_send = live._deliver_here
 
-    async def recording(messages: Any) -> Any:
+    async def recording(messages: Any, **kwargs: Any) -> None:
         sent.extend(group.rsplit("-", 1)[-1] for group, _ in messages)
-        return await real_send(messages)
+        await real_send(messages, **kwargs)
 
     monkeypatch.setattr(live, "_deliver_here", recording)
     held = dict.fromkeys(socks, await _current_version(match))
