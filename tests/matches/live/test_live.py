@@ -540,12 +540,22 @@ async def test_each_audiences_update_leaves_while_the_next_one_is_drawn(monkeypa
         assert sent == ["watch", "host"]
 
 
+async def _broadcast(monkeypatch: Any, match_id: int, prepare: Any, deliver: Any, publish: Any, until: asyncio.Event) -> None:
+    """Draw `match_id`'s update with `prepare` and send it from this loop as a server does, writing
+    to this process's sockets with `deliver` and to the others with `publish`, until `until` is set."""
+    monkeypatch.setattr(live, "prepare", prepare)
+    monkeypatch.setattr(live, "_deliver_here", deliver)
+    monkeypatch.setattr(live, "_publish", publish)
+    with _server_loop(asyncio.get_running_loop()):
+        await asyncio.to_thread(live.notify, match_id)
+        await asyncio.wait_for(until.wait(), 10)
+
+
 async def test_an_update_reaches_this_process_while_the_one_before_is_still_relayed(monkeypatch: Any) -> None:
-    """The spectators' update is written to this process's sockets without waiting for the seat's,
-    drawn before it, to be sent on to the other web processes (Redis): here that relay waits until
-    the spectators' update is here, which it never would if each update were relayed before the
-    next one is written."""
-    loop = asyncio.get_running_loop()
+    """The spectators' update is written to this process's sockets without waiting longer than
+    PUBLISH_WAIT for the seat's, drawn before it, to be sent on to the other web processes (Redis):
+    here that relay waits until the spectators' update is here, which it never would if this
+    process's writing waited for it."""
     here: list[str] = []
     relayed: list[str] = []
     seat_here = threading.Event()
@@ -569,20 +579,14 @@ async def test_an_update_reaches_this_process_while_the_one_before_is_still_rela
         emit("watch", {"html": "spectators"})
         return []
 
-    monkeypatch.setattr(live, "prepare", prepare)
-    monkeypatch.setattr(live, "_deliver_here", deliver)
-    monkeypatch.setattr(live, "_publish", publish)
-    with _server_loop(loop):
-        await asyncio.to_thread(live.notify, 4)
-        await asyncio.wait_for(both_relayed.wait(), 10)
-        assert here == ["seat", "watch"] and relayed == ["seat", "watch"]
+    await _broadcast(monkeypatch, 4, prepare, deliver, publish, until=both_relayed)
+    assert here == ["seat", "watch"] and relayed == ["seat", "watch"]
 
 
 async def test_the_other_processes_get_an_update_while_this_one_writes_its_own_sockets(monkeypatch: Any) -> None:
     """Issue 40: with 1,000 spectators a process, the drawing process's own writing took ~80 ms, and
     the other processes heard of the update only after it.  Here this process's writing waits
     until the update is published: were it published after the writing, it would wait in vain."""
-    loop = asyncio.get_running_loop()
     published, written = asyncio.Event(), asyncio.Event()
     order: list[str] = []
 
@@ -599,12 +603,7 @@ async def test_the_other_processes_get_an_update_while_this_one_writes_its_own_s
         emit("watch", {"html": "spectators"})
         return []
 
-    monkeypatch.setattr(live, "prepare", prepare)
-    monkeypatch.setattr(live, "_deliver_here", deliver)
-    monkeypatch.setattr(live, "_publish", publish)
-    with _server_loop(loop):
-        await asyncio.to_thread(live.notify, 5)
-        await asyncio.wait_for(written.wait(), 10)
+    await _broadcast(monkeypatch, 5, prepare, deliver, publish, until=written)
     assert order == ["published: watch", "here"]
 
 
