@@ -28,7 +28,7 @@ STRENGTHS: dict[str, Strength] = {
     # in sealed rounds (Bidding) strong's 1,500 playouts took a median 0.72 s of its 2.5 s: with a
     # clock, the clock alone ends its bandit there
     "strong": Strength("strong", iterations=1500, seconds=2.5, candidates=40, playout_depth=120, tactics=True,
-                       tactic_checks=60000, extra={"sealed_by_clock": True, "rollouts": True}),
+                       tactic_checks=60000, extra={"sealed_by_clock": True}),
 }
 
 

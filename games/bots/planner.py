@@ -35,7 +35,7 @@ from games.back_to_the_wall.state import BackToTheWallState
 from games.core import Game
 
 from .search import Strength
-from .wallsim import TRIPLES, board_moves, board_owners, board_walls, next_board, play_out, ray_cache
+from .wallsim import TRIPLES, board_owners, board_walls, ray_cache
 
 #: evaluations per iteration of the strength when no clock is given
 EVALS_PER_ITERATION = 2
@@ -105,34 +105,16 @@ class _Judge:
     """Values a trial's orders on every board, over the same sampled orders of the other seats.
 
     Each board resolves alone (wallsim.py: resolve.py's walls, movement kept to the owners), the
-    walls once per sample and wall choice of ours, as most trials change directions only.
+    walls once per sample and wall choice of ours, as most trials change directions only."""
 
-    With `rollouts` (strong), a trial of round 1 or 2 is valued by the owners at the end of the
-    match rather than right after the round: the rounds left are played out with every seat,
-    ours included, moving by wallsim.quick_moves and submitting random walls drawn once per sample
-    (the same for every trial).  The standing after round 1 says little: round 3's twelve pieces
-    recapture most of a board; where our pieces stand and which walls hold count for more."""
-
-    def __init__(self, state: BackToTheWallState, seat: int, rollouts: random.Random | None = None) -> None:
+    def __init__(self, state: BackToTheWallState, seat: int,
+                 samples: list[tuple[dict[int, BoardOrders], ...]]) -> None:
         self.state = state
         self.seat = seat
-        self.samples: list[tuple[dict[int, BoardOrders], ...]] = []
+        self.samples = samples
         self.spawn = state.round < ROUNDS
-        self.rollouts = rollouts if self.spawn else None
-        #: per sample, per board: the walls every seat submits in each round left (rollouts only)
-        self.later: list[list[list[dict[int, tuple[tuple[int, int], ...]]]]] = []
         self.calls = 0
         self.walls: dict[tuple[int, int, tuple[tuple[int, int], ...]], tuple[frozenset[int], dict[int, int], Any]] = {}
-
-    def extend(self, samples: list[tuple[dict[int, BoardOrders], ...]]) -> None:
-        self.samples.extend(samples)
-        rng = self.rollouts
-        if rng is None:
-            return
-        rounds_left = ROUNDS - self.state.round
-        for _ in samples:
-            self.later.append([[{s: _random_walls(board, rng) for s in SEATS} for _ in range(rounds_left)]
-                               for board in self.state.boards])
 
     def values(self, boards: tuple[BoardOrders, BoardOrders, BoardOrders]) -> list[float]:
         seat = self.seat
@@ -148,12 +130,7 @@ class _Judge:
                     walls, placed = board_walls(board, orders)
                     known = self.walls[key] = (walls, placed, ray_cache(board.size, walls))
                 walls, placed, rays = known
-                if self.rollouts is None:
-                    owners = board_owners(board, walls, orders, rays, self.spawn)
-                else:
-                    moved, squares = board_moves(board, orders, rays)
-                    after = next_board(board, walls, moved, squares, self.state.round + 1)
-                    owners = list(play_out(after, self.state.round + 1, self.later[i][b]).owners)
+                owners = board_owners(board, walls, orders, rays, self.spawn)
                 scores = {s: self.state.bonus[s - 1][b] + owners.count(s) for s in SEATS}
                 for s, theirs in orders.items():
                     if theirs is not None and theirs.garnet:
@@ -162,12 +139,6 @@ class _Judge:
                 best_other = max(v for s, v in scores.items() if s != seat)
                 totals[b] += points[seat] + MARGIN * (scores[seat] - best_other)
         return [t / len(self.samples) for t in totals]
-
-
-def _random_walls(board: Board, rng: random.Random) -> tuple[tuple[int, int], ...]:
-    """Walls as `random_action` submits them: up to the board's limit, anywhere."""
-    cells = rng.sample(range(board.size * board.size), rng.randint(0, board.wall_limit))
-    return tuple((sq % board.size, sq // board.size) for sq in cells)
 
 
 def _random(game: Game[Any, Any], state: BackToTheWallState, other: int, rng: random.Random) -> tuple[BoardOrders, ...]:
@@ -197,8 +168,7 @@ def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rn
             samples.append(tuple({o: drawn[o][b] for o in others} for b in range(3)))
         return samples
 
-    judge = _Judge(state, seat, rng if knobs.extra.get("rollouts") else None)
-    judge.extend(draw(sample_count))
+    judge = _Judge(state, seat, draw(sample_count))
     garnets = _garnet_ok(state, seat)
     if not knobs.tactics:
         # easy makes a beginner's mistake: it spends a garnet on the biggest board only, and forgets
@@ -241,7 +211,7 @@ def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rn
             # (normal and strong), judge them on more samples and fresh wall sets
             if not extend or len(judge.samples) >= MAX_EXTENDED:
                 break
-            judge.extend(draw(len(judge.samples)))
+            judge.samples.extend(draw(len(judge.samples)))
             for b, board in enumerate(boards):
                 wall_choices[b] += [(w, garnets[b]) for w in _wall_sets(board, seat, rng, WALL_CHOICES)]
             best = judge.values((current[0], current[1], current[2]))

@@ -10,10 +10,10 @@ A test checks both against `resolve_board` on random orders of every seat, round
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from itertools import product
 
-from games.back_to_the_wall.board import DELTAS, DIRECTIONS, ROUNDS, SEATS, Board, BoardOrders, Piece
+from games.back_to_the_wall.board import DELTAS, DIRECTIONS, SEATS, Board, BoardOrders
 from games.back_to_the_wall.resolve import ray, resolve_walls
 
 #: every piece's possible orders: three directions
@@ -45,16 +45,6 @@ def board_walls(board: Board, orders: Mapping[int, BoardOrders | None]) -> tuple
 def board_owners(board: Board, walls: frozenset[int], orders: Mapping[int, BoardOrders | None],
                  rays: Rays, spawn: bool) -> list[int]:
     """Owners of `board`'s squares after the round's three movement phases (and the spawn)."""
-    owners, _squares = board_moves(board, orders, rays)
-    if spawn:
-        for seat in SEATS:
-            owners[board.corner(seat)] = seat
-    return owners
-
-
-def board_moves(board: Board, orders: Mapping[int, BoardOrders | None], rays: Rays) -> tuple[list[int], list[int]]:
-    """Owners of `board`'s squares after the round's three movement phases (no spawn), and where
-    each of `board.pieces` stands then."""
     size = board.size
     owners = list(board.owners)
     seats = [p.seat for p in board.pieces]
@@ -89,59 +79,10 @@ def board_moves(board: Board, orders: Mapping[int, BoardOrders | None], rays: Ra
             for sq, seat in entered.items():
                 if seat != -1:
                     owners[sq] = seat
-    return owners, squares
-
-
-def next_board(board: Board, walls: frozenset[int], owners: list[int], squares: list[int],
-               spawn: int | None) -> Board:
-    """The board after a round (`board_moves`' owners and squares), with piece number `spawn` (if
-    any) on every corner, capturing it, as resolve_board leaves it."""
-    pieces = [Piece(p.seat, p.number, sq) for p, sq in zip(board.pieces, squares, strict=True)]
-    cells = list(owners)
-    if spawn is not None:
+    if spawn:
         for seat in SEATS:
-            cells[board.corner(seat)] = seat
-            pieces.append(Piece(seat, spawn, board.corner(seat)))
-    return Board(board.index, board.size, walls, tuple(cells), tuple(sorted(pieces)))
-
-
-def quick_moves(board: Board, seat: int, rays: Rays) -> tuple[tuple[int, tuple[str, ...]], ...]:
-    """A fast plan of `seat`'s directions: each piece in turn, phase by phase, takes the direction
-    whose path holds the most squares not yet its seat's (then the longest), as if alone on the
-    board.  Squares its earlier pieces and phases cross count as its seat's."""
-    mine = {sq for sq, owner in enumerate(board.owners) if owner == seat}
-    moves: list[tuple[int, tuple[str, ...]]] = []
-    for piece in board.pieces_of(seat):
-        square = piece.square
-        chosen: list[str] = []
-        for _phase in range(3):
-            best: tuple[int, int] = (-1, -1)
-            taken, path = DIRECTIONS[0], ()
-            for direction in DIRECTIONS:
-                trial = rays(square, direction)
-                key = (sum(1 for sq in trial if sq not in mine), len(trial))
-                if key > best:
-                    best, taken, path = key, direction, trial
-            chosen.append(taken)
-            if path:
-                square = path[-1]
-                mine.update(path)
-        moves.append((piece.number, tuple(chosen)))
-    return tuple(moves)
-
-
-def play_out(board: Board, first_round: int, walls: Sequence[Mapping[int, tuple[tuple[int, int], ...]]]) -> Board:
-    """The board at the end of the match from `board` at the start of round `first_round`: in each
-    round left every seat submits its walls from `walls` (one map a round) and `quick_moves`, and the
-    round resolves as resolve_board does."""
-    for k, submitted in enumerate(walls):
-        placed, _placed = board_walls(board, {s: BoardOrders(w) for s, w in submitted.items()})
-        rays = ray_cache(board.size, placed)
-        orders = {s: BoardOrders(submitted.get(s, ()), quick_moves(board, s, rays)) for s in SEATS}
-        owners, squares = board_moves(board, orders, rays)
-        number = first_round + k
-        board = next_board(board, placed, owners, squares, number + 1 if number < ROUNDS else None)
-    return board
+            owners[board.corner(seat)] = seat
+    return owners
 
 
 def _fallback(square: int, intended: str, corner: int, size: int, owners: list[int], rays: Rays) -> tuple[int, ...]:

@@ -224,50 +224,6 @@ def test_the_planners_quick_resolution_is_the_games_own():
     assert compared == 12 * 3 * 3
 
 
-def test_the_planners_play_out_is_the_games_own_resolution():
-    """Strong values a round-1 or round-2 trial by playing the rounds left out (wallsim.play_out):
-    from any round, with the same walls and quick_moves' directions submitted through the game's
-    own apply, the match ends with the same walls, owners and pieces on every board."""
-    from games.back_to_the_wall.board import BoardOrders, Orders
-    from games.bots.planner import _random_walls
-    from games.bots.wallsim import board_walls, play_out, quick_moves, ray_cache
-
-    game = get_game("back-to-the-wall")
-    rng = random.Random(5)
-    compared = 0
-    for _ in range(6):
-        for state, _orders in _played_rounds(game, rng, 3):
-            walls = [[{seat: _random_walls(board, rng) for seat in (1, 2, 3, 4)} for _ in range(state.round, 4)]
-                     for board in state.boards]
-            ended = [play_out(board, state.round, walls[b]) for b, board in enumerate(state.boards)]
-            played = state
-            for k in range(4 - state.round):
-                orders: dict[int, list[BoardOrders]] = {seat: [] for seat in (1, 2, 3, 4)}
-                for b, board in enumerate(played.boards):
-                    submitted = {seat: BoardOrders(walls[b][k][seat]) for seat in (1, 2, 3, 4)}
-                    rays = ray_cache(board.size, board_walls(board, submitted)[0])
-                    for seat in (1, 2, 3, 4):
-                        orders[seat].append(BoardOrders(walls[b][k][seat], quick_moves(board, seat, rays)))
-                for seat, mine in orders.items():
-                    played = game.apply(played, seat, Orders((mine[0], mine[1], mine[2])))
-            assert played.finished
-            assert tuple(played.boards) == tuple(ended)
-            compared += 1
-    assert compared == 6 * 3
-
-
-def test_quick_moves_head_for_squares_not_yet_the_seats():
-    """The play-out's fast plan: each phase a piece takes the path with the most squares its seat
-    does not hold yet (here down the free column, not along its own row), then the longest."""
-    from games.back_to_the_wall.board import make_board
-    from games.bots.wallsim import quick_moves, ray_cache
-
-    board = make_board("thrice", ["1111", "....", "....", "...."], {(1, 1): "A1"})
-    moves = quick_moves(board, 1, ray_cache(board.size, board.walls))
-    assert moves[0][0] == 1 and moves[0][1][0] == "down"
-    assert moves[0][1][1] == "right"  # along the bottom row, free
-
-
 def test_easy_spends_a_garnet_on_the_biggest_board_only_normal_on_every_board():
     """Free garnets: normal spends one with the walls it places on every board in round 1 (their
     bonus counts the walls placed); easy, a beginner, only on Thrice."""
