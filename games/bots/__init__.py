@@ -26,10 +26,9 @@ STRENGTHS: dict[str, Strength] = {
                      tactic_checks=0),
     "normal": Strength("normal", iterations=400, seconds=0.8, candidates=24, playout_depth=60, tactics=True),
     # in sealed rounds (Bidding) strong's 1,500 playouts took a median 0.72 s of its 2.5 s: with a
-    # clock, the clock alone ends its bandit there.  Back to the Wall: strong samples the seats that
-    # plan as planners (planner.py, `model_planners`)
+    # clock, the clock alone ends its bandit there
     "strong": Strength("strong", iterations=1500, seconds=2.5, candidates=40, playout_depth=120, tactics=True,
-                       tactic_checks=60000, extra={"sealed_by_clock": True, "model_planners": True}),
+                       tactic_checks=60000, extra={"sealed_by_clock": True}),
 }
 
 

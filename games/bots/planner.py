@@ -18,11 +18,6 @@ keeps its own best.  A board is valued by the place points it would give
 (6/4/2/1, ties shared: the match's own score) plus a little for the margin of
 captured squares over the best other seat.
 
-Strong samples a seat that has shown it plans (a full set of walls on every
-board in every round resolved so far: the logs are public) with a planner's
-walls and garnets instead of random ones (`plans_walls`, `_as_planner`); in
-round 1 nothing has shown yet and every other seat is sampled at random.
-
 Reads only the observed state (observe.py: others' submissions, spends and
 bonuses unknown).
 """
@@ -152,34 +147,6 @@ def _random(game: Game[Any, Any], state: BackToTheWallState, other: int, rng: ra
     return tuple(orders.boards)
 
 
-def plans_walls(state: BackToTheWallState, other: int) -> bool:
-    """Whether `other` submitted a full set of walls on every board in every round resolved so far
-    (the resolution logs are public), as the planners do: a random player submits 0 to the limit,
-    so it does so in one round of 24.  False before the first resolution."""
-    if not state.logs:
-        return False
-    for logs in state.logs:
-        for board, log in zip(state.boards, logs, strict=True):
-            if sum(1 for note in log.walls if note.seat == other) != board.wall_limit:
-                return False
-    return True
-
-
-def _as_planner(state: BackToTheWallState, other: int, drawn: tuple[BoardOrders, ...],
-                rng: random.Random) -> tuple[BoardOrders, ...]:
-    """`drawn` (random orders of `other`) with the walls and garnets a planner submits: a full set of
-    walls that stand (`_wall_sets`), a garnet where `_garnet_ok` would spend one.  Their spends are
-    hidden, so a garnet this round stands in for the bonus they earned in an earlier one.  The
-    directions stay random: greedy directions judged no better (bench/README.md)."""
-    garnets = _garnet_ok(state, other)
-    out: list[BoardOrders] = []
-    for b, board in enumerate(state.boards):
-        sets = _wall_sets(board, other, rng, 1)
-        walls = sets[0] if sets else ()
-        out.append(BoardOrders(walls, drawn[b].moves, garnets[b] and bool(walls)))
-    return tuple(out)
-
-
 def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rng: random.Random) -> Any:
     """`seat`'s orders for this round: coordinate ascent over walls and each piece's directions,
     judged by resolving the round against sampled orders of the other seats.  Normal and strong
@@ -193,15 +160,11 @@ def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rn
     # more sampled rounds per trial for a bigger budget (less luck, fewer trials)
     sample_count = max(1, min(10, knobs.iterations * EVALS_PER_ITERATION // 150))
     others = [s for s in SEATS if s != seat]
-    # strong samples the seats that have shown they plan (full wall sets every round) with a
-    # planner's walls and garnets: random walls are half as many, and many of them are dropped
-    planners = {o for o in others if knobs.extra.get("model_planners") and plans_walls(state, o)}
 
     def draw(count: int) -> list[tuple[dict[int, BoardOrders], ...]]:
         samples: list[tuple[dict[int, BoardOrders], ...]] = []
         for _ in range(count):
             drawn = {o: _random(game, state, o, rng) for o in others}
-            drawn.update({o: _as_planner(state, o, drawn[o], rng) for o in planners})
             samples.append(tuple({o: drawn[o][b] for o in others} for b in range(3)))
         return samples
 
