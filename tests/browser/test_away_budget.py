@@ -1,7 +1,9 @@
 """Issue 37, item 2, in a real browser: the host sets the clocks to pause after 1 s away, for 4 s
 a bout at most; Ann's page closes on her move; the host's presence box counts her away time down
 while the in-process sweeper holds the clocks, then the clocks run again when it is used, though
-Ann is still away.  Screenshot in test-artifacts/ (away-budget-host.png)."""
+Ann is still away.  What the page shows meanwhile is recorded as it changes (a MutationObserver), not
+looked at later: the countdown lasts 4 s of the server's time, and a loaded machine spent them
+between two looks (CI, stop 45).  Screenshot in test-artifacts/ (away-budget-host.png), once used."""
 
 from __future__ import annotations
 
@@ -40,23 +42,37 @@ def test_the_host_sees_a_seats_away_time_run_down_and_the_clocks_run_again_when_
     host.wait_for_selector("#clock-state-1.running", state="attached", timeout=TIMEOUT)
     assert host.inner_text(LEFT) == "0:04"
 
+    # what the host's page shows while Ann's away time runs, recorded as it changes: the countdown
+    # lasts 4 s of the server's time, which a slow machine may spend before a later look at the page
+    host.evaluate("""() => {
+      window.awaySeen = [];
+      new MutationObserver(() => {
+        const left = document.querySelector('#presence .away-left[data-until]');
+        const ann = left && left.closest('li');
+        if (ann && ann.textContent.includes('Ann (seat 1)')) {
+          window.awaySeen.push({left: left.textContent, presence: document.querySelector('#presence').innerText,
+                                paused: !document.querySelector('#clock-state-1').classList.contains('running')});
+        }
+      }).observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+    }""")
     ann = browser.new_context().new_page()
     ann.goto(ann_link)
     wait_connected(ann)
     ann.context.close()  # Ann leaves on her move
-    host.wait_for_selector(f"{LEFT}[data-until]", timeout=TIMEOUT)  # the sweeper paused the clocks
-    host.wait_for_selector("#clock-state-1:not(.running)", state="attached", timeout=TIMEOUT)  # (the box and the clocks come apart)
-    first = host.inner_text(LEFT)
-    host.wait_for_function("([first]) => document.querySelector('#presence .away-left[data-until]').textContent "
-                           "!== first", arg=[first], timeout=TIMEOUT)  # counting down on the page
-    assert "(running)" in host.inner_text("#presence")
-    host.locator(LEFT).scroll_into_view_if_needed()
-    assert host.locator('#presence li:has-text("Bob (seat 2)") .away-left').inner_text() == "0:04"
-    host.screenshot(path=str(ARTIFACTS / "away-budget-host.png"))
     # used: the clocks run again while Ann is still away, and her box says none is left
+    host.wait_for_function("""() => { const left = [...document.querySelectorAll('#presence li')]
+        .find(li => li.textContent.includes('Ann (seat 1)')).querySelector('.away-left');
+        return left.textContent === '0:00' && !left.hasAttribute('data-until'); }""", timeout=TIMEOUT)
     host.wait_for_selector("#clock-state-1.running", state="attached", timeout=TIMEOUT)
-    host.wait_for_selector(f"{LEFT}:not([data-until])", timeout=TIMEOUT)
-    assert host.inner_text(LEFT) == "0:00" and "(running)" not in host.inner_text("#presence")
+    seen = host.evaluate("window.awaySeen")
+    counting = [s for s in seen if s["paused"]]
+    assert counting, seen  # the sweeper paused the clocks, and the box counted her time
+    assert len({s["left"] for s in counting}) >= 2, counting  # counting down on the page
+    assert all("(running)" in s["presence"] for s in counting)
+    assert host.locator('#presence li:has-text("Bob (seat 2)") .away-left').inner_text() == "0:04"
+    assert "(running)" not in host.inner_text("#presence")
     assert "has used its 4 s of away time this bout" in host.inner_text("#log")
+    host.locator(LEFT).scroll_into_view_if_needed()
+    host.screenshot(path=str(ARTIFACTS / "away-budget-host.png"))
     assert not errors, errors
     host.context.close()
