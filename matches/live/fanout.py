@@ -202,7 +202,7 @@ def _prepare_and_close(match_id: int, moved: Moved | None, emit: Emit, wait: boo
 #: to do (in a thread) once they have gone to the other processes
 _Batch = tuple[list[tuple[str, dict[str, Any]]], threading.Event | None, Callable[[], None] | None]
 #: updates to publish to the other processes, what to do once they are, and the future that says so
-_Onward = tuple[list[tuple[str, dict[str, Any]]], list[Callable[[], None]], "asyncio.Future[None] | None"]
+_Onward = tuple[list[tuple[str, dict[str, Any]]], list[Callable[[], None]], "asyncio.Future[None]"]
 _outboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Queue[_Batch]] = weakref.WeakKeyDictionary()
 _senders: set[asyncio.Task[None]] = set()
 
@@ -297,8 +297,7 @@ async def _publish_in_order(onward: asyncio.Queue[_Onward]) -> None:
         except Exception:
             log.exception("live update not relayed")
         for _, _, published in entries:
-            if published is not None and not published.done():
-                published.set_result(None)
+            published.set_result(None)
         for _, then, _ in entries:
             for after in then:  # (in order: a drawing shared after the one before it)
                 try:

@@ -39,6 +39,14 @@ def wait_connected(*pages: Any, timeout: int = TIMEOUT) -> None:
         page.wait_for_selector("body[data-socket=open]", state="attached", timeout=timeout)
 
 
+def wait_refused(page: Any, timeout: int = TIMEOUT) -> None:
+    """The home form came back refused, and its page has loaded before it is used again: home.js
+    lays it out on DOMContentLoaded (other games' options hidden, the button moved), and a CI check
+    of stop 45 clicked before that and never posted again."""
+    page.wait_for_selector("#form-error", timeout=timeout)
+    page.wait_for_load_state("load")
+
+
 @dataclass
 class Links:
     """A match the host created on the home page: the host's page (on the host link), each seat's
