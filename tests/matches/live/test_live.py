@@ -15,6 +15,7 @@ import itertools
 import random
 import re
 import threading
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,13 @@ META = re.compile(r'<div id="live-meta"[^>]*data-version="(\d+)"(?:[^>]*data-bas
 
 
 @pytest.fixture(autouse=True)
-def fresh(monkeypatch: Any) -> None:
+def fresh(monkeypatch: Any, settings: Any) -> None:
+    # the shared drawings (sent.py) in a cache namespace of this test only: Redis is shared by the
+    # test workers, whose databases number their matches alike (another worker's match 1 replaced
+    # this one's drawing, and a delta came whole: 1 run in a few with two workers)
+    caches = {name: dict(conf) for name, conf in settings.CACHES.items()}
+    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = caches
     live.forget()
     monkeypatch.setattr(presence, "store", presence._Local())  # this test's own connections
 
