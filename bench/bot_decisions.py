@@ -1,14 +1,15 @@
 """Back to the Wall: one round's decision measured against the real orders of the other seats.
 
     .venv/bin/python bench/bot_decisions.py [--round 3] [--positions 12] [--truth normal|random]
-                                            [--iterations 1500]
+                                            [--iterations 1500] [--strength strong] [--seconds 2.5]
 
 A duel of 32 games tells strong from normal within about ±16 points: a planner change worth a
 point a match drowns in the other seats' luck.  This measures one decision instead.  Positions at
 the start of `--round` come from games of normal against itself (no clock, fixed seeds); in each
 position every seat in turn plans its orders with strong's knobs and no clock (`--iterations`),
 and those orders are resolved against four draws of the other seats' orders, by normal (no
-clock, different seeds) or a random player (`--truth random`).  The figure is the mean of the
+clock, different seeds) or a random player (`--truth random`).  With `--seconds` the planning
+seat has a clock, as in a match (its figure then depends on the machine's load).  The figure is the mean of the
 planning seat's place points summed over the three boards right after the round (6/4/2/1 a
 board, ties shared: 9.75 is even); rounds 1 and 2 are valued by the standing after them, which is
 not the final one.  The same positions and draws serve every run with the same options, so two
@@ -56,10 +57,14 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--truth", choices=("normal", "random"), default="normal")
     parser.add_argument("--iterations", type=int, default=1500)
+    parser.add_argument("--strength", choices=("normal", "strong"), default="strong",
+                        help="the planning seat's knobs")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="the planning seat's clock (as in a match); without it, --iterations alone")
     args = parser.parse_args()
     game = get_game("back-to-the-wall")
     normal = replace(STRENGTHS["normal"], seconds=None, iterations=300)
-    planner = replace(STRENGTHS["strong"], seconds=None, iterations=args.iterations)
+    planner = replace(STRENGTHS[args.strength], seconds=args.seconds, iterations=args.iterations)
     started = time.time()
     total = 0.0
     count = 0
@@ -79,7 +84,8 @@ def main() -> None:
                     after = game.apply(after, s, mine if s == seat else theirs[s])
                 total += sum(place_points(scores)[seat] for scores in game.board_scores(after))
                 count += 1
-    print(f"round {args.round} truth {args.truth} iterations {args.iterations}: "
+    print(f"round {args.round} truth {args.truth} {args.strength} iterations {args.iterations} "
+          f"seconds {args.seconds}: "
           f"{total / count:.3f} points a match over {count} decisions and draws "
           f"({time.time() - started:.0f} s, "
           f"load {os.getloadavg()[0]:.1f})")
