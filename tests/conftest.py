@@ -40,6 +40,13 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
     layer = settings.CHANNEL_LAYERS.get("default", {})
     if "redis" in layer.get("BACKEND", ""):
         layer.setdefault("CONFIG", {}).setdefault("prefix", f"test{os.getpid()}")
+    # The default cache too (presence, the shared drawings of live parts): every worker's test
+    # database numbers its matches alike, so without a prefix of its own another worker's match 1
+    # was this one's (test_live's deltas came whole once).  Not the ratelimit cache: a test counts
+    # there from another process, apart by RATELIMIT_CACHE_PREFIX (fresh_rate_limits below).
+    cache = settings.CACHES.get("default", {})
+    if "redis" in cache.get("BACKEND", "").lower():
+        cache["KEY_PREFIX"] = f"test{os.getpid()}:{cache.get('KEY_PREFIX', '')}"
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,7 +89,9 @@ class Server:
         # one process: the in-memory channel layer; several processes share Redis
         self.env.pop("REDIS_URL", None)
         if redis_url:
+            # the servers of one test share their keys (one workdir), apart from every other run's
             self.env["REDIS_URL"] = redis_url
+            self.env["DEATHMATCH_REDIS_PREFIX"] = f"browser{zlib.crc32(str(workdir).encode())}:"
         if migrate and not db.exists():  # (an existing file is another server's: migrated, and in use)
             shutil.copyfile(_migrated(), db)
         self.port = servers.free_port()
