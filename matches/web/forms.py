@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from django.http import HttpRequest
@@ -80,6 +81,24 @@ def games() -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def seats_shown(slug: str, posted: Mapping[str, str] | None) -> int:
+    """How many seat rows the home form shows for `slug`, as home.js counts them: the game's seats,
+    or for the host's game its "seats" option (what the host typed, else the default) within 2 and
+    its most.  The page is drawn so from the start: nothing moves when the script takes over."""
+    try:
+        game = get_game(slug)
+    except KeyError:
+        return 2
+    if "seats" not in game.default_options:
+        return game.seats
+    typed = posted.get(f"opt-{slug}-seats", "") if posted is not None else str(game.default_options["seats"])
+    try:
+        wanted = int(typed)
+    except ValueError:
+        return 2
+    return max(2, min(game.seats, wanted))
 
 
 def _field_kind(slug: str, key: str) -> str:

@@ -104,9 +104,14 @@ def home(request: HttpRequest) -> HttpResponse:
             error, error_field = str(exc), getattr(exc, "field", "")
         else:
             return redirect("host_page", token=match.host_token)
-    context = {"games": forms.games(), "seat_numbers": range(1, forms.MAX_SEATS + 1), "error": error,
+    chosen = request.POST.get("game", slugs()[0])
+    games = forms.games()
+    context = {"games": games, "seat_numbers": range(1, forms.MAX_SEATS + 1), "error": error,
                "error_field": error_field, "posted": request.POST if error else None,
-               "form": {"game": request.POST.get("game", slugs()[0])}, "clock_fields": CLOCK_FIELDS,
+               # the chosen game's options, seats and clock fields are drawn as home.js shows them
+               "form": {"game": chosen, "seats": forms.seats_shown(chosen, request.POST if error else None),
+                        "sealed": any(g["sealed"] for g in games if g["slug"] == chosen)},
+               "clock_fields": CLOCK_FIELDS,
                "seat_fields": [{"n": n, "name": f"seat{n}", "bot": f"bot{n}"} for n in range(1, forms.MAX_SEATS + 1)],
                "seat_players": forms.SEAT_PLAYERS,
                "practice_games": practice.practice_games(), "strengths": practice.STRENGTH_CHOICES,
