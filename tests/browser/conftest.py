@@ -41,9 +41,9 @@ def wait_connected(*pages: Any, timeout: int = TIMEOUT) -> None:
 
 
 def wait_refused(page: Any, timeout: int = TIMEOUT) -> None:
-    """The home form came back refused, and its page has loaded before it is used again: home.js
-    lays it out on DOMContentLoaded (other games' options hidden, the button moved), and a CI check
-    of stop 45 clicked before that and never posted again."""
+    """The home form came back refused, and its page has loaded (home.js bound to it) before it is
+    used again: a CI check of stop 45 clicked while home.js still moved the form about, and never
+    posted again.  The server now draws the form where home.js leaves it (test_home_form_steady)."""
     page.wait_for_selector("#form-error", timeout=timeout)
     page.wait_for_load_state("load")
 
