@@ -15,7 +15,8 @@ version the bot thought about, so even a claim taken again after its lease
 (a worker died mid-thought) cannot play twice: `submit` refuses a stale version.
 
 The bot respects the clock: it thinks at most its strength's budget, and never
-more than half of the time its seat has left.
+more than half of the time its seat has left.  It answers its opponent's requests
+at once, through `requests.respond` like a person (`ANSWERS`).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from games.core import RuleError
 from matches.core import events, runtime
 from matches.core.errors import NotAllowed, ServiceError
 from matches.models import Bout, Match, Seat
-from matches.play import clocks, engine, services
+from matches.play import clocks, engine, offers, requests, services
 from matches.play.change import change
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,10 @@ CLOCK_SHARE = 0.5
 
 #: set after every committed change in this process: a bot may be to move
 wanted = threading.Event()
+#: how a computer answers its opponent's requests, at once (the person does not wait a turn for
+#: the request to lapse): it grants a takeback, as lichess's computer does, and declines a draw, as it
+#: plays every bout to its end (the host may still grant a declined draw)
+ANSWERS = {"takeback": True, "draw": False}
 
 
 # -- the host's switch -------------------------------------------------------------------
@@ -109,6 +114,8 @@ def play_turn(seat_id: int, strengths: Mapping[str, Strength] = STRENGTHS) -> bo
     bout = Bout.objects.filter(match=match).order_by("-number").first()
     if match.status != Match.RUNNING or match.paused or bout is None or bout.finished is not None:
         return False
+    if answer_requests(match, bout, seat.number):
+        return False  # the answer changed the bout (a takeback): its own event wakes the next sweep
     game = match.game
     state = game.load(bout.state)
     if game.result(state) is not None:
@@ -136,6 +143,25 @@ def play_turn(seat_id: int, strengths: Mapping[str, Strength] = STRENGTHS) -> bo
         release(seat.pk, key)  # e.g. a locked database: the next sweep tries again
         raise
     return True
+
+
+def answer_requests(match: Match, bout: Bout, seat: int) -> int:
+    """The bot of `seat` answers its opponent's open requests (where the opponent answers them; the
+    host's matches wait for the host), each named by its id: a second worker's answer, or one to a
+    request answered or ended meanwhile, is refused and changes nothing.  How many it answered."""
+    if offers.answerer(match) != offers.OPPONENT:
+        return 0
+    answered = 0
+    for request in offers.pending(match, bout):
+        if request["seat"] == seat or request.get("declined") or request["kind"] not in ANSWERS:
+            continue
+        try:
+            requests.respond(match, seat, request["kind"], ANSWERS[request["kind"]], offer=request.get("id"))
+        except ServiceError as error:
+            log.info("bot of seat %s in match %s did not answer: %s", seat, match.pk, error)
+            continue
+        answered += 1
+    return answered
 
 
 def release(seat_id: int, key: str) -> None:

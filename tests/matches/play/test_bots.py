@@ -221,3 +221,57 @@ def test_bots_in_two_matches_of_one_game_do_not_replay_one_game(make_match):
     games = {tuple(moves(match, 1) + moves(match, 2)) for match in matches}
     assert all(len(moves(match, 1)) >= 3 for match in matches)
     assert len(games) >= 2
+
+
+def _notes(match):
+    return list(TurnLog.objects.filter(match=match, kind=TurnLog.SEAT_NOTE).order_by("sequence")
+                .values_list("text", flat=True))
+
+
+def test_the_bot_grants_a_takeback_at_once_and_only_once(make_match, play):
+    from matches.play import requests
+
+    match = make_match("squava", seat_names=["Ann", "Bob"])
+    bots.set_bot(match, 2, "normal")
+    play(match, 1, "C3")
+    assert bots.sweep_bots(SMALL) == 1
+    requests.ask(match, 1, "takeback")
+    assert bots.sweep_bots(SMALL) == 0  # an answer, not a move
+    assert moves(match, 1) == [] and moves(match, 2) == []  # Ann's move and the bot's reply
+    assert _notes(match)[-1] == "seat 2 (Bob) accepts the takeback request of seat 1 (Ann): 2 turn(s) taken back"
+    match.refresh_from_db()
+    assert requests.pending(match) == []
+    assert bots.sweep_bots(SMALL) == 0  # Ann to move again: nothing more is taken back or played
+    assert moves(match, 1) == [] and current(match).finished is None
+    play(match, 1, "B2")
+    assert bots.sweep_bots(SMALL) == 1 and len(moves(match, 2)) == 1
+
+
+def test_the_bot_declines_a_draw_and_plays_on(make_match, play):
+    from matches.play import requests
+
+    match = make_match("squava", seat_names=["Ann", "Bob"])
+    bots.set_bot(match, 2, "normal")
+    play(match, 1, "C3")
+    requests.ask(match, 1, "draw")
+    assert bots.sweep_bots(SMALL) == 0  # it declines (the answer's own event wakes the next sweep)
+    assert _notes(match)[-1] == "seat 2 (Bob) declines the draw offer of seat 1 (Ann)"
+    with pytest.raises(NotAllowed, match="declined your draw offer"):
+        requests.ask(match, 1, "draw")  # not again before the next move
+    assert bots.sweep_bots(SMALL) == 1  # then it moves on its turn
+    assert len(moves(match, 2)) == 1 and current(match).finished is None
+    assert bots.sweep_bots(SMALL) == 0 and _notes(match)[-1].endswith("no longer offers a draw: seat 2 (Bob) moved")
+
+
+def test_where_the_host_answers_the_bot_leaves_requests_to_the_host(make_match, play):
+    from matches.play import requests
+
+    match = make_match("squava", seat_names=["Ann", "Bob"], answers="host")
+    bots.set_bot(match, 2, "normal")
+    play(match, 1, "C3")
+    assert bots.sweep_bots(SMALL) == 1
+    requests.ask(match, 1, "takeback")
+    assert bots.sweep_bots(SMALL) == 0
+    match.refresh_from_db()
+    assert [r["kind"] for r in requests.pending(match)] == ["takeback"]
+    assert moves(match, 1) == ["C3"]
