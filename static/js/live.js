@@ -26,13 +26,17 @@
 
   window.dmRefetch = refetch;  // also used by the browser test
 
-  // the turn log shows its latest rows: after every new version, and whenever the log itself was
-  // drawn anew (the socket's first full update replaces it, which would open it at the top)
+  // the turn log shows its latest rows: after every new version, whenever the log itself was
+  // drawn anew (the socket's first full update replaces it, which would open it at the top), and
+  // when rows came without a new version (an offer, its answer, a note of the host's)
   var shownLog = null;
+  var shownRows = 0;
   function scrollLog(always) {
     var log = document.querySelector("#log .log-list");
-    if (log && (always || log !== shownLog)) { log.scrollTop = log.scrollHeight; }
+    var rows = log ? log.children.length : 0;
+    if (log && (always || log !== shownLog || rows !== shownRows)) { log.scrollTop = log.scrollHeight; }
     shownLog = log;
+    shownRows = rows;
   }
 
   function readMeta() {

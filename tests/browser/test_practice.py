@@ -200,3 +200,40 @@ def test_the_host_seats_the_computer_from_the_form_and_lance_assembly_is_played_
     ann.screenshot(path=str(ARTIFACTS / f"lance-bot-end-{device}.png"), full_page=True)
     host.wait_for_selector("#status.finished", state="attached", timeout=TIMEOUT)
     assert not errors, errors
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_computer_grants_a_takeback_and_declines_a_draw(server: Server, browser: Any, device: str) -> None:
+    """By clicks: the player's move and the computer's reply are taken back at once when the player
+    asks; a draw offer is declined at once (the player does not wait for a move to end it) and the
+    game goes on, the turn log showing its latest rows.  Screenshot: test-artifacts/practice-answers-*.png."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    options, _ = VIEWPORTS[device]
+    page = browser.new_context(**options).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.url + "/")
+    page.select_option("#practice-game", "squava")
+    page.select_option("#practice-strength", "easy")
+    page.select_option("#practice-seat", "1")
+    page.click("#practice-start")
+    page.wait_for_url("**/p/*/")
+    wait_connected(page)
+    _wait_turn_or_end(page, server)
+    page.click(EMPTY.format("C3"))
+    page.click("#move-submit")
+    stones = '#tc-root .pt[data-board="squava"].s1, #tc-root .pt[data-board="squava"].s2'
+    page.wait_for_function(f"document.querySelectorAll('{stones}').length === 2", timeout=TIMEOUT)  # its reply
+    _wait_turn_or_end(page, server)
+    page.click("#ask-takeback")
+    page.wait_for_selector("#log-list >> text=accepts the takeback request of seat 1", timeout=TIMEOUT)
+    page.wait_for_function(f"document.querySelectorAll('{stones}').length === 0", timeout=TIMEOUT)
+    _wait_turn_or_end(page, server)  # the player's turn again, on the empty board
+    page.click("#offer-draw")
+    page.wait_for_selector("#log-list >> text=declines the draw offer of seat 1", timeout=TIMEOUT)
+    assert page.locator("#status.finished").count() == 0 and page.locator("#status.your-turn").count() == 1
+    # rows that came without a new board (the offer, its answer) are shown: the log follows them
+    page.wait_for_function("() => { const l = document.querySelector('#log-list');"
+                           " return l.scrollTop + l.clientHeight >= l.scrollHeight - 2; }", timeout=TIMEOUT)
+    page.screenshot(path=str(ARTIFACTS / f"practice-answers-{device}.png"), full_page=True)
+    assert not errors, errors
