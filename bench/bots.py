@@ -4,6 +4,8 @@
     .venv/bin/python bench/bots.py --random easy,normal,strong [--openings 15] [--slugs a,b]
     .venv/bin/python bench/bots.py --variety easy,normal,strong [--seeds 10] [--slugs a,b]
     .venv/bin/python bench/bots.py --all [--json /tmp/bots.jsonl]     # the issue's figures
+    .venv/bin/python bench/bots.py --pairs strong:normal --openings 8 &                     # one core,
+    .venv/bin/python bench/bots.py --pairs strong:normal --openings 7 --first-opening 8     # the other
 
 Each opening (`--plies` random plies from its seed; the sealed games open at the start and differ
 by the bots' seeds) is played once per seating: two seats swapped, Back to the Wall's four rotated
@@ -56,15 +58,16 @@ def times_of(values: list[float]) -> dict[str, float]:
             "over5": sum(1 for v in values if v > 5.0), "moves": len(values)}
 
 
-def duel_row(slug: str, tested: str | None, other: str | None, openings: int, plies: int) -> dict[str, Any]:
-    """`tested` against `other` over every opening and seating."""
+def duel_row(slug: str, tested: str | None, other: str | None, openings: int, plies: int,
+             first: int = 0) -> dict[str, Any]:
+    """`tested` against `other` over every opening (seeds `first` on) and seating."""
     game = get_game(slug)
     wins = draws = losses = 0
     total = 0.0
     seat_one = decisive = 0
     mine: list[float] = []
     theirs: list[float] = []
-    for bout in schedule(game, openings):
+    for bout in schedule(game, openings, first):
         start = opening(game, bout.opening_seed, plies)
         played = play(game, start, players_for(game, bout, tested, other), bout.game_seed)
         result = played.result
@@ -85,7 +88,7 @@ def duel_row(slug: str, tested: str | None, other: str | None, openings: int, pl
     n = openings * game.seats
     share = total / n
     low, high = wilson(share, n)
-    return {"slug": slug, "tested": tested or "random", "other": other or "random", "games": n,
+    return {"slug": slug, "tested": tested or "random", "other": other or "random", "games": n, "first": first,
             "wins": wins, "draws": draws, "losses": losses, "score": share, "low": low, "high": high,
             "seat_one": seat_one, "decisive": decisive, "tested_times": times_of(mine),
             "other_times": times_of(theirs)}
@@ -123,6 +126,8 @@ def main() -> None:
     parser.add_argument("--openings", type=int, default=0, help=f"openings a pair (default {DEFAULT_OPENINGS}; "
                         "Back to the Wall 8)")
     parser.add_argument("--plies", type=int, default=2, help="random plies of an opening")
+    parser.add_argument("--first-opening", type=int, default=0,
+                        help="seed of the first opening (two processes, one a core: 0 and N with --openings N)")
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--variety-plies", type=int, default=16)
     parser.add_argument("--json", default="", help="append every row to this file as a JSON line")
@@ -139,11 +144,11 @@ def main() -> None:
         rows: list[dict[str, Any]] = []
         for pair in filter(None, args.pairs.split(",")):
             tested, other = pair.split(":")
-            rows.append(duel_row(slug, tested, other, openings, args.plies))
+            rows.append(duel_row(slug, tested, other, openings, args.plies, args.first_opening))
             print_duel(rows[-1])
             _dump(args.json, rows[-1])
         for strength in filter(None, args.random.split(",")):
-            rows.append(duel_row(slug, strength, None, openings, args.plies))
+            rows.append(duel_row(slug, strength, None, openings, args.plies, args.first_opening))
             print_duel(rows[-1])
             _dump(args.json, rows[-1])
         for strength in filter(None, args.variety.split(",")):

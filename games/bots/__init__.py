@@ -55,7 +55,7 @@ def choose(game: Game[Any, Any], state: Any, seat: int, strength: str | Strength
     know = knowledge_for(game)
     if know.depth is not None and know.evaluate is not None and knobs.playout_depth > know.depth:
         knobs = replace(knobs, playout_depth=know.depth)
-    if know.play is not None:
+    if know.play is not None and (know.play_for is None or knobs.name in know.play_for):
         return know.play(game, observed, seat, knobs, rng)
     if game.sealed:
         candidates = know.propose(game, observed, seat, rng, knobs)

@@ -216,6 +216,15 @@ def _pairs(window: tuple[int, ...], cells: list[int], makers: dict[int, set[int]
         makers.setdefault(empty[1], set()).add(empty[0])
 
 
+def board_value(view: dict[str, Any], seat: int, to_move: int, three_loses: bool) -> int:
+    """The static value of a stone board for `seat` with `to_move` to move (positive: good for
+    `seat`; WIN // 2 and more: a win that cannot be stopped), from its public view."""
+    public = view.get("public", view)
+    board = Board(public["cells"], int(public["win_length"]), three_loses)
+    value = board.evaluate(to_move)
+    return value if to_move == seat else -value
+
+
 class _OutOfBudget(Exception):
     pass
 

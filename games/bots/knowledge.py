@@ -18,6 +18,7 @@ from typing import Any
 from games.core import Game
 
 from . import bidding
+from .connect import compose_turn
 from .evals import grid_master_evaluate, lance_evaluate, yinsh_evaluate
 from .grids import choose_stone
 from .planner import plan_orders
@@ -37,6 +38,8 @@ class Knowledge:
     evaluate: Evaluate | None = None
     decide: Decide | None = None
     play: Play | None = None
+    #: the strengths `play` decides for (None: every one); the others use the tree search
+    play_for: frozenset[str] | None = None
     judge: Judge | None = None  # becomes `evaluate` for the game at hand
     #: random moves before a playout is cut and evaluated, at most (an evaluation is
     #: worth more than a long random tail)
@@ -157,6 +160,8 @@ _KNOWLEDGE: dict[str, Knowledge] = {
     "yinsh": Knowledge(_listed, judge=yinsh_evaluate, depth=20),
     "lance-assembly": Knowledge(_lance_propose, judge=lance_evaluate, depth=8),
     "grid-master": Knowledge(_listed, play=_grid_master),
+    # strong plays its boards' own engines (connect.py); easy and normal keep the tree search
+    "two-connect": Knowledge(_listed, play=compose_turn, play_for=frozenset({"strong"})),
 }
 
 

@@ -1,0 +1,133 @@
+"""Two Connect: a turn composed from its boards' own engines (the strong computer player).
+
+A Two Connect turn is a move on two of three boards (Squava, Yinsh, Gomoku), and the match is won
+by two boards.  Tree search over whole turns with random playouts (the default, still easy's and
+normal's) reads a ~86-ply game through ~2,000 turns a position: more time buys it little.  Each
+board alone has an engine that separates the strengths well (grids.py's alpha-beta, Yinsh's
+search with its evaluation), so strong asks each open board's engine for its move and then picks
+the boards to play on:
+
+- every board is valued as the chance that this seat wins it, with the opponent to move next
+  (after this turn the opponent chooses where to play): once after the engine's move there, once
+  if this seat leaves the board alone this turn;
+- a turn's value is the chance of winning at least two of the three boards, the boards taken as
+  independent (a won board counts 1, a lost one 0, a drawn one a half);
+- the turn plays the engine's moves on the boards that give the best value.  So a board where the
+  opponent threatens to win is answered, a board one move from won is taken, and when one board
+  is already lost the other two matter most.
+
+Everything reads the seat's observed state through the Game interface: each board is loaded as
+its standalone game from the match's own `dump`, and the turn is submitted in notation.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Any
+
+from games.core import Game, IllegalAction, NotationError
+from games.registry import get_game
+
+from .evals import squash, yinsh_evaluate
+from .grids import board_value
+from .search import Strength
+
+#: squash scales of the grid evaluation (grids.py's window values: ~150 an open three on Gomoku, ~60
+#: a three-window on Squava), so that a quiet edge weighs less than a threat
+GRID_SCALES = {"squava": 150.0, "gomoku": 800.0}
+#: the share of the strength's clock the boards' engines spend together (the rest: loading, values)
+CLOCK_SHARE = 0.85
+
+
+@dataclass(frozen=True)
+class Option:
+    """One board's move and the chance of winning that board with and without it."""
+
+    board: str
+    text: str  # the move in the board's notation
+    played: float
+    left: float
+
+
+def compose_turn(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rng: random.Random) -> Any:
+    """The turn: the engine's moves on the boards where they raise the chance of two boards most."""
+    public = game.view(state, seat)["public"]
+    words: list[str] = list(public["board_order"])
+    boards = game.dump(state)["boards"]
+    open_words = list(public["open_boards"][str(seat)])
+    need = int(public["moves_this_turn"])
+    share = None if knobs.seconds is None else knobs.seconds * CLOCK_SHARE / max(1, len(open_words))
+    fixed: dict[str, float] = {}
+    options: dict[str, Option] = {}
+    for word, view in zip(words, public["boards"], strict=True):
+        if view["status"] != "open":
+            fixed[word] = 1.0 if view["winner"] == seat else 0.5 if view["status"] == "drawn" else 0.0
+        elif word in open_words:
+            options[word] = _option(word, boards[word], seat, replace(knobs, seconds=share), rng)
+        else:
+            fixed[word] = _left(word, boards[word], seat)
+    turns = _turns(list(options), need)
+    rng.shuffle(turns)  # equal values: the seed chooses
+    ranked = sorted(turns, key=lambda t: -_value(words, fixed, options, t))
+    for turn in ranked:
+        text = "; ".join(f"{word} {options[word].text}" for word in turn)
+        try:
+            action = game.parse(state, seat, text)
+            game.apply(state, seat, action)
+        except (IllegalAction, NotationError):
+            continue
+        return action
+    raise ValueError(f"no turn of the boards' engines is legal for seat {seat}")
+
+
+def _turns(words: list[str], need: int) -> list[tuple[str, ...]]:
+    if need <= 1 or len(words) < 2:
+        return [(w,) for w in words]
+    return [(a, b) for i, a in enumerate(words) for b in words[i + 1:]]
+
+
+def _value(words: list[str], fixed: dict[str, float], options: dict[str, Option], turn: tuple[str, ...]) -> float:
+    chances = []
+    for word in words:
+        if word in fixed:
+            chances.append(fixed[word])
+        else:
+            chances.append(options[word].played if word in turn else options[word].left)
+    return two_of_three(*chances)
+
+
+def two_of_three(a: float, b: float, c: float) -> float:
+    """The chance of winning at least two of three independent boards won with chances a, b, c."""
+    return a * b + a * c + b * c - 2 * a * b * c
+
+
+def _solo(word: str, board: dict[str, Any], to_move: int) -> tuple[Game[Any, Any], Any]:
+    solo = get_game(word)
+    return solo, solo.load({"v": 1, "board": board, "to_move": to_move})
+
+
+def _chance(word: str, solo: Game[Any, Any], state: Any, seat: int) -> float:
+    """The chance `seat` wins the board `state` (whoever is to move there)."""
+    result = solo.result(state)
+    if result is not None:
+        return 1.0 if seat in result.winners else 0.0 if result.winners else 0.5
+    if word == "yinsh":
+        return yinsh_evaluate(solo, state, seat)
+    public = solo.view(state, seat)["public"]
+    to_move = int(public["to_move"] or 3 - seat)
+    return squash(board_value(public, seat, to_move, word == "squava"), GRID_SCALES[word])
+
+
+def _left(word: str, board: dict[str, Any], seat: int) -> float:
+    solo, state = _solo(word, board, 3 - seat)
+    return _chance(word, solo, state, seat)
+
+
+def _option(word: str, board: dict[str, Any], seat: int, knobs: Strength, rng: random.Random) -> Option:
+    from . import choose  # the package's entry point; imported late, as it imports this module
+
+    solo, state = _solo(word, board, seat)
+    move = choose(solo, state, seat, knobs, seed=rng.getrandbits(32))
+    after = solo.apply(state, seat, move)
+    return Option(word, solo.format(move), _chance(word, solo, after, seat), _left(word, board, seat))

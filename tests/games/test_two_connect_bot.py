@@ -1,0 +1,120 @@
+"""Two Connect's strong computer player: its boards' own engines, and the boards that matter most."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from games.bots import STRENGTHS, choose
+from games.bots.connect import two_of_three
+from games.registry import get_game
+
+#: strong's decision without a clock, on a small budget, so a seed fixes it
+STRONG = replace(STRENGTHS["strong"], iterations=60, seconds=None)
+
+SQUAVA_WON_AT_C1 = """
+1 1 . 1 .
+. . . . .
+2 . 2 . .
+. . . . .
+. 2 . . .
+"""
+
+GOMOKU_OPEN = """
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . 1 . . . . . . . .
+. . . . . . 1 . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+"""
+
+GOMOKU_FOUR = """
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . 1 . . . . . . . .
+. . . . . . 1 . . . . . . .
+. 1 2 2 2 2 . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . 1 . . . .
+. . . . . . . . . . . . . .
+. . . . . . . . . . . . . .
+"""
+
+
+def _match(squava: str, gomoku: str, turns: int = 6):
+    """A Two Connect position with these Squava and Gomoku boards, seat 1 to move."""
+    game = get_game("two-connect")
+    data = game.dump(game.new({}))
+    for word, rows in (("squava", squava), ("gomoku", gomoku)):
+        rules = get_game(word).rules
+        data["boards"][word] = rules.dump(rules.from_rows(rows))
+    data["turns"] = turns
+    return game, game.load(data)
+
+
+def _moves(game, action):
+    return sorted(game.format(action).split("; "))
+
+
+def test_chance_of_two_boards_of_three():
+    assert two_of_three(1.0, 1.0, 0.0) == 1.0
+    assert two_of_three(0.0, 0.0, 1.0) == 0.0
+    assert two_of_three(0.5, 0.5, 0.5) == pytest.approx(0.5)
+    # one board won: either of the others is enough
+    assert two_of_three(1.0, 0.3, 0.4) == pytest.approx(1 - 0.7 * 0.6)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_strong_wins_the_board_it_can_and_stops_the_other_five(seed):
+    game, state = _match(SQUAVA_WON_AT_C1, GOMOKU_FOUR)
+    action = choose(game, state, 1, STRONG, seed=seed)
+    moves = _moves(game, action)
+    assert "squava C1" in moves
+    assert moves[0] == "gomoku G8"  # the open end of the other side's four
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_strong_leaves_a_quiet_board_for_a_threat(seed):
+    # Squava is quiet, Yinsh has no ring yet; the other side's four on Gomoku must be answered
+    game, state = _match("." * 25, GOMOKU_FOUR)
+    moves = _moves(game, choose(game, state, 1, STRONG, seed=seed))
+    assert moves[0] == "gomoku G8"
+
+
+def test_easy_and_normal_keep_the_tree_search():
+    # the same position through easy and normal: still a legal two-board turn (their own engine)
+    game, state = _match(SQUAVA_WON_AT_C1, GOMOKU_OPEN)
+    for name in ("easy", "normal"):
+        knobs = replace(STRENGTHS[name], iterations=20, seconds=None)
+        action = choose(game, state, 1, knobs, seed=4)
+        game.apply(state, 1, action)
+        assert len(game.format(action).split("; ")) == 2
+
+
+def test_strong_plays_one_move_when_the_turn_is_one():
+    game = get_game("two-connect")
+    state = game.new({})
+    action = choose(game, state, 1, STRONG, seed=5)
+    assert len(game.format(action).split("; ")) == 1
+    game.apply(state, 1, action)
+
+
+def test_strong_varies_with_its_seed():
+    game, state = _match("." * 25, GOMOKU_OPEN)
+    seen = {game.format(choose(game, state, 1, STRONG, seed=seed)) for seed in range(8)}
+    assert len(seen) >= 2
