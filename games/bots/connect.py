@@ -1,17 +1,20 @@
-"""Two Connect: a turn composed from its boards' own engines (the strong computer player).
+"""Two Connect: a turn composed from its boards' own engines (the normal and strong computer players).
 
 A Two Connect turn is a move on two of three boards (Squava, Yinsh, Gomoku), and the match is won
-by two boards.  Tree search over whole turns with random playouts (the default, still easy's and
-normal's) reads a ~86-ply game through ~2,000 turns a position: more time buys it little.  Each
-board alone has an engine that separates the strengths well (grids.py's alpha-beta, Yinsh's
-search with its evaluation), so strong asks each open board's engine for its move and then picks
-the boards to play on:
+by two boards.  Tree search over whole turns with random playouts (the default, still easy's)
+reads a ~86-ply game through ~2,000 turns a position: more time bought it little, and it left a
+Gomoku four unanswered.  Each board alone has an engine that separates the strengths well
+(grids.py's alpha-beta, Yinsh's search with its evaluation), so normal and strong ask each open
+board's engine for its move, at their own strength, and then pick the boards to play on:
 
 - every board is valued as the chance that this seat wins it, with the opponent to move next
   (after this turn the opponent chooses where to play): once after the engine's move there, once
   if this seat leaves the board alone this turn;
 - a turn's value is the chance of winning at least two of the three boards, the boards taken as
   independent (a won board counts 1, a lost one 0, a drawn one a half);
+- strong also counts that the opponent's next turn reaches two boards (one once a board is
+  finished): it takes the opponent to play where that hurts most, and itself to move next on the
+  board left out, so threats on more boards than the opponent can answer are worth what they are;
 - the turn plays the engine's moves on the boards that give the best value.  So a board where the
   opponent threatens to win is answered, a board one move from won is taken, and when one board
   is already lost the other two matter most.
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from itertools import combinations
 from typing import Any
 
 from games.core import Game, IllegalAction, NotationError
@@ -36,18 +40,31 @@ from .search import Strength
 #: squash scales of the grid evaluation (grids.py's window values: ~150 an open three on Gomoku, ~60
 #: a three-window on Squava), so that a quiet edge weighs less than a threat
 GRID_SCALES = {"squava": 150.0, "gomoku": 800.0}
+#: the strengths that look at which boards the opponent's next turn can reach: a threat on a board
+#: the opponent cannot also answer is as good as won (normal takes the opponent to answer everywhere)
+REACH = frozenset({"strong"})
 #: the share of the strength's clock the boards' engines spend together (the rest: loading, values)
 CLOCK_SHARE = 0.85
 
 
 @dataclass(frozen=True)
+class Chances:
+    """The chance of winning one board with the opponent to move next there, and with this seat to
+    move next there (the opponent's turn left it alone); `done`: the board is finished."""
+
+    theirs: float
+    mine: float
+    done: bool = False
+
+
+@dataclass(frozen=True)
 class Option:
-    """One board's move and the chance of winning that board with and without it."""
+    """One board's move, and the board's chances after it and if this seat leaves the board."""
 
     board: str
     text: str  # the move in the board's notation
-    played: float
-    left: float
+    played: Chances
+    left: Chances
 
 
 def compose_turn(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rng: random.Random) -> Any:
@@ -58,18 +75,20 @@ def compose_turn(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, r
     open_words = list(public["open_boards"][str(seat)])
     need = int(public["moves_this_turn"])
     share = None if knobs.seconds is None else knobs.seconds * CLOCK_SHARE / max(1, len(open_words))
-    fixed: dict[str, float] = {}
+    fixed: dict[str, Chances] = {}
     options: dict[str, Option] = {}
     for word, view in zip(words, public["boards"], strict=True):
         if view["status"] != "open":
-            fixed[word] = 1.0 if view["winner"] == seat else 0.5 if view["status"] == "drawn" else 0.0
+            value = 1.0 if view["winner"] == seat else 0.5 if view["status"] == "drawn" else 0.0
+            fixed[word] = Chances(value, value, done=True)
         elif word in open_words:
             options[word] = _option(word, boards[word], seat, replace(knobs, seconds=share), rng)
         else:
             fixed[word] = _left(word, boards[word], seat)
     turns = _turns(list(options), need)
     rng.shuffle(turns)  # equal values: the seed chooses
-    ranked = sorted(turns, key=lambda t: -_value(words, fixed, options, t))
+    reach = knobs.name in REACH
+    ranked = sorted(turns, key=lambda t: -_value(words, fixed, options, t, reach))
     for turn in ranked:
         text = "; ".join(f"{word} {options[word].text}" for word in turn)
         try:
@@ -87,14 +106,21 @@ def _turns(words: list[str], need: int) -> list[tuple[str, ...]]:
     return [(a, b) for i, a in enumerate(words) for b in words[i + 1:]]
 
 
-def _value(words: list[str], fixed: dict[str, float], options: dict[str, Option], turn: tuple[str, ...]) -> float:
-    chances = []
-    for word in words:
-        if word in fixed:
-            chances.append(fixed[word])
-        else:
-            chances.append(options[word].played if word in turn else options[word].left)
-    return two_of_three(*chances)
+def _value(words: list[str], fixed: dict[str, Chances], options: dict[str, Option], turn: tuple[str, ...],
+           reach: bool) -> float:
+    """The chance of two boards after `turn`.  Without `reach`, the opponent is taken to move next on
+    every board; with it, on the boards its turn can reach only (two, one once a board is finished),
+    chosen to hurt most, and this seat moves next on the others."""
+    after = [fixed[w] if w in fixed else options[w].played if w in turn else options[w].left for w in words]
+    if not reach:
+        return two_of_three(*(c.theirs for c in after))
+    unfinished = [i for i, c in enumerate(after) if not c.done]
+    moves = 1 if len(unfinished) < len(after) else 2
+    worst = 1.0
+    for reached in combinations(unfinished, min(moves, len(unfinished))):
+        chances = [c.theirs if i in reached else c.mine for i, c in enumerate(after)]
+        worst = min(worst, two_of_three(*chances))
+    return worst
 
 
 def two_of_three(a: float, b: float, c: float) -> float:
@@ -107,21 +133,26 @@ def _solo(word: str, board: dict[str, Any], to_move: int) -> tuple[Game[Any, Any
     return solo, solo.load({"v": 1, "board": board, "to_move": to_move})
 
 
-def _chance(word: str, solo: Game[Any, Any], state: Any, seat: int) -> float:
-    """The chance `seat` wins the board `state` (whoever is to move there)."""
+def _chance(word: str, board: dict[str, Any], seat: int, to_move: int) -> float:
+    """The chance `seat` wins `board` with `to_move` to move there."""
+    solo, state = _solo(word, board, to_move)
     result = solo.result(state)
     if result is not None:
         return 1.0 if seat in result.winners else 0.0 if result.winners else 0.5
     if word == "yinsh":
         return yinsh_evaluate(solo, state, seat)
     public = solo.view(state, seat)["public"]
-    to_move = int(public["to_move"] or 3 - seat)
     return squash(board_value(public, seat, to_move, word == "squava"), GRID_SCALES[word])
 
 
-def _left(word: str, board: dict[str, Any], seat: int) -> float:
-    solo, state = _solo(word, board, 3 - seat)
-    return _chance(word, solo, state, seat)
+def _chances(word: str, board: dict[str, Any], seat: int) -> Chances:
+    solo, state = _solo(word, board, seat)
+    return Chances(_chance(word, board, seat, 3 - seat), _chance(word, board, seat, seat),
+                   done=solo.result(state) is not None)
+
+
+def _left(word: str, board: dict[str, Any], seat: int) -> Chances:
+    return _chances(word, board, seat)
 
 
 def _option(word: str, board: dict[str, Any], seat: int, knobs: Strength, rng: random.Random) -> Option:
@@ -129,5 +160,5 @@ def _option(word: str, board: dict[str, Any], seat: int, knobs: Strength, rng: r
 
     solo, state = _solo(word, board, seat)
     move = choose(solo, state, seat, knobs, seed=rng.getrandbits(32))
-    after = solo.apply(state, seat, move)
-    return Option(word, solo.format(move), _chance(word, solo, after, seat), _left(word, board, seat))
+    after = solo.dump(solo.apply(state, seat, move))["board"]
+    return Option(word, solo.format(move), _chances(word, after, seat), _left(word, board, seat))

@@ -160,8 +160,9 @@ _KNOWLEDGE: dict[str, Knowledge] = {
     "yinsh": Knowledge(_listed, judge=yinsh_evaluate, depth=20),
     "lance-assembly": Knowledge(_lance_propose, judge=lance_evaluate, depth=8),
     "grid-master": Knowledge(_listed, play=_grid_master),
-    # strong plays its boards' own engines (connect.py); easy and normal keep the tree search
-    "two-connect": Knowledge(_listed, play=compose_turn, play_for=frozenset({"strong"})),
+    # normal and strong play their boards' own engines (connect.py); easy keeps the tree search, a
+    # beginner's game that misses a threat on a board it is not looking at
+    "two-connect": Knowledge(_listed, play=compose_turn, play_for=frozenset({"normal", "strong"})),
 }
 
 

@@ -1,4 +1,5 @@
-"""Two Connect's strong computer player: its boards' own engines, and the boards that matter most."""
+"""Two Connect's normal and strong computer players: their boards' own engines, and the boards that
+matter most."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from games.bots import STRENGTHS, choose
 from games.bots.connect import two_of_three
 from games.registry import get_game
 
-#: strong's decision without a clock, on a small budget, so a seed fixes it
-STRONG = replace(STRENGTHS["strong"], iterations=60, seconds=None)
+#: the decisions without a clock, on a small budget, so a seed fixes them
+KNOBS = {name: replace(STRENGTHS[name], iterations=60, seconds=None) for name in ("normal", "strong")}
+STRONG = KNOBS["strong"]
 
 SQUAVA_WON_AT_C1 = """
 1 1 . 1 .
@@ -79,31 +81,21 @@ def test_chance_of_two_boards_of_three():
     assert two_of_three(1.0, 0.3, 0.4) == pytest.approx(1 - 0.7 * 0.6)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_strong_wins_the_board_it_can_and_stops_the_other_five(seed):
+@pytest.mark.parametrize(("strength", "seed"), [("normal", 1), ("strong", 2), ("strong", 3)])
+def test_the_bot_wins_the_board_it_can_and_stops_the_other_five(strength, seed):
     game, state = _match(SQUAVA_WON_AT_C1, GOMOKU_FOUR)
-    action = choose(game, state, 1, STRONG, seed=seed)
+    action = choose(game, state, 1, KNOBS[strength], seed=seed)
     moves = _moves(game, action)
     assert "squava C1" in moves
     assert moves[0] == "gomoku G8"  # the open end of the other side's four
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_strong_leaves_a_quiet_board_for_a_threat(seed):
+@pytest.mark.parametrize(("strength", "seed"), [("normal", 1), ("strong", 2)])
+def test_the_bot_leaves_a_quiet_board_for_a_threat(strength, seed):
     # Squava is quiet, Yinsh has no ring yet; the other side's four on Gomoku must be answered
     game, state = _match("." * 25, GOMOKU_FOUR)
-    moves = _moves(game, choose(game, state, 1, STRONG, seed=seed))
+    moves = _moves(game, choose(game, state, 1, KNOBS[strength], seed=seed))
     assert moves[0] == "gomoku G8"
-
-
-def test_easy_and_normal_keep_the_tree_search():
-    # the same position through easy and normal: still a legal two-board turn (their own engine)
-    game, state = _match(SQUAVA_WON_AT_C1, GOMOKU_OPEN)
-    for name in ("easy", "normal"):
-        knobs = replace(STRENGTHS[name], iterations=20, seconds=None)
-        action = choose(game, state, 1, knobs, seed=4)
-        game.apply(state, 1, action)
-        assert len(game.format(action).split("; ")) == 2
 
 
 def test_strong_plays_one_move_when_the_turn_is_one():
