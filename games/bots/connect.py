@@ -43,6 +43,10 @@ GRID_SCALES = {"squava": 150.0, "gomoku": 800.0}
 #: the strengths that look at which boards the opponent's next turn can reach: a threat on a board
 #: the opponent cannot also answer is as good as won (normal takes the opponent to answer everywhere)
 REACH = frozenset({"strong"})
+#: the strength each board's engine plays at, by the strength of the whole turn: normal reads every
+#: board for the threats it must answer (every engine sees a win or a loss one move ahead) but plays
+#: each board as a beginner would; strong plays each as well as its share of the clock allows
+BOARD_STRENGTH = {"normal": "easy", "strong": "strong"}
 #: the share of the strength's clock the boards' engines spend together (the rest: loading, values)
 CLOCK_SHARE = 0.85
 
@@ -75,6 +79,11 @@ def compose_turn(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, r
     open_words = list(public["open_boards"][str(seat)])
     need = int(public["moves_this_turn"])
     share = None if knobs.seconds is None else knobs.seconds * CLOCK_SHARE / max(1, len(open_words))
+    from . import STRENGTHS  # the package's, imported late: the package imports this module
+
+    board_knobs = replace(STRENGTHS[BOARD_STRENGTH.get(knobs.name, knobs.name)], seconds=share)
+    if knobs.seconds is None:  # no clock (tests): the turn's own budget
+        board_knobs = replace(board_knobs, iterations=knobs.iterations)
     fixed: dict[str, Chances] = {}
     options: dict[str, Option] = {}
     for word, view in zip(words, public["boards"], strict=True):
@@ -82,7 +91,7 @@ def compose_turn(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, r
             value = 1.0 if view["winner"] == seat else 0.5 if view["status"] == "drawn" else 0.0
             fixed[word] = Chances(value, value, done=True)
         elif word in open_words:
-            options[word] = _option(word, boards[word], seat, replace(knobs, seconds=share), rng)
+            options[word] = _option(word, boards[word], seat, board_knobs, rng)
         else:
             fixed[word] = _left(word, boards[word], seat)
     turns = _turns(list(options), need)

@@ -108,5 +108,5 @@ def test_strong_plays_one_move_when_the_turn_is_one():
 
 def test_strong_varies_with_its_seed():
     game, state = _match("." * 25, GOMOKU_OPEN)
-    seen = {game.format(choose(game, state, 1, STRONG, seed=seed)) for seed in range(8)}
+    seen = {game.format(choose(game, state, 1, STRONG, seed=seed)) for seed in range(5)}
     assert len(seen) >= 2
