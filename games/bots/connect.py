@@ -5,7 +5,8 @@ by two boards.  Tree search over whole turns with random playouts (the default, 
 reads a ~86-ply game through ~2,000 turns a position: more time bought it little, and it left a
 Gomoku four unanswered.  Each board alone has an engine that separates the strengths well
 (grids.py's alpha-beta, Yinsh's search with its evaluation), so normal and strong ask each open
-board's engine for its move, at their own strength, and then pick the boards to play on:
+board's engine for its move (normal the beginner's engine, `BOARD_STRENGTH`), and then pick the
+boards to play on:
 
 - every board is valued as the chance that this seat wins it, with the opponent to move next
   (after this turn the opponent chooses where to play): once after the engine's move there, once
