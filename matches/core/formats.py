@@ -41,8 +41,10 @@ from games.registry import get_game
 
 CLOCK_KEYS = {"per_move", "reserve", "refill", "on_timeout", "round_seconds", "bank", "lag_compensation",
               "away_pause", "away_budget"}
+#: `practice`: a match against the computer (matches/web/practice.py), which nobody hosts: its host
+#: page exists, but no person holds its link, so the pages never point a player to the host
 FORMAT_KEYS = {"bouts", "alternate", "stalemate_replays", "forfeit", "clock", "auto_next_bout", "away_alert",
-               "answers"}
+               "answers", "practice"}
 
 #: who answers a seat's draw offer or takeback request (`answers`): the other seat, and the host
 #: may overrule; or the host alone

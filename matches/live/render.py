@@ -461,6 +461,8 @@ def _requests(match: Any, bout: Any, names: dict[int, str], viewer: int) -> list
     both kinds; the seats in their offers box (the opponent with Accept and Decline: `answerable`)."""
     found = open_requests(match, bout)
     by_opponent = bool(found) and answerer(match) == OPPONENT
+    # a practice match has no host to overrule (nobody holds its host link)
+    overrule = "" if (match.format or {}).get("practice") else "; the host may still grant it"
     out = []
     for r in found:
         seat, kind, declined = int(r["seat"]), str(r["kind"]), bool(r.get("declined"))
@@ -478,10 +480,10 @@ def _requests(match: Any, bout: Any, names: dict[int, str], viewer: int) -> list
                     else f"{name} {ASKS[kind]}: {other} answers, or you overrule under Moderation.")
             out.append({**row, "text": text})
         elif seat == viewer:
-            out.append({**row, "text": f"{other} declined your {NAMES[kind]}; the host may still grant it." if declined
+            out.append({**row, "text": f"{other} declined your {NAMES[kind]}{overrule}." if declined
                         else f"{_MINE[kind]}: waiting for {other}'s answer (a move ends it)."})
         else:
-            out.append({**row, "text": f"You declined the {NAMES[kind]} of {name}; the host may still grant it."
+            out.append({**row, "text": f"You declined the {NAMES[kind]} of {name}{overrule}."
                         if declined else f"{name} {ASKS[kind]}."})
     return out
 

@@ -63,7 +63,7 @@ def practice(request: HttpRequest) -> HttpResponse:
         # the pages add "(computer, easy)" to a bot's name: "Opponent (computer, easy)"
         names = ["You" if n == mine else "Opponent" if seats == 2 else f"Opponent {n}" for n in range(1, seats + 1)]
         with transaction.atomic():
-            match = services.create_match(slug, seat_names=names, bouts=1)
+            match = services.create_match(slug, seat_names=names, bouts=1, practice=True)
             for number in range(1, seats + 1):
                 if number != mine:
                     bots.set_bot(match, number, strength)

@@ -196,6 +196,21 @@ def test_practice_starts_a_match_against_the_computer(client: Client):
     assert "Opponent 1 (computer, strong)" in page
 
 
+def test_a_practice_match_never_points_the_player_to_a_host(client: Client, play):
+    """Nobody holds a practice match's host link: a declined draw offer says so, not that "the host
+    may still grant it" (a hosted match's pages still say that: test_offers.py)."""
+    from matches.play import requests
+
+    response = client.post("/practice/", {"game": "squava", "strength": "easy", "seat": "1"})
+    match = Match.objects.get()
+    assert match.format["practice"] is True
+    play(match, 1, "C3")
+    requests.ask(match, 1, "draw")
+    assert bots.sweep_bots(SMALL) == 0  # the computer declines
+    page = client.get(response["Location"]).content.decode()
+    assert "declined your draw offer." in page and "the host may still grant it" not in page
+
+
 @pytest.mark.parametrize("data, message", [
     ({"game": "chess", "strength": "easy", "seat": "1"}, "choose a game to practise"),
     ({"game": "squava", "strength": "godlike", "seat": "1"}, "easy, normal or strong"),
