@@ -36,7 +36,7 @@ from games.registry import get_game
 
 from .evals import squash, yinsh_evaluate
 from .grids import board_value
-from .search import Strength
+from .search import Strength, reward
 
 #: squash scales of the grid evaluation (grids.py's window values: ~150 an open three on Gomoku, ~60
 #: a three-window on Squava), so that a quiet edge weighs less than a threat
@@ -66,7 +66,6 @@ class Chances:
 class Option:
     """One board's move, and the board's chances after it and if this seat leaves the board."""
 
-    board: str
     text: str  # the move in the board's notation
     played: Chances
     left: Chances
@@ -74,27 +73,24 @@ class Option:
 
 def compose_turn(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rng: random.Random) -> Any:
     """The turn: the engine's moves on the boards where they raise the chance of two boards most."""
+    from . import STRENGTHS  # the package's, imported late: the package imports this module
+
     public = game.view(state, seat)["public"]
     words: list[str] = list(public["board_order"])
     boards = game.dump(state)["boards"]
     open_words = list(public["open_boards"][str(seat)])
     need = int(public["moves_this_turn"])
     share = None if knobs.seconds is None else knobs.seconds * CLOCK_SHARE / max(1, len(open_words))
-    from . import STRENGTHS  # the package's, imported late: the package imports this module
-
     board_knobs = replace(STRENGTHS[BOARD_STRENGTH.get(knobs.name, knobs.name)], seconds=share)
     if knobs.seconds is None:  # no clock (tests): the turn's own budget
         board_knobs = replace(board_knobs, iterations=knobs.iterations)
     fixed: dict[str, Chances] = {}
     options: dict[str, Option] = {}
-    for word, view in zip(words, public["boards"], strict=True):
-        if view["status"] != "open":
-            value = 1.0 if view["winner"] == seat else 0.5 if view["status"] == "drawn" else 0.0
-            fixed[word] = Chances(value, value, done=True)
-        elif word in open_words:
+    for word in words:
+        if word in open_words:
             options[word] = _option(word, boards[word], seat, board_knobs, rng)
-        else:
-            fixed[word] = _left(word, boards[word], seat)
+        else:  # finished, or closed to this seat for now
+            fixed[word] = _chances(word, boards[word], seat)
     turns = _turns(list(options), need)
     rng.shuffle(turns)  # equal values: the seed chooses
     reach = knobs.name in REACH
@@ -143,26 +139,20 @@ def _solo(word: str, board: dict[str, Any], to_move: int) -> tuple[Game[Any, Any
     return solo, solo.load({"v": 1, "board": board, "to_move": to_move})
 
 
-def _chance(word: str, board: dict[str, Any], seat: int, to_move: int) -> float:
-    """The chance `seat` wins `board` with `to_move` to move there."""
-    solo, state = _solo(word, board, to_move)
+def _chances(word: str, board: dict[str, Any], seat: int) -> Chances:
+    """`seat`'s chances of winning `board`, the opponent to move next there and this seat to move."""
+    solo, state = _solo(word, board, seat)
     result = solo.result(state)
     if result is not None:
-        return 1.0 if seat in result.winners else 0.0 if result.winners else 0.5
-    if word == "yinsh":
-        return yinsh_evaluate(solo, state, seat)
+        value = reward(result, seat, 2)
+        return Chances(value, value, done=True)
+    if word == "yinsh":  # its evaluation does not ask who moves next
+        value = yinsh_evaluate(solo, state, seat)
+        return Chances(value, value)
     public = solo.view(state, seat)["public"]
-    return squash(board_value(public, seat, to_move, word == "squava"), GRID_SCALES[word])
-
-
-def _chances(word: str, board: dict[str, Any], seat: int) -> Chances:
-    solo, state = _solo(word, board, seat)
-    return Chances(_chance(word, board, seat, 3 - seat), _chance(word, board, seat, seat),
-                   done=solo.result(state) is not None)
-
-
-def _left(word: str, board: dict[str, Any], seat: int) -> Chances:
-    return _chances(word, board, seat)
+    scale, three_loses = GRID_SCALES[word], word == "squava"
+    return Chances(squash(board_value(public, seat, 3 - seat, three_loses), scale),
+                   squash(board_value(public, seat, seat, three_loses), scale))
 
 
 def _option(word: str, board: dict[str, Any], seat: int, knobs: Strength, rng: random.Random) -> Option:
@@ -171,4 +161,4 @@ def _option(word: str, board: dict[str, Any], seat: int, knobs: Strength, rng: r
     solo, state = _solo(word, board, seat)
     move = choose(solo, state, seat, knobs, seed=rng.getrandbits(32))
     after = solo.dump(solo.apply(state, seat, move))["board"]
-    return Option(word, solo.format(move), _chances(word, after, seat), _left(word, board, seat))
+    return Option(solo.format(move), _chances(word, after, seat), _chances(word, board, seat))
