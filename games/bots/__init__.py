@@ -6,8 +6,8 @@ else looks at it) and acts only with the seat's legal actions.  One engine
 (search.py) with per-game knowledge (knowledge.py); a strength is budgets and
 knobs of that engine.  Some games decide with engines of their own (knowledge.py
 says which and for which strengths): the stone boards' alpha-beta (grids.py),
-Grid Master's solver, Back to the Wall's planner, and Two Connect's strong
-player composed from its boards' engines (connect.py).
+Grid Master's solver, Back to the Wall's planner, and Two Connect's normal and
+strong players composed from its boards' engines (connect.py).
 """
 
 from __future__ import annotations
