@@ -90,18 +90,8 @@
     var got = at < 0 ? null : parseMeta(html.slice(at));
     if (got && olderThanPage(got)) {
       e.detail.serverResponse = html.slice(0, at);
-    } else if (got && got.bout === last.bout && got.version === last.version && posted(e)) {
-      // An offer, its answer or a note changes no version, so a reply of the page's version may be
-      // older than a websocket update of that version that overtook it (the computer's decline
-      // came before the offer's own reply, which put back "waiting for the answer").  The reply
-      // shows; then the page fetches its state once more, drawn after anything it has received.
-      setTimeout(refetch, 0);
     }
   });
-  function posted(e) {
-    var config = e.detail.requestConfig;
-    return !!config && String(config.verb).toLowerCase() === "post";
-  }
 
   // A fragment (hx-swap-oob="morph": the board, the clocks, the host's panel...) is merged into the
   // page's with idiomorph (the htmx extension "morph" on #live): elements stay in place, so a click

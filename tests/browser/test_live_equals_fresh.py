@@ -150,35 +150,3 @@ def test_a_movers_reply_overtaken_by_the_answer_to_its_move_leaves_the_page_on_t
     same_as_fresh(browser, seats[1], urls[1], clocks=2)
     for page in (host, *seats.values()):
         page.context.close()
-
-
-def test_an_offers_reply_overtaken_by_its_answer_leaves_the_page_on_the_answer(
-        start_match: StartMatch, browser: Any) -> None:
-    """A draw offer changes no version, nor does its answer: the offer's HTTP reply, drawn before
-    the opponent declined, reaches the page only after the websocket has brought the decline (as a
-    computer declines in practice, within milliseconds).  The page ends on the decline: before the
-    fix the reply, of the same version, swapped the offers box back to "waiting for Bob's answer"
-    and left it there (seen once in CI through the practice browser test)."""
-    match = _new_match(start_match, browser)
-    host, urls = match.host, match.seats
-    seats = {n: browser.new_context().new_page() for n in (1, 2)}
-    for n, page in seats.items():
-        page.goto(urls[n])
-    wait_connected(host, *seats.values())
-    host.click("#host-start")
-    seats[1].wait_for_selector("#status.your-turn", timeout=TIMEOUT)
-
-    def reply_after_the_answer(route: Any) -> None:
-        response = route.fetch()  # the offer is made; its reply waits
-        seats[2].click("#offer-decline-draw", timeout=TIMEOUT)
-        seats[1].wait_for_selector("#log-list >> text=declines the draw offer of seat 1", timeout=TIMEOUT)
-        route.fulfill(response=response)
-
-    seats[1].route("**/request/", reply_after_the_answer)
-    with seats[1].expect_response("**/request/"):
-        seats[1].click("#offer-draw")
-    seats[1].unroute("**/request/")
-    seats[1].wait_for_selector("#offers .offer.declined >> text=declined your draw offer", timeout=TIMEOUT)
-    same_as_fresh(browser, seats[1], urls[1], clocks=2)
-    for page in (host, *seats.values()):
-        page.context.close()
