@@ -491,6 +491,7 @@ def _draw(match: Any, current: Any, last: sent.Sent | None, moved: Moved | None,
         snap["last_move"] = last.last_move  # no move since, and no undo/correction (else no delta)
     else:
         snap["last_move"] = _last_move(bout)
+    snap["log_top"] = log_top
     now = sent.Sent(match.watch_token, bout_no, version, finished, log_max, flagged, log_top=log_top,
                 last_move=snap["last_move"], status=match.status, standing=(snap["score"], snap["bout_label"]),
                 seats=snap["seats"])
@@ -501,7 +502,7 @@ def _draw(match: Any, current: Any, last: sent.Sent | None, moved: Moved | None,
         if old is None or last is None:
             if full_snap is None:
                 turns = list(log_rows.select_related("bout").order_by("sequence", "id"))
-                full_snap = {**snap, "turns": turns, "presence": True, "last_move": None}
+                full_snap = {**snap, "turns": turns, "presence": True, "last_move": None, "log_top": None}
             ctx = render.context(match, viewer, full_snap)
             if viewer == HOST:
                 now.host_seq = ctx["host_seq"] = _host_seq(match, last if delta else None, rows)

@@ -123,6 +123,10 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "bout": bout,
         "version": bout.version if bout is not None else 0,
         "bout_number": bout.number if bout is not None else 0,
+        # the highest log sequence drawn: an offer, its answer or a note adds a row but no version,
+        # so a page orders what it receives by (bout, version, log_top) (static/js/live.js)
+        "log_top": snap["log_top"] if snap.get("log_top") is not None else max(
+            (row.sequence for row in snap["turns"] or []), default=0),
         "viewer": viewer,
         "audience": viewer_label(viewer),
         "is_host": viewer == HOST,

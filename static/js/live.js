@@ -2,7 +2,10 @@
 // (the clock countdown is clocks.js).  No per-second messages.
 (function () {
   "use strict";
-  var last = null;         // {bout, version} last applied
+  // {bout, version, log} last applied.  An offer, its answer and a host's note add a log row but
+  // no version, so what the page receives is ordered by (bout, version, log): the highest log
+  // sequence drawn.
+  var last = null;
 
   function liveRoot() { return document.getElementById("live"); }
 
@@ -11,12 +14,14 @@
     if (!tag) { return null; }
     var attr = function (name) { var m = new RegExp(" data-" + name + '="(\\d*)"').exec(tag[0]); return m ? m[1] : null; };
     var base = attr("base");
-    return { bout: +attr("bout"), version: +attr("version"), base: base === null || base === "" ? null : +base };
+    return { bout: +attr("bout"), version: +attr("version"), log: +attr("log"),
+             base: base === null || base === "" ? null : +base };
   }
 
   // a state (parsed #live-meta) older than the one the page shows
   function olderThanPage(got) {
-    return got.bout < last.bout || (got.bout === last.bout && got.version < last.version);
+    if (got.bout !== last.bout) { return got.bout < last.bout; }
+    return got.version < last.version || (got.version === last.version && got.log < last.log);
   }
 
   function refetch() {
@@ -42,7 +47,7 @@
   function readMeta() {
     var meta = document.getElementById("live-meta");
     if (!meta) { return; }
-    var now = { bout: +meta.dataset.bout, version: +meta.dataset.version };
+    var now = { bout: +meta.dataset.bout, version: +meta.dataset.version, log: +meta.dataset.log };
     var base = document.title.replace(/^● /, "");
     document.title = meta.dataset.myTurn === "1" ? "● " + base : base;
     // a pause stops every move: Play is disabled until the host resumes (the server refuses anyway)
@@ -61,6 +66,7 @@
       if (changed) { document.dispatchEvent(new CustomEvent("dm:board-changed", { detail: now })); }
       scrollLog(true);
     } else {
+      last = now;  // rows without a new version (an offer, its answer)
       scrollLog(false);
     }
   }
@@ -81,7 +87,9 @@
   });
   // An answer by HTTP (a move's reply, the host's, a refetch) older than the page: a websocket
   // update overtook it (the computer's answer to a move was drawn and sent before the move's own
-  // reply reached the page, which then showed the position before the answer and waited for ever).
+  // reply reached the page, which then showed the position before the answer and waited for ever;
+  // the computer's decline of a draw offer came before the offer's reply, of the same version,
+  // which put the offers box back to "waiting for the answer").
   // Its state is dropped; what comes before it (the move's error, the host's flash) still shows.
   document.addEventListener("htmx:beforeSwap", function (e) {
     var html = e.detail.serverResponse;

@@ -114,12 +114,8 @@ def _version(page: Any) -> int:
     return int(page.get_attribute("#live-meta", "data-version"))
 
 
-def test_a_movers_reply_overtaken_by_the_answer_to_its_move_leaves_the_page_on_the_answer(
-        start_match: StartMatch, browser: Any) -> None:
-    """The move's HTTP reply reaches the page only after the opponent has answered and the
-    websocket has brought the answer (as a computer answers in practice, within milliseconds).
-    The page stays on the answer: before the fix it swapped the reply in, went back to the
-    position before the answer ("Player 2 to move") and waited there for ever."""
+def _started(start_match: StartMatch, browser: Any) -> tuple[Any, dict[int, str], dict[int, Any]]:
+    """A new match started by its host, both seats' pages open: seat 1 to move."""
     match = _new_match(start_match, browser)
     host, urls = match.host, match.seats
     seats = {n: browser.new_context().new_page() for n in (1, 2)}
@@ -128,6 +124,16 @@ def test_a_movers_reply_overtaken_by_the_answer_to_its_move_leaves_the_page_on_t
     wait_connected(host, *seats.values())
     host.click("#host-start")
     seats[1].wait_for_selector("#status.your-turn", timeout=TIMEOUT)
+    return host, urls, seats
+
+
+def test_a_movers_reply_overtaken_by_the_answer_to_its_move_leaves_the_page_on_the_answer(
+        start_match: StartMatch, browser: Any) -> None:
+    """The move's HTTP reply reaches the page only after the opponent has answered and the
+    websocket has brought the answer (as a computer answers in practice, within milliseconds).
+    The page stays on the answer: before the fix it swapped the reply in, went back to the
+    position before the answer ("Player 2 to move") and waited there for ever."""
+    host, urls, seats = _started(start_match, browser)
     before = _version(seats[1])
 
     def reply_after_the_answer(route: Any) -> None:
@@ -147,6 +153,31 @@ def test_a_movers_reply_overtaken_by_the_answer_to_its_move_leaves_the_page_on_t
     seats[1].wait_for_selector("#status.your-turn", timeout=TIMEOUT)
     assert _version(seats[1]) == before + 2
     assert seats[1].is_hidden("#move-error")
+    same_as_fresh(browser, seats[1], urls[1], clocks=2)
+    for page in (host, *seats.values()):
+        page.context.close()
+
+
+def test_an_offers_reply_overtaken_by_its_answer_leaves_the_page_on_the_answer(
+        start_match: StartMatch, browser: Any) -> None:
+    """A draw offer changes no version, nor does its answer: the offer's HTTP reply, drawn before
+    the opponent declined, reaches the page only after the websocket has brought the decline (as a
+    computer declines in practice, within milliseconds).  The page ends on the decline: before the
+    fix the reply, of the same version, swapped the offers box back to "waiting for Bob's answer"
+    and left it there (seen once in CI through the practice browser test)."""
+    host, urls, seats = _started(start_match, browser)
+
+    def reply_after_the_answer(route: Any) -> None:
+        response = route.fetch()  # the offer is made; its reply waits
+        seats[2].click("#offer-decline-draw", timeout=TIMEOUT)
+        seats[1].wait_for_selector("#log-list >> text=declines the draw offer of seat 1", timeout=TIMEOUT)
+        route.fulfill(response=response)
+
+    seats[1].route("**/request/", reply_after_the_answer)
+    with seats[1].expect_response("**/request/"):
+        seats[1].click("#offer-draw")
+    seats[1].unroute("**/request/")
+    seats[1].wait_for_selector("#offers .offer.declined >> text=declined your draw offer", timeout=TIMEOUT)
     same_as_fresh(browser, seats[1], urls[1], clocks=2)
     for page in (host, *seats.values()):
         page.context.close()

@@ -205,8 +205,9 @@ def test_the_host_seats_the_computer_from_the_form_and_lance_assembly_is_played_
 @pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_the_computer_grants_a_takeback_and_declines_a_draw(server: Server, browser: Any, device: str) -> None:
     """By clicks: the player's move and the computer's reply are taken back at once when the player
-    asks; a draw offer is declined at once (the player does not wait for a move to end it) and the
-    game goes on, the turn log showing its latest rows.  Screenshot: test-artifacts/practice-answers-*.png."""
+    asks; a draw offer is declined at once (the player does not wait for a move to end it), the answer
+    pointing to no host (nobody hosts a practice match), and the game goes on, the turn log showing
+    its latest rows.  Screenshot: test-artifacts/practice-answers-*.png."""
     ARTIFACTS.mkdir(exist_ok=True)
     options, _ = VIEWPORTS[device]
     page = browser.new_context(**options).new_page()
@@ -232,6 +233,8 @@ def test_the_computer_grants_a_takeback_and_declines_a_draw(server: Server, brow
     page.click("#offer-draw")
     page.wait_for_selector("#log-list >> text=declines the draw offer of seat 1", timeout=TIMEOUT)
     assert page.locator("#status.finished").count() == 0 and page.locator("#status.your-turn").count() == 1
+    page.wait_for_selector("text=declined your draw offer.", timeout=TIMEOUT)
+    assert "the host may still grant it" not in page.inner_text("body")  # nobody hosts a practice match
     # rows that came without a new board (the offer, its answer) are shown: the log follows them
     page.wait_for_function("() => { const l = document.querySelector('#log-list');"
                            " return l.scrollTop + l.clientHeight >= l.scrollHeight - 2; }", timeout=TIMEOUT)

@@ -29,7 +29,7 @@ from matches.core import events
 from matches.live import fanout as live
 from matches.live import presence, render
 from matches.live import sent as drawings
-from matches.play import services
+from matches.play import requests, services
 from tests.games.test_two_connect_page import OPENING
 from tests.live_pages import apply_update as _apply
 from tests.live_pages import board as _board
@@ -300,6 +300,43 @@ def test_a_host_rewrite_of_the_log_sends_the_whole_log(roles: Any) -> None:
     services.undo(match, match.current_bout.version)
     (html,) = _updates(match).values()
     assert 'id="log"' in html and "data-base" not in html and "undone" in html
+
+
+ORDER = re.compile(r'<div id="live-meta"[^>]*data-bout="(\d+)" data-version="(\d+)" data-log="(\d+)"')
+
+
+def _order(html: str) -> tuple[int, ...]:
+    """(bout, version, log) of a drawing, from its `#live-meta`: the order static/js/live.js keeps."""
+    found = ORDER.search(html)
+    assert found, html[:300]
+    return tuple(int(n) for n in found.groups())
+
+
+def test_an_offer_and_its_answer_are_ordered_by_the_log_where_the_version_stays(roles: Any, client: Any) -> None:
+    """An offer and its answer change no version.  Every drawing (the page, an HTTP reply, a live
+    update, whole or delta) carries the log's highest row beside the version, so the offer's reply,
+    drawn before the answer, is older than the answer's update, and a page that got the answer by
+    its socket first keeps it (a computer declines within milliseconds: CI once saw the box go back
+    to "waiting for the answer")."""
+    match = roles.match
+    _open(match, "watch", "seat-1", "seat-2", "host")
+    _play(match, 1, "place C3")
+    live.prepare(match.id)
+    reply = client.post(f"/p/{roles.player1.token}/request/", {"request": "draw"}).content.decode()
+    offered = _order(reply)
+    assert "waiting for Bob" in reply.replace("&#x27;", "'")
+    assert {_order(html) for html in _updates(match).values()} == {offered}
+    assert _order(client.get(f"/p/{roles.player1.token}/").content.decode()) == offered
+    match.refresh_from_db()
+    requests.respond(match, 2, "draw", False)
+    declined = _updates(match)
+    assert {_order(html) for html in declined.values()} == {_order(render.fragments(match, 1))}
+    bout, version, log = _order(declined["seat-1"])
+    assert (bout, version) == offered[:2] and log > offered[2]
+    _play(match, 2, "place D4")
+    moved = _updates(match)
+    assert all("data-base" in html for html in moved.values())  # deltas carry the order too
+    assert {_order(html) for html in moved.values()} == {(bout, version + 1, log + 2)}  # the move, the offer's end
 
 
 def test_spectator_update_of_a_lance_move_is_at_most_3_kb_whatever_the_log_length(roles: Any, time_machine: Any) -> None:
