@@ -384,6 +384,8 @@ def _previous_bout(match: Any, bout: Any) -> Any:
 
 def log_entries(match: Any, rows: list[Any], viewer: int, names: dict[int, str]) -> list[dict[str, Any]]:
     sealed = match.game.sealed
+    # nobody hosts a practice match: what the server did for it (started it) is nobody's
+    hostless = bool((match.format or {}).get("practice"))
     out = []
     for row in rows:
         text = row.text
@@ -399,7 +401,7 @@ def log_entries(match: Any, rows: list[Any], viewer: int, names: dict[int, str])
         elif row.kind == "seat" and row.actor >= 1:  # a seat's own note: "seat 1 (Ann) offers a draw"
             who, text = names.get(row.actor, f"seat {row.actor}"), re.sub(r"^seat \d+(?: \([^)]*\))? ", "", text)
         else:
-            who = row.who
+            who = "" if hostless and row.actor == HOST and row.kind != "clock" else row.who
         out.append(
             {
                 "bout": row.bout.number if row.bout is not None else 0,

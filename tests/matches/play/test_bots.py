@@ -196,7 +196,7 @@ def test_practice_starts_a_match_against_the_computer(client: Client):
     assert "Opponent 1 (computer, strong)" in page
 
 
-def test_a_practice_match_never_points_the_player_to_a_host(client: Client, play):
+def test_a_practice_match_never_points_the_player_to_a_host(client: Client, play, make_match):
     """Nobody holds a practice match's host link: a declined draw offer says so, not that "the host
     may still grant it" (a hosted match's pages still say that: test_offers.py)."""
     from matches.play import requests
@@ -209,6 +209,11 @@ def test_a_practice_match_never_points_the_player_to_a_host(client: Client, play
     assert bots.sweep_bots(SMALL) == 0  # the computer declines
     page = client.get(response["Location"]).content.decode()
     assert "declined your draw offer." in page and "the host may still grant it" not in page
+    # nor does its log name one: the match was started by the server, for the player
+    started = re.search(r'<span class="who">([^<]*)</span>\s*<span class="text">started the match', page)
+    assert started and started.group(1) == ""
+    hosted = client.get(f"/p/{make_match('squava').seat(1).token}/").content.decode()
+    assert re.search(r'<span class="who">host</span>\s*<span class="text">started the match', hosted)
 
 
 @pytest.mark.parametrize("data, message", [
