@@ -29,6 +29,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.back_to_the_wall.resolve import place_points
+from games.back_to_the_wall.rules import BackToTheWall
 from games.bots import STRENGTHS, choose
 from games.registry import get_game
 
@@ -63,13 +64,14 @@ def main() -> None:
                         help="the planning seat's clock (as in a match); without it, --iterations alone")
     args = parser.parse_args()
     game = get_game("back-to-the-wall")
+    assert isinstance(game, BackToTheWall)
     normal = replace(STRENGTHS["normal"], seconds=None, iterations=300)
     planner = replace(STRENGTHS[args.strength], seconds=args.seconds, iterations=args.iterations)
     started = time.time()
     total = 0.0
     count = 0
     for p, state in enumerate(positions(game, args.round, args.positions)):
-        draws = []
+        draws: list[dict[int, Any]] = []
         for k in range(DRAWS):
             seed = 9000 + p * 50 + k * 5
             if args.truth == "random":

@@ -26,9 +26,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
-from stats import pct  # noqa: E402
+from bench.stats import pct  # noqa: E402
 
 POLL = """
 import os, time, django
@@ -54,8 +53,7 @@ def main() -> None:
                         help="presence and broadcasts, as in production ('' for none)")
     args = parser.parse_args()
 
-    sys.path.insert(0, str(ROOT / "bench"))
-    from fanout import create_database
+    from bench.fanout import create_database
 
     create_database(args.database)
     env = {**os.environ, "DATABASE_URL": args.database, "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "bench-only",
@@ -74,7 +72,7 @@ def main() -> None:
 
     call_command("migrate", verbosity=0, interactive=False)
     Match.objects.filter(status=Match.RUNNING).update(status=Match.FINISHED)  # earlier runs' leftovers
-    engine.notify = lambda match_id, **written: None  # type: ignore[assignment]  (creating matches broadcasts nothing)
+    engine.notify = lambda match_id, **written: None  # creating matches broadcasts nothing
 
     from datetime import timedelta
 

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import psycopg
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from stats import pct
+from bench.stats import pct
 
 
 def run(url: str, setting: str, commits: int, pause: float) -> list[float]:

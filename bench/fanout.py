@@ -39,10 +39,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
-from stats import pct  # noqa: E402
-from wsclient import WebSocket  # noqa: E402
+from bench.stats import pct  # noqa: E402
+from bench.wsclient import WebSocket  # noqa: E402
 
 META = re.compile(r'id="live-meta"[^>]*?data-bout="(\d+)"[^>]*?data-version="(\d+)"(?:[^>]*?data-base="(\d*)")?')
 HOST = "127.0.0.1"
@@ -504,7 +503,7 @@ def main() -> None:
     env = environment(args)
     django_setup(env)
     if args.procs:
-        from fanout_procs import main_procs
+        from bench.fanout_procs import main_procs
 
         main_procs(args, env)
         return

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from stats import pct
+from bench.stats import pct
 
 APP = "bench.gcpause_asgi:application"
 
@@ -59,7 +59,8 @@ def _longest_stall(gclog: Path, start: float, end: float) -> float:
 
 async def _timed(label: str, n: int, port: int, args: argparse.Namespace, gclog: Path) -> dict[str, Any]:
     from asgiref.sync import sync_to_async
-    from fanout import app_phase, new_match
+
+    from bench.fanout import app_phase, new_match
 
     match = await sync_to_async(new_match)()
     start = time.time()
@@ -122,7 +123,7 @@ async def _rolling(args: argparse.Namespace, env: dict[str, str], workdir: Path)
             started = time.monotonic()
             closes = sum(len(p.closes) for p in pages)
             stopping = cluster.terminate(index)
-            await wait_for(lambda closes=closes: sum(len(p.closes) for p in pages) > closes,  # type: ignore[misc]
+            await wait_for(lambda closes=closes: sum(len(p.closes) for p in pages) > closes,
                            "its pages notice", 30)
             # back, and current (a move may be on its way meanwhile: one version behind counts as current)
             await wait_for(lambda: all(p.lost_at is None and p.version is not None and p.version >= mover.version - 1

@@ -48,7 +48,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -92,7 +92,7 @@ class InProcess:
         self.client = Client(raise_request_exception=False)
 
     def send(self, method: str, path: str, body: bytes = b"", content_type: str = "", headers: dict[str, str] | None = None) -> int:
-        extra = {f"HTTP_{k.upper().replace('-', '_')}": v for k, v in (headers or {}).items()}
+        extra: dict[str, Any] = {f"HTTP_{k.upper().replace('-', '_')}": v for k, v in (headers or {}).items()}
         if method == "GET":
             return int(self.client.get(path, **extra).status_code)
         # generic(): the body's bytes as they are (post() would re-encode them in the charset)
@@ -231,6 +231,7 @@ def fuzz_chat(target: Any, rng: random.Random, match: Any, n: int, counts: Count
 async def fuzz_websockets(rng: random.Random, tokens: list[str], n: int, counts: Counter[str]) -> None:
     """Handshakes with hostile paths and origins; on a socket that opens, a few chat lines with
     hostile rooms and text (a JSON string may hold a lone surrogate, which no form can carry)."""
+    from asgiref.typing import ASGIApplication
     from channels.testing import WebsocketCommunicator
 
     from config.asgi import application
@@ -245,7 +246,8 @@ async def fuzz_websockets(rng: random.Random, tokens: list[str], n: int, counts:
         if rng.random() < 0.5:
             cookie = chat_feed.spectator_cookie(f"{rng.getrandbits(32):08x}", "Zed")
             headers.append((b"cookie", f"{chat_feed.COOKIE}={cookie}".encode()))
-        comm = WebsocketCommunicator(application, path, headers=headers)
+        # config.asgi types its app with plain mappings (config/drain.py), asgiref with its TypedDicts
+        comm = WebsocketCommunicator(cast(ASGIApplication, application), path, headers=headers)
         bad, sent = False, []
         try:
             connected, _ = await comm.connect(timeout=10)
@@ -378,7 +380,7 @@ def main() -> None:
     for db in settings.DATABASES.values():  # a test database of this process's own, as tests/conftest.py
         db.get("OPTIONS", {}).pop("pool", None)
         db.setdefault("TEST", {})["NAME"] = f"test_fuzz_security_{os.getpid()}" if "postgresql" in db["ENGINE"] else None
-    layer = settings.CHANNEL_LAYERS.get("default", {})
+    layer: dict[str, Any] = settings.CHANNEL_LAYERS.get("default", {})
     if "redis" in layer.get("BACKEND", ""):
         layer.setdefault("CONFIG", {})["prefix"] = f"fuzz{os.getpid()}"
     logs = args.logs or Path(tempfile.mkdtemp(prefix="fuzz-logs-"))
@@ -394,7 +396,9 @@ def main() -> None:
 
         match = services.create_match("lance-assembly", seat_names=["Ann", "Bob"], clock=False)
         services.start_match(match)
-        services.submit(match, 1, "place C3", match.current_bout.version)
+        bout = match.current_bout
+        assert bout is not None  # start_match made it
+        services.submit(match, 1, "place C3", bout.version)
         services.award_bout(match, 2)
         services.start_next_bout(match)
         match.refresh_from_db()

@@ -25,10 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from backlog import HOST, environment, make_match, start_daphne
-from wsclient import WebSocket
+from bench.backlog import HOST, environment, make_match, start_daphne
+from bench.wsclient import WebSocket
 
 BATCH = 200
 

@@ -56,6 +56,7 @@ def main(argv: list[str]) -> None:
             moves = 0
             while True:
                 bout = match.bouts.order_by("-number").first()
+                assert bout is not None  # start_match made the first
                 if bout.finished is not None or moves > 2000:
                     break
                 state = services.bout_state(bout)
@@ -65,8 +66,9 @@ def main(argv: list[str]) -> None:
                     moves += 1
                     continue
                 for seat in sorted(game.pending(state)):
-                    services.submit(match, seat, game.format(game.random_action(state, seat, rng)),
-                                    match.bouts.order_by("-number").first().version)
+                    latest = match.bouts.order_by("-number").first()
+                    assert latest is not None
+                    services.submit(match, seat, game.format(game.random_action(state, seat, rng)), latest.version)
                     moves += 1
                     if not game.sealed:
                         break

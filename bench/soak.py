@@ -40,11 +40,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
 
-from backlog import HOST, environment, make_match, request, start_daphne  # noqa: E402
-from fanout import META, pct  # noqa: E402
-from wsclient import WebSocket  # noqa: E402
+from bench.backlog import HOST, environment, make_match, request, start_daphne  # noqa: E402
+from bench.fanout import META  # noqa: E402
+from bench.stats import pct  # noqa: E402
+from bench.wsclient import WebSocket  # noqa: E402
 
 GAMES = ["lance-assembly", "grid-master", "two-connect", "bidding-ttt", "back-to-the-wall"]
 
@@ -326,12 +327,12 @@ def move_to_screen(out: dict[str, Any]) -> tuple[dict[str, list[float]], list[st
     for _, match_id, bout, version, _, committed in out["moves"]:
         key = (int(bout), int(version))
         mine = screens.get(int(match_id), [])
-        held = [s.seen.get(key) for s in mine]
-        if not held or any(t is None for t in held):
+        held = [s.seen[key] for s in mine if key in s.seen]
+        if not mine or len(held) < len(mine):
             unseen.append(f"match {match_id} bout {bout} version {version} (the sockets hold "
                           f"{', '.join(f'{s.bout}/{s.version}' for s in mine) or 'nothing'})")
             continue
-        times[game[int(match_id)]].append((max(held) - float(committed)) * 1000)  # type: ignore[type-var]
+        times[game[int(match_id)]].append((max(held) - float(committed)) * 1000)
     return times, unseen
 
 

@@ -11,19 +11,22 @@ from __future__ import annotations
 import statistics
 import sys
 from collections import defaultdict
+from pathlib import Path
 
-from stats import pct
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.stats import pct
 
 
 def main(path: str) -> None:
     moves: list[dict[str, float]] = []
     with open(path, encoding="utf-8") as lines:
         for line in lines:
-            name, at = line.split()
+            name, stamp = line.split()
             if name == "MOVE":
-                moves.append({"MOVE": float(at)})
+                moves.append({"MOVE": float(stamp)})
             elif moves and (name not in moves[-1] or name.endswith("*")):
-                moves[-1][name] = float(at)  # the first of each step after the move (the last: "name*")
+                moves[-1][name] = float(stamp)  # the first of each step after the move (the last: "name*")
     # moves timed while chat lines flowed (fanout.py's chat blocks write CHAT) apart from the others
     for label, chosen in (("", [m for m in moves if "CHAT" not in m]), ("with chat flowing: ", [m for m in moves if "CHAT" in m])):
         if not chosen:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bench.fanout_asgi import application  # noqa: F401  (sets Django up; what daphne serves)
@@ -57,12 +58,12 @@ _wrap_sync(live, "prepare", "prepare", "prepared")
 _real_send = live._deliver_here
 
 
-async def _send(messages: Any, **kwargs: Any) -> Any:
+async def _send(messages: list[tuple[str, dict[str, Any]]], between: Callable[[], Awaitable[None]] | None = None) -> None:
     # a chat line or alert (sent giving way to moves: `between`) is marked apart from the moves' steps
-    kind = "chat-send" if kwargs.get("between") else "send"
+    kind = "chat-send" if between else "send"
     mark(f"{kind}:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
     try:
-        return await _real_send(messages, **kwargs)
+        await _real_send(messages, between=between)
     finally:
         mark(f"{kind.replace('send', 'sent')}:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
 
@@ -71,16 +72,17 @@ live._deliver_here = _send
 _real_deliver = relay.Relay.deliver
 
 
-async def deliver(self: Any, group: str, html: str, **kwargs: Any) -> None:
-    watch = group.endswith("-watch") and not kwargs.get("between")
+async def deliver(self: relay.Relay, group: str, html: str, between: Callable[[], Awaitable[None]] | None = None) -> None:
+    watch = group.endswith("-watch") and not between
     if watch:
         mark("deliver")
-    await _real_deliver(self, group, html, **kwargs)
+    await _real_deliver(self, group, html, between=between)
     if watch:
         mark("delivered*")
 
 
-relay.Relay.deliver = deliver
+# patching the class is what this module is for (mypy's method-assign code is meant to be silenced so)
+relay.Relay.deliver = deliver  # type: ignore[method-assign]
 
 from bench import fanout_asgi  # noqa: E402
 
@@ -88,13 +90,13 @@ _wrap_async(fanout_asgi.BareConsumer, "receive", "bare:receive", "bare:sent")
 _real_bare = fanout_asgi.BareConsumer.bare_page
 
 
-async def bare_page(self: Any, event: dict[str, Any]) -> None:
+async def bare_page(self: fanout_asgi.BareConsumer, event: dict[str, Any]) -> None:
     mark("bare:deliver")
     await _real_bare(self, event)
     mark("bare:delivered*")
 
 
-fanout_asgi.BareConsumer.bare_page = bare_page
+fanout_asgi.BareConsumer.bare_page = bare_page  # type: ignore[method-assign]  # patched on purpose, as Relay.deliver
 
 from channels_redis import pubsub as _pubsub  # noqa: E402
 
