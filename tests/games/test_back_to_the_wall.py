@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
-from games.back_to_the_wall.board import BoardOrders, Orders, Resolve
+from games.back_to_the_wall.board import Action, Board, BoardOrders, Orders, Resolve
 from games.back_to_the_wall.rules import BackToTheWall
+from games.back_to_the_wall.state import BackToTheWallState
 from games.core import HOST, SPECTATOR, IllegalAction, NotationError
 from games.registry import get_game
 
@@ -19,17 +21,23 @@ game = BackToTheWall()
 BOARDS = ("once", "twice", "thrice")
 
 
-def full(state, seat, dirs="up up up", extra=""):
+def full(state: BackToTheWallState, seat: int, dirs: str = "up up up", extra: str = "") -> str:
     """A complete order for `seat`: `dirs` for every piece on every board, after `extra` parts."""
     parts = [f"{b.name} piece {p.number} {dirs}" for b in state.boards for p in b.pieces_of(seat)]
     return "; ".join(([extra] if extra else []) + parts)
 
 
-def squares(board, seat):
+def squares(board: Board, seat: int) -> list[str]:
     return sorted(board.square(p.square) for p in board.pieces_of(seat))
 
 
-def play_round(state, texts=None):
+def orders(action: Action | None) -> Orders:
+    """`action` as a seat's orders (a seat's parse, listing or draw mid-match is never Resolve or None)."""
+    assert isinstance(action, Orders)
+    return action
+
+
+def play_round(state: BackToTheWallState, texts: dict[int, str] | None = None) -> BackToTheWallState:
     texts = texts or {}
     for seat in (1, 2, 3, 4):
         state = game.play(state, seat, texts.get(seat, full(state, seat)))
@@ -37,12 +45,12 @@ def play_round(state, texts=None):
 
 
 # -- identity and set-up ---------------------------------------------------------------
-def test_registered_identity():
+def test_registered_identity() -> None:
     g = get_game("back-to-the-wall")
     assert (g.slug, g.name, g.seats, g.sealed) == ("back-to-the-wall", "Back to the Wall", 4, True)
 
 
-def test_default_boards_are_6_7_8_with_two_symmetric_walls_off_the_corners():
+def test_default_boards_are_6_7_8_with_two_symmetric_walls_off_the_corners() -> None:
     view = game.public_view(game.new())
     assert [(b["name"], b["size"], b["walls"]) for b in view["boards"]] == [
         ("once", 6, ["B3", "E4"]),
@@ -52,7 +60,7 @@ def test_default_boards_are_6_7_8_with_two_symmetric_walls_off_the_corners():
     assert [b["wall_limit"] for b in view["boards"]] == [1, 2, 3]
 
 
-def test_corner_assignments_per_board():
+def test_corner_assignments_per_board() -> None:
     view = game.public_view(game.new())
     corners = {b["name"]: b["corners"] for b in view["boards"]}
     assert corners["once"] == {"1": "A1", "2": "F1", "3": "F6", "4": "A6"}
@@ -60,7 +68,7 @@ def test_corner_assignments_per_board():
     assert corners["thrice"] == {"1": "A1", "2": "H1", "4": "H8", "3": "A8"}
 
 
-def test_each_player_faces_a_different_opponent_diagonally_on_each_board():
+def test_each_player_faces_a_different_opponent_diagonally_on_each_board() -> None:
     state = game.new()
     opposite = []
     for b in state.boards:
@@ -69,7 +77,7 @@ def test_each_player_faces_a_different_opponent_diagonally_on_each_board():
     assert opposite == [3, 2, 4]
 
 
-def test_round_one_starts_with_piece_1_on_each_corner_having_captured_it():
+def test_round_one_starts_with_piece_1_on_each_corner_having_captured_it() -> None:
     state = game.new()
     assert state.round == 1
     for b in state.boards:
@@ -78,7 +86,7 @@ def test_round_one_starts_with_piece_1_on_each_corner_having_captured_it():
 
 
 # -- options -------------------------------------------------------------------------
-def test_options_set_sizes_and_walls_and_a_board_left_out_keeps_its_default():
+def test_options_set_sizes_and_walls_and_a_board_left_out_keeps_its_default() -> None:
     state = game.new({"boards": {"once": {"size": 5, "walls": ["c3"]}, "thrice": {"size": 10}}})
     view = game.public_view(state)["boards"]
     assert (view[0]["size"], view[0]["walls"]) == (5, ["C3"])
@@ -88,7 +96,7 @@ def test_options_set_sizes_and_walls_and_a_board_left_out_keeps_its_default():
     assert view[0]["corners"]["3"] == "E5"
 
 
-def test_options_walls_alone_keep_the_default_size_and_may_be_empty():
+def test_options_walls_alone_keep_the_default_size_and_may_be_empty() -> None:
     view = game.public_view(game.new({"boards": {"twice": {"walls": []}}}))["boards"]
     assert (view[1]["size"], view[1]["walls"]) == (7, [])
 
@@ -117,13 +125,13 @@ def test_options_walls_alone_keep_the_default_size_and_may_be_empty():
         ({"speed": 2}, "has no option 'speed'"),
     ],
 )
-def test_bad_options_are_refused_with_a_message(options, message):
+def test_bad_options_are_refused_with_a_message(options: dict[str, Any], message: str) -> None:
     with pytest.raises(IllegalAction, match=message.replace("(", r"\(").replace(")", r"\)")):
         game.new(options)
 
 
 @pytest.mark.parametrize("size", range(4, 13))
-def test_every_allowed_size_has_valid_default_walls_on_every_board(size):
+def test_every_allowed_size_has_valid_default_walls_on_every_board(size: int) -> None:
     state = game.new({"boards": {name: {"size": size} for name in BOARDS}})
     for board in state.boards:
         assert board.size == size and len(board.walls) == 2
@@ -132,13 +140,13 @@ def test_every_allowed_size_has_valid_default_walls_on_every_board(size):
         assert {size * size - 1 - w for w in board.walls} == set(board.walls)
 
 
-def test_options_may_split_the_board_in_two_halves():
+def test_options_may_split_the_board_in_two_halves() -> None:
     walls = ["A4", "B4", "C4", "D4", "E4", "F4", "G4"]
     game.new({"boards": {"twice": {"walls": walls}}})  # every corner still reaches another
 
 
 # -- sealed rounds -----------------------------------------------------------------------
-def test_every_seat_acts_in_a_round_and_pending_shrinks_as_they_submit():
+def test_every_seat_acts_in_a_round_and_pending_shrinks_as_they_submit() -> None:
     state = game.new()
     assert game.to_act(state) == {1, 2, 3, 4} and game.pending(state) == {1, 2, 3, 4}
     state = game.play(state, 2, full(state, 2))
@@ -146,7 +154,7 @@ def test_every_seat_acts_in_a_round_and_pending_shrinks_as_they_submit():
     assert game.public_view(state)["submitted"] == {"1": False, "2": True, "3": False, "4": False}
 
 
-def test_resubmitting_replaces_the_submission():
+def test_resubmitting_replaces_the_submission() -> None:
     state = game.new()
     state = game.play(state, 1, full(state, 1, "down down down"))
     state = game.play(state, 1, full(state, 1, "right right right"))
@@ -155,7 +163,7 @@ def test_resubmitting_replaces_the_submission():
     assert state.last_log[0].moves[0].phases[0].taken == "right"
 
 
-def test_the_round_resolves_when_the_fourth_seat_submits():
+def test_the_round_resolves_when_the_fourth_seat_submits() -> None:
     state = game.new()
     for seat in (1, 2, 3):
         state = game.play(state, seat, full(state, seat))
@@ -165,7 +173,7 @@ def test_the_round_resolves_when_the_fourth_seat_submits():
     assert game.public_view(state)["last_round"]["round"] == 1
 
 
-def test_round_two_spawns_piece_2_on_each_corner_capturing_it():
+def test_round_two_spawns_piece_2_on_each_corner_capturing_it() -> None:
     state = game.new()
     # seat 3 (bottom-left on Thrice) runs up column A into seat 1's corner A1 and captures it
     state = play_round(state)
@@ -182,17 +190,18 @@ def test_round_two_spawns_piece_2_on_each_corner_capturing_it():
     }
 
 
-def test_three_rounds_then_the_match_ends_with_three_pieces_each():
+def test_three_rounds_then_the_match_ends_with_three_pieces_each() -> None:
     state = play_round(play_round(game.new()))
     assert state.round == 3 and all(len(b.pieces_of(2)) == 3 for b in state.boards)
     state = play_round(state)
     assert state.finished and game.to_act(state) == frozenset() and game.pending(state) == frozenset()
     result = game.result(state)
+    assert result is not None
     assert result.reason == "points" and result.winners
     assert all(len(b.pieces_of(2)) == 3 for b in state.boards)  # no spawn after round 3
 
 
-def test_host_resolve_closes_the_round_with_missing_submissions_doing_nothing():
+def test_host_resolve_closes_the_round_with_missing_submissions_doing_nothing() -> None:
     state = game.new()
     state = game.play(state, 1, full(state, 1, "right right right", "once wall D2; once garnet"))
     state = game.play(state, HOST, "resolve")
@@ -211,24 +220,24 @@ def test_host_resolve_closes_the_round_with_missing_submissions_doing_nothing():
     assert state.spends[0] == (2 - 1, 0, 0) and state.spends[1:] == ((0, 0, 0),) * 3
 
 
-def test_host_resolve_with_nobody_submitted_moves_nothing():
+def test_host_resolve_with_nobody_submitted_moves_nothing() -> None:
     state = game.play(game.new(), HOST, "resolve")
     assert state.round == 2 and all(len(log.walls) == 0 for log in state.last_log)
 
 
-def test_only_the_host_may_resolve():
+def test_only_the_host_may_resolve() -> None:
     with pytest.raises(IllegalAction, match="only the host may resolve the round"):
         game.play(game.new(), 3, "resolve")
 
 
-def test_the_host_enters_orders_by_acting_for_a_seat():
+def test_the_host_enters_orders_by_acting_for_a_seat() -> None:
     state = game.new()
     with pytest.raises(IllegalAction, match="acting for that seat"):
         game.play(state, HOST, full(state, 1))
     assert game.legal_actions(state, HOST).__next__() == Resolve()
 
 
-def test_nothing_is_accepted_after_the_match_ends():
+def test_nothing_is_accepted_after_the_match_ends() -> None:
     state = play_round(play_round(play_round(game.new())))
     with pytest.raises(IllegalAction, match="the bout is over"):
         game.play(state, 1, "once piece 1 up up up")
@@ -237,7 +246,7 @@ def test_nothing_is_accepted_after_the_match_ends():
     assert list(game.legal_actions(state, 1)) == [] and game.random_action(state, 1, random.Random(1)) is None
 
 
-def test_spectators_and_strangers_cannot_submit():
+def test_spectators_and_strangers_cannot_submit() -> None:
     state = game.new()
     with pytest.raises(IllegalAction, match="it is not your turn"):
         game.play(state, SPECTATOR, full(state, 1))
@@ -260,21 +269,21 @@ def test_spectators_and_strangers_cannot_submit():
         ("once piece 1 down down down", "piece 1 on Once is given directions twice"),
     ],
 )
-def test_bad_submissions_are_refused(extra, message):
+def test_bad_submissions_are_refused(extra: str, message: str) -> None:
     state = game.new()
     with pytest.raises(IllegalAction, match=message):
         game.play(state, 1, full(state, 1, extra=extra))
     assert game.pending(state) == {1, 2, 3, 4}
 
 
-def test_walls_that_will_be_dropped_are_still_accepted_at_submission():
+def test_walls_that_will_be_dropped_are_still_accepted_at_submission() -> None:
     # corner, existing wall and piece squares, and adjacent pairs are drops at resolution, not refusals
     state = game.new()
     state = game.play(
         state, 1, full(state, 1, extra="once wall A1; twice walls D3 C3; thrice walls H1 C4 C5")
     )
     assert game.pending(state) == {2, 3, 4}
-    state = play_round(state, {1: game.format(state.submission(1))})
+    state = play_round(state, {1: game.format(orders(state.submission(1)))})
     outcomes = [
         [(w["square"], w["outcome"]) for w in b["walls"]]
         for b in game.public_view(state)["last_round"]["boards"]
@@ -286,7 +295,7 @@ def test_walls_that_will_be_dropped_are_still_accepted_at_submission():
     ]
 
 
-def test_every_piece_needs_exactly_three_directions():
+def test_every_piece_needs_exactly_three_directions() -> None:
     state = game.new()
     with pytest.raises(IllegalAction, match="piece 1 on Twice needs exactly 3 directions, got 2"):
         game.play(state, 1, "once piece 1 up up up; twice piece 1 up up; thrice piece 1 up up up")
@@ -296,13 +305,13 @@ def test_every_piece_needs_exactly_three_directions():
         game.play(state, 1, "once piece 1 up up up; twice piece 1 up up up")
 
 
-def test_a_submission_must_cover_the_new_pieces_too():
+def test_a_submission_must_cover_the_new_pieces_too() -> None:
     state = play_round(game.new())
     with pytest.raises(IllegalAction, match="you must give 3 directions for piece 2 on Once"):
         game.play(state, 1, "; ".join(f"{b} piece 1 up up up" for b in BOARDS))
 
 
-def test_garnet_at_most_once_per_board_per_match():
+def test_garnet_at_most_once_per_board_per_match() -> None:
     state = game.new()
     state = play_round(state, {1: full(state, 1, extra="twice garnet")})
     with pytest.raises(IllegalAction, match="you have already spent a garnet on Twice"):
@@ -311,14 +320,14 @@ def test_garnet_at_most_once_per_board_per_match():
     assert game.hidden(state, 1)["garnet_spends"] == {"twice": 1}
 
 
-def test_a_garnet_in_a_replaced_submission_is_not_spent():
+def test_a_garnet_in_a_replaced_submission_is_not_spent() -> None:
     state = game.new()
     state = game.play(state, 1, full(state, 1, extra="once garnet"))
     state = play_round(state, {1: full(state, 1)})
     assert state.spends[0] == (0, 0, 0)
 
 
-def test_a_rejected_submission_changes_nothing():
+def test_a_rejected_submission_changes_nothing() -> None:
     state = game.new()
     before = game.dump(state)
     with pytest.raises(IllegalAction):
@@ -327,7 +336,7 @@ def test_a_rejected_submission_changes_nothing():
 
 
 # -- garnet bonus through a match ---------------------------------------------------------------
-def test_garnet_bonus_is_the_walls_actually_placed_that_round():
+def test_garnet_bonus_is_the_walls_actually_placed_that_round() -> None:
     state = game.new()
     # seat 1 spends on Thrice and submits 3 walls: A8 is a corner (dropped), C3 and E5 are placed
     state = play_round(state, {1: full(state, 1, extra="thrice walls A8 C3 E5; thrice garnet")})
@@ -341,7 +350,7 @@ def test_garnet_bonus_is_the_walls_actually_placed_that_round():
     assert thrice["scores"]["1"] == thrice["captured"]["1"] + 2
 
 
-def test_a_shared_wall_counts_toward_each_submitters_garnet_bonus():
+def test_a_shared_wall_counts_toward_each_submitters_garnet_bonus() -> None:
     state = game.new()
     state = play_round(
         state,
@@ -355,7 +364,7 @@ def test_a_shared_wall_counts_toward_each_submitters_garnet_bonus():
 
 
 # -- hidden information ----------------------------------------------------------------
-def test_a_pending_submission_is_seen_only_by_its_seat_and_the_host():
+def test_a_pending_submission_is_seen_only_by_its_seat_and_the_host() -> None:
     state = game.new()
     text = full(state, 2, "left down up", "once wall C2; twice garnet")
     state = game.play(state, 2, text)
@@ -368,7 +377,7 @@ def test_a_pending_submission_is_seen_only_by_its_seat_and_the_host():
     assert game.view(state, 1)["private"]["submission"] is None
 
 
-def test_two_different_submissions_look_the_same_to_everyone_else():
+def test_two_different_submissions_look_the_same_to_everyone_else() -> None:
     state = game.new()
     a = game.play(state, 3, full(state, 3, "left left left", "thrice walls C3 D4; once garnet"))
     b = game.play(state, 3, full(state, 3, "down up down"))
@@ -377,7 +386,7 @@ def test_two_different_submissions_look_the_same_to_everyone_else():
     assert game.view(a, 3) != game.view(b, 3)
 
 
-def test_garnet_spends_stay_hidden_until_the_end_of_the_match():
+def test_garnet_spends_stay_hidden_until_the_end_of_the_match() -> None:
     state = game.new()
     state = play_round(state, {4: full(state, 4, extra="once wall C3; once garnet")})
     public = game.public_view(state)
@@ -393,7 +402,7 @@ def test_garnet_spends_stay_hidden_until_the_end_of_the_match():
     assert game.public_view(state)["final"]["garnet_spends"]["4"] == {"once": 1}
 
 
-def test_the_last_round_log_reveals_walls_and_paths_after_resolution():
+def test_the_last_round_log_reveals_walls_and_paths_after_resolution() -> None:
     state = game.new()
     state = play_round(state, {1: full(state, 1, "right down left", "once wall D2")})
     log = game.public_view(state)["last_round"]["boards"][0]
@@ -409,7 +418,7 @@ def test_the_last_round_log_reveals_walls_and_paths_after_resolution():
     }
 
 
-def test_the_last_round_log_shows_squares_contested_on_one_tick():
+def test_the_last_round_log_shows_squares_contested_on_one_tick() -> None:
     state = game.new({"boards": {"twice": {"walls": []}}})
     # on Twice seat 1 (A1) and seat 3 (G1) meet on D1 on tick 3
     state = play_round(state, {1: full(state, 1, "right down down"), 3: full(state, 3, "left down down")})
@@ -418,7 +427,7 @@ def test_the_last_round_log_shows_squares_contested_on_one_tick():
     assert game.public_view(state)["boards"][1]["owners"][0][3] == 0
 
 
-def test_public_view_has_what_a_board_renderer_needs():
+def test_public_view_has_what_a_board_renderer_needs() -> None:
     view = game.public_view(game.new())
     assert set(view) == {"round", "rounds", "finished", "submitted", "boards", "last_round", "earlier_rounds"}
     once = view["boards"][0]
@@ -439,7 +448,7 @@ def test_public_view_has_what_a_board_renderer_needs():
 
 
 # -- persistence, listing, randomness ----------------------------------------------------------
-def test_dump_and_load_round_trip_through_json_mid_round_and_at_the_end():
+def test_dump_and_load_round_trip_through_json_mid_round_and_at_the_end() -> None:
     state = game.new()
     state = play_round(state, {2: full(state, 2, "left down right", "thrice walls C2 E4; once garnet")})
     state = game.play(state, 3, full(state, 3, extra="twice wall B4"))
@@ -449,7 +458,7 @@ def test_dump_and_load_round_trip_through_json_mid_round_and_at_the_end():
     assert game.load(json.loads(json.dumps(game.dump(state)))) == state
 
 
-def test_legal_actions_are_lazy_and_legal():
+def test_legal_actions_are_lazy_and_legal() -> None:
     state = play_round(game.new())
     actions = game.legal_actions(state, 1)
     first = [next(actions) for _ in range(50)]
@@ -459,33 +468,34 @@ def test_legal_actions_are_lazy_and_legal():
     assert len(set(first)) == 50
 
 
-def test_legal_actions_offer_no_second_garnet_on_a_board():
+def test_legal_actions_offer_no_second_garnet_on_a_board() -> None:
     state = game.new()
     state = play_round(state, {1: full(state, 1, extra="once garnet; twice garnet; thrice garnet")})
     for _, action in zip(range(300), game.legal_actions(state, 1), strict=False):
-        assert not any(b.garnet for b in action.boards)
+        assert not any(b.garnet for b in orders(action).boards)
 
 
-def test_random_action_gives_legal_complete_orders():
+def test_random_action_gives_legal_complete_orders() -> None:
     rng = random.Random(7)
     state = game.new()
     for _ in range(3):
         for seat in (1, 2, 3, 4):
             action = game.random_action(state, seat, rng)
+            assert action is not None
             assert game.parse(state, seat, game.format(action)) == action
             state = game.apply(state, seat, action)
     assert game.result(state) is not None
 
 
 # -- notation -------------------------------------------------------------------------
-def test_canonical_notation_round_trips():
+def test_canonical_notation_round_trips() -> None:
     text = "once wall C3; once piece 1 up right down; twice wall B2; twice wall A4; twice garnet; thrice piece 1 left left down"
-    action = game.parse(game.new(), 1, text)
+    action = orders(game.parse(game.new(), 1, text))
     assert game.format(action) == text
     assert action.boards[1].walls == ((1, 1), (0, 3))
 
 
-def test_canonical_order_is_boards_then_walls_in_given_order_then_pieces_by_number_then_garnet():
+def test_canonical_order_is_boards_then_walls_in_given_order_then_pieces_by_number_then_garnet() -> None:
     action = game.parse(
         game.new(),
         1,
@@ -508,7 +518,7 @@ def test_canonical_order_is_boards_then_walls_in_given_order_then_pieces_by_numb
         "once   wall   C3 ;  once piece #1 up right down ; twice garnet",
     ],
 )
-def test_natural_phrasings(text):
+def test_natural_phrasings(text: str) -> None:
     expected = Orders(
         (
             BoardOrders(walls=((2, 2),), moves=((1, ("up", "right", "down")),)),
@@ -519,13 +529,15 @@ def test_natural_phrasings(text):
     assert game.parse(game.new(), 1, text) == expected
 
 
-def test_several_walls_and_pieces_in_one_part():
-    action = game.parse(game.new(), 1, "thrice walls C3 D4 E5, piece 1: up, up, left, piece 2 down down down")
+def test_several_walls_and_pieces_in_one_part() -> None:
+    action = orders(
+        game.parse(game.new(), 1, "thrice walls C3 D4 E5, piece 1: up, up, left, piece 2 down down down")
+    )
     assert action.boards[2].walls == ((2, 2), (3, 3), (4, 4))
     assert action.boards[2].moves == ((1, ("up", "up", "left")), (2, ("down", "down", "down")))
 
 
-def test_resolve_parses_for_anyone_but_only_the_host_may_apply_it():
+def test_resolve_parses_for_anyone_but_only_the_host_may_apply_it() -> None:
     assert game.parse(game.new(), HOST, "Resolve") == Resolve()
     assert game.format(Resolve()) == "resolve"
 
@@ -547,13 +559,13 @@ def test_resolve_parses_for_anyone_but_only_the_host_may_apply_it():
         ("once piece 1 up up up c3", "got 'c3'"),
     ],
 )
-def test_bad_notation_says_what_was_expected(text, message):
+def test_bad_notation_says_what_was_expected(text: str, message: str) -> None:
     with pytest.raises(NotationError, match=message):
         game.parse(game.new(), 1, text)
 
 
 # -- garnets held (option "garnets", from the season ledger or the host) -------------------------
-def test_the_garnets_option_limits_spends_across_the_match():
+def test_the_garnets_option_limits_spends_across_the_match() -> None:
     state = game.new({"garnets": {"1": 1, "3": 2}})
     with pytest.raises(IllegalAction, match="you have only 1 garnet to spend"):
         game.play(state, 1, full(state, 1, extra="once garnet; twice garnet"))
@@ -570,25 +582,25 @@ def test_the_garnets_option_limits_spends_across_the_match():
     assert again.garnets == (1, 0, 2, 0) and game.hidden(again, 3)["garnets_to_spend"] == 1
 
 
-def test_without_the_option_garnets_are_not_counted():
+def test_without_the_option_garnets_are_not_counted() -> None:
     state = game.new()
     assert game.hidden(state, 1)["garnets_to_spend"] is None
     game.play(state, 1, full(state, 1, extra="once garnet; twice garnet; thrice garnet"))
 
 
-def test_listed_and_random_orders_never_spend_garnets_a_seat_lacks():
+def test_listed_and_random_orders_never_spend_garnets_a_seat_lacks() -> None:
     state = game.new({"garnets": {"1": 1}})
     rng = random.Random(4)
     for _ in range(40):
-        assert not any(b.garnet for b in game.random_action(state, 2, rng).boards)
-        assert sum(b.garnet for b in game.random_action(state, 1, rng).boards) <= 1
+        assert not any(b.garnet for b in orders(game.random_action(state, 2, rng)).boards)
+        assert sum(b.garnet for b in orders(game.random_action(state, 1, rng)).boards) <= 1
     for count, action in enumerate(game.legal_actions(state, 1)):
-        assert sum(b.garnet for b in action.boards) <= 1
+        assert sum(b.garnet for b in orders(action).boards) <= 1
         if count > 3000:
             break
 
 
 @pytest.mark.parametrize("value", [[1], {"5": 1}, {"1": -1}, {"1": True}, {"x": 2}])
-def test_a_bad_garnets_option_is_refused(value):
+def test_a_bad_garnets_option_is_refused(value: object) -> None:
     with pytest.raises(IllegalAction, match="option garnets"):
         game.new({"garnets": value})

@@ -15,14 +15,19 @@ from __future__ import annotations
 import functools
 import json
 import random
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from games.core import HOST, SPECTATOR, IllegalAction, NotationError, RuleError
+from games.core import HOST, SPECTATOR, Game, IllegalAction, NotationError, RuleError
 from games.registry import get_game
 from tests.games import playing
 
-G = get_game("back-to-the-wall")
+if TYPE_CHECKING:  # for the annotations only: the tests drive the game through its Game interface
+    from games.back_to_the_wall.board import Action
+    from games.back_to_the_wall.state import BackToTheWallState
+
+G: Game[BackToTheWallState, Action] = get_game("back-to-the-wall")
 play = functools.partial(playing.play, G)
 SEATS = (1, 2, 3, 4)
 BOARDS = ("once", "twice", "thrice")
@@ -30,14 +35,14 @@ POINTS = (6, 4, 2, 1)
 
 
 # -- helpers ------------------------------------------------------------------------------
-def resolve(state):
+def resolve(state: BackToTheWallState) -> BackToTheWallState:
     return G.apply(state, HOST, G.parse(state, HOST, "resolve"))
 
 
-def orders(rnd, **boards):
+def orders(rnd: int, **boards: list[str]) -> str:
     """A complete submission for round `rnd`: per board a list of clauses (without the
     board name); a board left out gets "piece n down up down" for each of its pieces."""
-    parts = []
+    parts: list[str] = []
     for name in BOARDS:
         clauses = boards.get(name)
         if clauses is None:
@@ -46,37 +51,41 @@ def orders(rnd, **boards):
     return "; ".join(parts)
 
 
-def board_view(state, name):
-    return G.view(state, SPECTATOR)["public"]["boards"][BOARDS.index(name)]
+def board_view(state: BackToTheWallState, name: str) -> dict[str, Any]:
+    view: dict[str, Any] = G.view(state, SPECTATOR)["public"]["boards"][BOARDS.index(name)]
+    return view
 
 
-def owner(state, name, square):
+def owner(state: BackToTheWallState, name: str, square: str) -> int:
     col = ord(square[0].upper()) - ord("A")
     row = int(square[1:]) - 1
-    return board_view(state, name)["owners"][row][col]
+    seat: int = board_view(state, name)["owners"][row][col]
+    return seat
 
 
-def owners_of(state, name, squares):
+def owners_of(state: BackToTheWallState, name: str, squares: str) -> list[int]:
     return [owner(state, name, sq) for sq in squares.split()]
 
 
-def walls(state, name):
+def walls(state: BackToTheWallState, name: str) -> list[str]:
     return sorted(board_view(state, name)["walls"])
 
 
-def captured(state, name, seat):
+def captured(state: BackToTheWallState, name: str, seat: int) -> int:
     return sum(row.count(seat) for row in board_view(state, name)["owners"])
 
 
-def pieces(state, name, seat):
+def pieces(state: BackToTheWallState, name: str, seat: int) -> dict[int, str]:
     return {p["number"]: p["square"] for p in board_view(state, name)["pieces"] if p["seat"] == seat}
 
 
-def dump(state):
+def dump(state: BackToTheWallState) -> str:
     return json.dumps(G.dump(state), sort_keys=True)
 
 
-def refused(state, seat, text, *words, kind=IllegalAction):
+def refused(
+    state: BackToTheWallState, seat: int, text: str, *words: str, kind: type[Exception] = IllegalAction
+) -> str:
     before = dump(state)
     with pytest.raises(kind) as info:
         play(state, seat, text)
@@ -87,9 +96,9 @@ def refused(state, seat, text, *words, kind=IllegalAction):
     return message
 
 
-def places(scores):
+def places(scores: dict[int, int]) -> dict[int, float]:
     """Ruling: 6/4/2/1, tied players share the average of the places they span."""
-    out = {}
+    out: dict[int, float] = {}
     order = sorted(scores, key=lambda s: -scores[s])
     i = 0
     while i < len(order):
@@ -103,18 +112,20 @@ def places(scores):
     return out
 
 
-def expected_points(state, bonus=None):
+def expected_points(
+    state: BackToTheWallState, bonus: dict[tuple[int, str], int] | None = None
+) -> dict[int, list[float]]:
     """Per seat per board points from the public owners plus the garnet bonus."""
     bonus = bonus or {}
-    per_board = {}
+    per_board: dict[str, dict[int, float]] = {}
     for name in BOARDS:
         scores = {s: captured(state, name, s) + bonus.get((s, name), 0) for s in SEATS}
         per_board[name] = places(scores)
     return {s: [per_board[b][s] for b in BOARDS] for s in SEATS}
 
 
-def expected_winners(points):
-    def key(s):
+def expected_winners(points: dict[int, list[float]]) -> frozenset[int]:
+    def key(s: int) -> tuple[float, float, float, float, float]:
         once, twice, thrice = points[s]
         return (once + twice + thrice, max(points[s]), thrice, twice, once)
 
@@ -122,13 +133,13 @@ def expected_winners(points):
     return frozenset(s for s in SEATS if key(s) == best)
 
 
-def finish(state):
+def finish(state: BackToTheWallState) -> BackToTheWallState:
     while G.result(state) is None:
         state = resolve(state)
     return state
 
 
-def at_round_three_with(captures):
+def at_round_three_with(captures: dict[str, dict[int, int]]) -> BackToTheWallState:
     """A state in round 3 (via dump/load) where each seat owns exactly captures[board][seat]
     squares; the host then resolves round 3 with no submissions, so nothing moves."""
     data = G.dump(G.new())
@@ -157,7 +168,7 @@ def at_round_three_with(captures):
 
 
 # -- identity, set-up, options --------------------------------------------------------------
-def test_identity_and_start():
+def test_identity_and_start() -> None:
     state = G.new()
     assert (G.slug, G.seats) == ("back-to-the-wall", 4)
     assert G.to_act(state) == frozenset(SEATS)
@@ -169,7 +180,7 @@ def test_identity_and_start():
     assert walls(state, "thrice") == ["C6", "F3"]
 
 
-def test_corners_per_board_and_one_piece_each_capturing_its_corner():
+def test_corners_per_board_and_one_piece_each_capturing_its_corner() -> None:
     state = G.new()
     expected = {
         "once": {1: "A1", 2: "F1", 3: "F6", 4: "A6"},
@@ -183,7 +194,7 @@ def test_corners_per_board_and_one_piece_each_capturing_its_corner():
             assert captured(state, name, seat) == 1
 
 
-def test_each_player_faces_a_different_opponent_diagonally_on_each_board():
+def test_each_player_faces_a_different_opponent_diagonally_on_each_board() -> None:
     state = G.new()
     diagonal = {}
     for name in BOARDS:
@@ -193,7 +204,7 @@ def test_each_player_faces_a_different_opponent_diagonally_on_each_board():
         bl = f"A{size}"
         at = {sq: seat for seat in SEATS for sq in pieces(state, name, seat).values()}
         diagonal[name] = {frozenset((at["A1"], at[last])), frozenset((at[tr], at[bl]))}
-    opponents_of_1 = set()
+    opponents_of_1: set[int] = set()
     for pairs in diagonal.values():
         for pair in pairs:
             if 1 in pair:
@@ -201,7 +212,7 @@ def test_each_player_faces_a_different_opponent_diagonally_on_each_board():
     assert opponents_of_1 == {2, 3, 4}
 
 
-def test_options_change_sizes_and_walls_and_keep_defaults_for_boards_left_out():
+def test_options_change_sizes_and_walls_and_keep_defaults_for_boards_left_out() -> None:
     state = G.new({"boards": {"once": {"size": 5, "walls": ["B2", "D4"]}}})
     assert board_view(state, "once")["size"] == 5
     assert walls(state, "once") == ["B2", "D4"]
@@ -221,7 +232,7 @@ def test_options_change_sizes_and_walls_and_keep_defaults_for_boards_left_out():
     assert pieces(state, "thrice", 4) == {1: "I9"}
 
 
-def test_bad_options_are_refused_with_a_reason():
+def test_bad_options_are_refused_with_a_reason() -> None:
     with pytest.raises(RuleError, match=r"(?i)corner"):
         G.new({"boards": {"once": {"size": 6, "walls": ["A1"]}}})
     with pytest.raises(RuleError, match=r"Z9|z9"):
@@ -231,7 +242,7 @@ def test_bad_options_are_refused_with_a_reason():
 
 
 # -- notation -------------------------------------------------------------------------------
-def test_canonical_notation_from_design_round_trips():
+def test_canonical_notation_from_design_round_trips() -> None:
     state = G.new()
     text = "once wall C3; once piece 1 up right down; twice garnet"
     action = G.parse(state, 1, text)
@@ -239,7 +250,7 @@ def test_canonical_notation_from_design_round_trips():
     assert G.parse(state, 1, G.format(action)) == action
 
 
-def test_natural_phrasings_parse_to_the_same_action():
+def test_natural_phrasings_parse_to_the_same_action() -> None:
     state = G.new()
     canonical = G.parse(state, 1, "once wall C3; once piece 1 up right down; twice garnet")
     for text in (
@@ -250,7 +261,7 @@ def test_natural_phrasings_parse_to_the_same_action():
         assert G.parse(state, 1, text) == canonical, text
 
 
-def test_resolve_parses_and_formats():
+def test_resolve_parses_and_formats() -> None:
     state = G.new()
     assert G.format(G.parse(state, HOST, "resolve")) == "resolve"
 
@@ -258,14 +269,14 @@ def test_resolve_parses_and_formats():
 @pytest.mark.parametrize(
     "text", ["", "   ", "hello", "wall C3", "once piece up", "once piece 1 sideways", "once banana"]
 )
-def test_unreadable_text_is_a_notation_error(text):
+def test_unreadable_text_is_a_notation_error(text: str) -> None:
     with pytest.raises(NotationError) as info:
         G.parse(G.new(), 1, text)
     assert str(info.value)
 
 
 # -- refusals -------------------------------------------------------------------------------
-def test_a_wall_outside_the_board_is_refused():
+def test_a_wall_outside_the_board_is_refused() -> None:
     state = G.new()
     refused(state, 1, orders(1, once=["wall G1", "piece 1 down up down"]), "G1", kind=RuleError)
     refused(state, 1, orders(1, once=["wall A7", "piece 1 down up down"]), "A7", kind=RuleError)
@@ -273,7 +284,7 @@ def test_a_wall_outside_the_board_is_refused():
     play(state, 1, orders(1, thrice=["wall H2", "piece 1 down up down"]))  # 8x8: on the board
 
 
-def test_more_walls_than_the_board_allows_is_refused():
+def test_more_walls_than_the_board_allows_is_refused() -> None:
     state = G.new()
     refused(state, 1, orders(1, once=["wall C1", "wall D2", "piece 1 down up down"]), "once")
     refused(state, 1, orders(1, twice=["wall C1", "wall D2", "wall F6", "piece 1 down up down"]), "twice")
@@ -287,7 +298,7 @@ def test_more_walls_than_the_board_allows_is_refused():
     play(state, 1, orders(1, thrice=["wall C1", "wall D2", "wall F6", "piece 1 down up down"]))
 
 
-def test_exactly_three_directions_for_each_piece():
+def test_exactly_three_directions_for_each_piece() -> None:
     state = G.new()
     refused(state, 1, orders(1, once=["piece 1 down up"]), "piece 1", "3")
     refused(state, 1, orders(1, once=["piece 1 down up down left"]), "piece 1", "3")
@@ -295,7 +306,7 @@ def test_exactly_three_directions_for_each_piece():
     refused(state, 1, orders(1, once=["piece 1 down up down", "piece 2 down up down"]), "piece 2")
 
 
-def test_not_your_turn_and_host_only_resolve():
+def test_not_your_turn_and_host_only_resolve() -> None:
     state = G.new()
     text = orders(1)
     for seat in (5, SPECTATOR):
@@ -303,7 +314,7 @@ def test_not_your_turn_and_host_only_resolve():
     refused(state, 2, "resolve", "host")
 
 
-def test_garnet_at_most_once_per_board_per_match():
+def test_garnet_at_most_once_per_board_per_match() -> None:
     state = G.new()
     state = play(state, 1, orders(1, twice=["garnet", "piece 1 down up down"]))
     state = resolve(state)
@@ -317,7 +328,7 @@ def test_garnet_at_most_once_per_board_per_match():
     state = play(state, 1, orders(2, once=["garnet", "piece 1 down up down", "piece 2 down up down"]))
 
 
-def test_pieces_are_numbered_by_spawn_order():
+def test_pieces_are_numbered_by_spawn_order() -> None:
     state = resolve(G.new())
     # round 2: two pieces per board; piece 3 does not exist yet
     refused(state, 1, orders(1), "piece 2")
@@ -330,7 +341,7 @@ def test_pieces_are_numbered_by_spawn_order():
 
 
 # -- sealed rounds ---------------------------------------------------------------------------
-def test_round_resolves_when_every_seat_has_submitted():
+def test_round_resolves_when_every_seat_has_submitted() -> None:
     state = G.new()
     for seat in (1, 2, 3):
         state = play(state, seat, orders(1))
@@ -342,7 +353,7 @@ def test_round_resolves_when_every_seat_has_submitted():
         assert sorted(pieces(state, name, 1)) == [1, 2]
 
 
-def test_resubmitting_replaces_the_submission():
+def test_resubmitting_replaces_the_submission() -> None:
     state = G.new()
     state = play(state, 1, orders(1, once=["wall D2", "piece 1 right up up"]))
     state = play(state, 1, orders(1, once=["piece 1 down up down"]))
@@ -353,7 +364,7 @@ def test_resubmitting_replaces_the_submission():
     assert owner(state, "once", "B1") == 0
 
 
-def test_missing_submission_no_walls_pieces_stay_no_garnet():
+def test_missing_submission_no_walls_pieces_stay_no_garnet() -> None:
     state = G.new()
     state = play(state, 1, orders(1, once=["piece 1 right up up"]))
     state = resolve(state)
@@ -364,7 +375,7 @@ def test_missing_submission_no_walls_pieces_stay_no_garnet():
             assert pieces(state, name, seat)[1] == corner
 
 
-def test_host_resolves_with_no_submission_at_all():
+def test_host_resolves_with_no_submission_at_all() -> None:
     state = resolve(G.new())
     assert G.view(state, SPECTATOR)["public"]["round"] == 2
     for name in BOARDS:
@@ -372,13 +383,13 @@ def test_host_resolves_with_no_submission_at_all():
             assert captured(state, name, seat) == 1
 
 
-def test_host_does_not_submit_orders_itself_but_the_seat_does():
+def test_host_does_not_submit_orders_itself_but_the_seat_does() -> None:
     state = G.new()
     with pytest.raises(IllegalAction):
         play(state, HOST, orders(1))
 
 
-def test_apply_never_mutates_and_dump_load_round_trips():
+def test_apply_never_mutates_and_dump_load_round_trips() -> None:
     state = G.new()
     for rnd in (1, 2, 3):
         for seat in SEATS:
@@ -396,7 +407,7 @@ def test_apply_never_mutates_and_dump_load_round_trips():
     assert G.result(G.load(json.loads(dump(state)))) == G.result(state)
 
 
-def test_actions_after_the_end_are_refused():
+def test_actions_after_the_end_are_refused() -> None:
     state = finish(G.new())
     refused(state, 1, orders(3), "over")
     with pytest.raises(IllegalAction):
@@ -404,7 +415,7 @@ def test_actions_after_the_end_are_refused():
     assert list(G.legal_actions(state, 1)) == []
 
 
-def test_listed_actions_are_accepted():
+def test_listed_actions_are_accepted() -> None:
     state = G.new()
     for seat in (1, HOST):
         for count, action in enumerate(G.legal_actions(state, seat)):
@@ -415,7 +426,7 @@ def test_listed_actions_are_accepted():
 
 
 # -- walls -----------------------------------------------------------------------------------
-def test_once_walls_dropped_on_existing_wall_corner_and_adjacency_chain():
+def test_once_walls_dropped_on_existing_wall_corner_and_adjacency_chain() -> None:
     state = G.new()
     # seat 1 C2: diagonal to B3 -> dropped.  seat 2 D2: orthogonal to C2, which was not
     # dropped "for the reasons before" (corner/wall/piece) -> dropped too.
@@ -428,7 +439,7 @@ def test_once_walls_dropped_on_existing_wall_corner_and_adjacency_chain():
     assert walls(state, "once") == ["B3", "B5", "E4"]
 
 
-def test_once_diagonal_pair_submitted_together_both_dropped():
+def test_once_diagonal_pair_submitted_together_both_dropped() -> None:
     state = G.new()
     # C5 and D6 are diagonal neighbours (neither touches B3 or E4): both dropped.
     # D2 touches nothing: placed.  B3 is already a wall: dropped, changes nothing.
@@ -439,7 +450,7 @@ def test_once_diagonal_pair_submitted_together_both_dropped():
     assert walls(state, "once") == ["B3", "D2", "E4"]
 
 
-def test_twice_only_orthogonal_adjacency_drops():
+def test_twice_only_orthogonal_adjacency_drops() -> None:
     state = G.new()
     # E4: diagonal to D3 and D5 only -> placed.  C3: orthogonal to D3 -> dropped.
     # B6 (seat 2) and B7 (seat 3): an orthogonal pair -> both dropped.
@@ -451,7 +462,7 @@ def test_twice_only_orthogonal_adjacency_drops():
     assert walls(state, "twice") == ["B2", "D3", "D5", "E4"]
 
 
-def test_thrice_has_no_adjacency_rule():
+def test_thrice_has_no_adjacency_rule() -> None:
     state = G.new()
     state = play(state, 1, orders(1, thrice=["wall C5", "wall C4", "wall D4", "piece 1 right left right"]))
     state = resolve(state)
@@ -467,7 +478,9 @@ def test_thrice_has_no_adjacency_rule():
         (["wall A2", "wall B1"], [], "A2", "B1"),
     ],
 )
-def test_connectivity_drops_in_seat_order_then_each_players_order(seat1, seat2, placed, dropped):
+def test_connectivity_drops_in_seat_order_then_each_players_order(
+    seat1: list[str], seat2: list[str], placed: str, dropped: str
+) -> None:
     # B1 and A2 together would cut corner A1 off from every other corner
     state = G.new()
     state = play(state, 1, orders(1, thrice=[*seat1, "piece 1 down up down"]))
@@ -478,7 +491,7 @@ def test_connectivity_drops_in_seat_order_then_each_players_order(seat1, seat2, 
     assert dropped not in walls(state, "thrice")
 
 
-def test_splitting_the_board_into_halves_with_two_corners_each_is_allowed():
+def test_splitting_the_board_into_halves_with_two_corners_each_is_allowed() -> None:
     state = G.new()
     state = play(state, 1, orders(1, thrice=["wall A4", "wall B4", "wall C4", "piece 1 right left right"]))
     state = play(state, 2, orders(1, thrice=["wall D4", "wall E4", "wall F4", "piece 1 left right left"]))
@@ -487,7 +500,7 @@ def test_splitting_the_board_into_halves_with_two_corners_each_is_allowed():
     assert walls(state, "thrice") == sorted(["A4", "B4", "C4", "D4", "E4", "F4", "G4", "H4", "C6", "F3"])
 
 
-def test_same_square_from_several_players_is_one_wall_placed_for_each():
+def test_same_square_from_several_players_is_one_wall_placed_for_each() -> None:
     state = G.new()
     state = play(state, 1, orders(1, once=["wall D2", "garnet", "piece 1 down up down"]))
     state = play(state, 2, orders(1, once=["wall D2", "garnet", "piece 1 down up down"]))
@@ -500,12 +513,13 @@ def test_same_square_from_several_players_is_one_wall_placed_for_each():
     bonus = {(1, "once"): 1, (2, "once"): 1}  # seat 3's wall was dropped: bonus 0
     points = expected_points(state, bonus)
     result = G.result(state)
+    assert result is not None and result.scores is not None
     assert result.reason
     assert {s: pytest.approx(sum(points[s])) for s in SEATS} == dict(result.scores)
     assert result.winners == expected_winners(points)
 
 
-def test_a_wall_on_a_piece_is_dropped_and_a_piece_that_cannot_move_stays():
+def test_a_wall_on_a_piece_is_dropped_and_a_piece_that_cannot_move_stays() -> None:
     state = G.new()
     # round 1, Thrice: seat 1 walls E1; piece 1 right (B1 C1 D1, stops before E1),
     # left (C1 B1 A1), right (B1 C1 D1): it ends on D1.
@@ -524,7 +538,7 @@ def test_a_wall_on_a_piece_is_dropped_and_a_piece_that_cannot_move_stays():
     assert pieces(state, "thrice", 1)[1] == "D1"
 
 
-def test_walls_placed_this_round_stop_pieces_this_round():
+def test_walls_placed_this_round_stop_pieces_this_round() -> None:
     state = G.new()
     # D1 is clear of B3 and E4: placed; piece 1 right stops on C1.
     state = play(state, 1, orders(1, once=["wall D1", "piece 1 right down up"]))
@@ -537,7 +551,7 @@ def test_walls_placed_this_round_stop_pieces_this_round():
 
 
 # -- movement ---------------------------------------------------------------------------------
-def test_solo_run_captures_every_square_entered_and_spawns_recapture_corners():
+def test_solo_run_captures_every_square_entered_and_spawns_recapture_corners() -> None:
     state = G.new()
     # Once: right B1..F1, down F2..F6, left E6..A6 (16 squares for seat 1);
     # then pieces 2 spawn on F1, F6, A6 and take them back.
@@ -551,7 +565,7 @@ def test_solo_run_captures_every_square_entered_and_spawns_recapture_corners():
     assert pieces(state, "once", 2) == {1: "F1", 2: "F1"}
 
 
-def test_wall_stop_then_continues():
+def test_wall_stop_then_continues() -> None:
     state = G.new({"boards": {"once": {"size": 6, "walls": ["D1", "E4"]}}})
     # right: B1 C1 (D1 wall); down: C2..C6; right: D6 E6 F6
     state = play(state, 1, orders(1, once=["piece 1 right down right"]))
@@ -562,7 +576,7 @@ def test_wall_stop_then_continues():
     assert pieces(state, "once", 1)[1] == "F6"
 
 
-def test_fallback_most_unowned_squares_beats_a_perpendicular():
+def test_fallback_most_unowned_squares_beats_a_perpendicular() -> None:
     state = G.new()
     # right: B1..F1.  up is blocked at F1: left E1..A1 holds 0 unowned squares,
     # down F2..F6 holds 4 (F6 is seat 3's) -> down, even though it is the opposite.
@@ -574,7 +588,7 @@ def test_fallback_most_unowned_squares_beats_a_perpendicular():
     assert pieces(state, "once", 1)[1] == "A6"
 
 
-def test_fallback_tie_goes_to_the_perpendicular_before_the_opposite():
+def test_fallback_tie_goes_to_the_perpendicular_before_the_opposite() -> None:
     state = G.new()
     # up is blocked at A1: right B1..F1 and down A2..A6 both hold 4 unowned squares
     # -> the perpendicular (right).  left: E1..A1.  left blocked at A1: right holds 0,
@@ -587,7 +601,7 @@ def test_fallback_tie_goes_to_the_perpendicular_before_the_opposite():
     assert pieces(state, "once", 1)[1] == "A6"
 
 
-def test_fallback_tie_goes_toward_the_own_corner_top():
+def test_fallback_tie_goes_toward_the_own_corner_top() -> None:
     state = G.new({"boards": {"twice": {"size": 7, "walls": ["A5", "E4"]}}})
     # down A2 A3 A4; right B4 C4 D4; right blocked: up D3 D2 D1 and down D5 D6 D7
     # both hold 3 unowned squares, left holds 0 -> toward A1: up.
@@ -598,7 +612,7 @@ def test_fallback_tie_goes_toward_the_own_corner_top():
     assert pieces(state, "twice", 1)[1] == "D1"
 
 
-def test_fallback_tie_goes_toward_the_own_corner_bottom():
+def test_fallback_tie_goes_toward_the_own_corner_bottom() -> None:
     state = G.new({"boards": {"twice": {"size": 7, "walls": ["A3", "E4"]}}})
     # seat 4 starts on A7: up A6 A5 A4; right B4 C4 D4; right blocked: 3 and 3 -> toward A7: down.
     state = play(state, 4, orders(1, twice=["piece 1 up right right"]))
@@ -608,7 +622,7 @@ def test_fallback_tie_goes_toward_the_own_corner_bottom():
     assert pieces(state, "twice", 4)[1] == "D7"
 
 
-def test_fallback_more_unowned_beats_the_corner():
+def test_fallback_more_unowned_beats_the_corner() -> None:
     state = G.new({"boards": {"twice": {"size": 7, "walls": ["A5", "E4", "D1"]}}})
     # as above, but up holds only D3 D2 (2) against D5 D6 D7 (3): down, away from A1
     state = play(state, 1, orders(1, twice=["piece 1 down right right"]))
@@ -618,7 +632,7 @@ def test_fallback_more_unowned_beats_the_corner():
     assert pieces(state, "twice", 1)[1] == "D7"
 
 
-def test_pieces_pass_through_each_other():
+def test_pieces_pass_through_each_other() -> None:
     state = G.new()
     # Once row 1: seat 1 A1 -> right, seat 2 F1 -> left, one square per tick:
     # t1 B1=1 E1=2, t2 C1=1 D1=2, t3 D1=1 C1=2, t4 E1=1 B1=2, t5 F1=1 A1=2.
@@ -635,7 +649,7 @@ def test_pieces_pass_through_each_other():
     assert owners_of(state, "once", "F2 F3 F4 F5") == [1] * 4
 
 
-def test_same_tick_contest_leaves_the_square_unchanged():
+def test_same_tick_contest_leaves_the_square_unchanged() -> None:
     state = G.new()
     # Twice (7 wide), phase 1: seat 1 A1 right, seat 3 G1 left: both enter D1 on tick 3
     # -> D1 stays unowned.  Result row 1: B1 C1 = 3, D1 = 0, E1 F1 = 1.
@@ -651,7 +665,7 @@ def test_same_tick_contest_leaves_the_square_unchanged():
     assert owners_of(state, "twice", "A1 G1 G7 A7") == [1, 3, 2, 4]
 
 
-def test_same_tick_contest_keeps_the_previous_owner():
+def test_same_tick_contest_keeps_the_previous_owner() -> None:
     state = G.new()
     # Twice. phase 1: seat 1 right (B1..G1), seat 3 down (G2..G7): G column is seat 3's.
     # phase 2: seat 1 down from G1, seat 3 up from G7: both enter G4 on tick 3 -> G4 stays 3.
@@ -664,15 +678,16 @@ def test_same_tick_contest_keeps_the_previous_owner():
 
 
 # -- scoring ------------------------------------------------------------------------------------
-def test_nobody_moves_all_tied_everywhere():
+def test_nobody_moves_all_tied_everywhere() -> None:
     state = finish(G.new())
     result = G.result(state)
+    assert result is not None and result.scores is not None
     assert result.winners == frozenset(SEATS)
     assert dict(result.scores) == {s: pytest.approx(3 * 13 / 4) for s in SEATS}
     assert result.reason
 
 
-def test_solo_runner_wins_and_the_others_share_second_to_fourth():
+def test_solo_runner_wins_and_the_others_share_second_to_fourth() -> None:
     state = G.new()
     # every board: down, down (blocked: fallback right), down (blocked: fallback up)
     state = play(
@@ -691,6 +706,7 @@ def test_solo_runner_wins_and_the_others_share_second_to_fourth():
     for b in BOARDS:
         assert [captured(state, b, s) for s in (2, 3, 4)] == [1, 1, 1]
     result = G.result(state)
+    assert result is not None and result.scores is not None
     assert result.winners == frozenset({1})
     assert result.scores[1] == pytest.approx(18)
     for s in (2, 3, 4):
@@ -710,15 +726,16 @@ def test_solo_runner_wins_and_the_others_share_second_to_fourth():
         ({1: 3, 2: 9, 3: 3, 4: 3}, {1: 7 / 3, 2: 6, 3: 7 / 3, 4: 7 / 3}),
     ],
 )
-def test_place_points_with_averaged_ties(counts, expected):
+def test_place_points_with_averaged_ties(counts: dict[int, int], expected: dict[int, float]) -> None:
     other = {1: 1, 2: 1, 3: 1, 4: 1}  # all tied on the other boards: 3.25 each
     state = at_round_three_with({"once": counts, "twice": other, "thrice": other})
     state = resolve(state)
     result = G.result(state)
+    assert result is not None and result.scores is not None
     assert dict(result.scores) == {s: pytest.approx(expected[s] + 6.5) for s in SEATS}
 
 
-def test_tie_on_total_broken_by_best_single_board():
+def test_tie_on_total_broken_by_best_single_board() -> None:
     # card: "4, 4, 1 is worse than 6, 2, 1".  seat 2: 1 + 6 + 2 = 9, seat 1: 4 + 1 + 4 = 9.
     # seat 3: 6 + 4 + 1 = 11 wins; seat 4: 2 + 2 + 6 = 10.
     state = at_round_three_with(
@@ -730,6 +747,7 @@ def test_tie_on_total_broken_by_best_single_board():
     )
     state = resolve(state)
     result = G.result(state)
+    assert result is not None and result.scores is not None
     assert dict(result.scores) == {1: 9, 2: 9, 3: 11, 4: 10}
     assert result.winners == frozenset({3})
     # seat 1 (4,1,4) ranks below seat 2 (1,6,2): the public ranking puts it last
@@ -737,7 +755,7 @@ def test_tie_on_total_broken_by_best_single_board():
     assert final["ranking"][-1] == [1]
 
 
-def test_equal_total_and_best_board_broken_by_thrice():
+def test_equal_total_and_best_board_broken_by_thrice() -> None:
     # seat 2: 6 + 2 + 4 = 12, seat 1: 4 + 6 + 2 = 12; best 6 each; Thrice 4 > 2 -> seat 2 first
     state = at_round_three_with(
         {
@@ -748,11 +766,12 @@ def test_equal_total_and_best_board_broken_by_thrice():
     )
     state = resolve(state)
     result = G.result(state)
+    assert result is not None and result.scores is not None
     assert dict(result.scores) == {1: 12, 2: 12, 3: 9, 4: 6}
     assert result.winners == frozenset({2})
 
 
-def test_equal_total_best_and_thrice_broken_by_twice():
+def test_equal_total_best_and_thrice_broken_by_twice() -> None:
     # seat 1: 6 + 4 + 3 = 13, seat 2: 4 + 6 + 3 = 13 (tied 2nd-3rd on Thrice): Twice decides -> seat 2
     state = at_round_three_with(
         {
@@ -763,11 +782,12 @@ def test_equal_total_best_and_thrice_broken_by_twice():
     )
     state = resolve(state)
     result = G.result(state)
+    assert result is not None and result.scores is not None
     assert dict(result.scores) == {1: 13, 2: 13, 3: 10, 4: 3}
     assert result.winners == frozenset({2})
 
 
-def test_garnet_bonus_counts_walls_actually_placed_in_the_round_of_the_spend():
+def test_garnet_bonus_counts_walls_actually_placed_in_the_round_of_the_spend() -> None:
     state = G.new()
     # Twice: B5 placed, C3 dropped (orthogonal to D3): bonus 1 for seat 1
     state = play(state, 1, orders(1, twice=["wall B5", "wall C3", "garnet", "piece 1 right left right"]))
@@ -779,10 +799,11 @@ def test_garnet_bonus_counts_walls_actually_placed_in_the_round_of_the_spend():
     assert "F2" in walls(state, "twice")
     points = expected_points(state, {(1, "twice"): 1})
     result = G.result(state)
+    assert result is not None and result.scores is not None
     assert dict(result.scores) == {s: pytest.approx(sum(points[s])) for s in SEATS}
 
 
-def test_garnet_bonus_can_break_a_tie_on_a_board():
+def test_garnet_bonus_can_break_a_tie_on_a_board() -> None:
     # round 3 from a loaded position: seats 1 and 2 own 5 squares each on Once.
     # Seat 1 spends a garnet with one placed wall -> 6 (first), seat 2 second.
     # Nobody else submits; seat 1's piece moves, so compute its captures from the view.
@@ -798,15 +819,17 @@ def test_garnet_bonus_can_break_a_tie_on_a_board():
     state = resolve(state)
     assert "D2" in walls(state, "once")
     points = expected_points(state, {(1, "once"): 1})
-    assert dict(G.result(state).scores) == {s: pytest.approx(sum(points[s])) for s in SEATS}
+    result = G.result(state)
+    assert result is not None and result.scores is not None
+    assert dict(result.scores) == {s: pytest.approx(sum(points[s])) for s in SEATS}
 
 
 # -- hidden information ------------------------------------------------------------------------
-def _others(seat):
+def _others(seat: int) -> list[int]:
     return [v for v in (*SEATS, SPECTATOR) if v != seat]
 
 
-def test_sealed_submission_is_invisible_to_other_seats_and_spectators():
+def test_sealed_submission_is_invisible_to_other_seats_and_spectators() -> None:
     state = G.new()
     a = play(state, 1, orders(1, once=["wall D2", "garnet", "piece 1 right down left"]))
     b = play(state, 1, orders(1, twice=["wall E4", "piece 1 down down down"]))
@@ -819,7 +842,7 @@ def test_sealed_submission_is_invisible_to_other_seats_and_spectators():
     assert "D2" in json.dumps(G.view(a, HOST))
 
 
-def test_garnet_spends_stay_hidden_after_the_round_until_the_end_of_the_match():
+def test_garnet_spends_stay_hidden_after_the_round_until_the_end_of_the_match() -> None:
     state = G.new()
     texts = {s: orders(1) for s in SEATS}
     with_spend = dict(texts)
@@ -845,7 +868,7 @@ def test_garnet_spends_stay_hidden_after_the_round_until_the_end_of_the_match():
     assert G.view(plain, SPECTATOR) != G.view(spent, SPECTATOR)  # revealed at the end of the match
 
 
-def test_submissions_are_revealed_after_resolution_walls_are_public():
+def test_submissions_are_revealed_after_resolution_walls_are_public() -> None:
     state = G.new()
     state = play(state, 1, orders(1, once=["wall D2", "piece 1 down up down"]))
     state = resolve(state)
@@ -854,7 +877,7 @@ def test_submissions_are_revealed_after_resolution_walls_are_public():
         assert "D2" in json.dumps(G.view(state, viewer)["public"])
 
 
-def test_walls_of_earlier_rounds_count_as_existing_walls():
+def test_walls_of_earlier_rounds_count_as_existing_walls() -> None:
     state = G.new()
     # round 1: Twice E4 (diagonal to D3/D5 only) placed; Once B4 (orthogonal to B3) dropped
     state = play(state, 1, orders(1, twice=["wall E4", "piece 1 right left right"]))
@@ -869,7 +892,7 @@ def test_walls_of_earlier_rounds_count_as_existing_walls():
     assert walls(state, "twice") == ["B2", "D3", "D5", "E4"]
 
 
-def test_two_pieces_of_one_seat_move_together_and_share_a_tick():
+def test_two_pieces_of_one_seat_move_together_and_share_a_tick() -> None:
     state = resolve(G.new())  # seat 1 has pieces 1 and 2 on A1 of Once
     assert pieces(state, "once", 1) == {1: "A1", 2: "A1"}
     # piece 1: right B1..F1; right blocked: down F2..F6 (4 unowned) beats up (off board);
@@ -889,6 +912,8 @@ def test_two_pieces_of_one_seat_move_together_and_share_a_tick():
 
 
 # -- a reference model of one round, written from the ruling, against random play ----------------
+Square = tuple[int, int]  # (column, row), from 0
+Submitted = dict[str, Any]  # one seat's orders on one board: "walls" [Square], "moves" {number: [direction]}
 _CORNERS = (
     {1: "tl", 2: "tr", 3: "br", 4: "bl"},
     {1: "tl", 3: "tr", 2: "br", 4: "bl"},
@@ -904,20 +929,20 @@ _PERPENDICULAR = {
 _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
 
 
-def _xy(name):
+def _xy(name: str) -> Square:
     return (ord(name[0]) - 65, int(name[1:]) - 1)
 
 
-def _name(c, r):
+def _name(c: int, r: int) -> str:
     return f"{chr(65 + c)}{r + 1}"
 
 
-def _corner(board, n, seat):
+def _corner(board: int, n: int, seat: int) -> Square:
     where = _CORNERS[board][seat]
     return (0 if where in ("tl", "bl") else n - 1, 0 if where in ("tl", "tr") else n - 1)
 
 
-def _corners_ok(n, wall_set):
+def _corners_ok(n: int, wall_set: set[Square]) -> bool:
     corners = [(0, 0), (n - 1, 0), (0, n - 1), (n - 1, n - 1)]
     for start in corners:
         seen, stack = {start}, [start]
@@ -933,8 +958,9 @@ def _corners_ok(n, wall_set):
     return True
 
 
-def _ray(p, d, n, wall_set):
-    out, (c, r) = [], p
+def _ray(p: Square, d: str, n: int, wall_set: set[Square]) -> list[Square]:
+    out: list[Square] = []
+    c, r = p
     while True:
         c, r = c + _STEP[d][0], r + _STEP[d][1]
         if not (0 <= c < n and 0 <= r < n) or (c, r) in wall_set:
@@ -942,7 +968,10 @@ def _ray(p, d, n, wall_set):
         out.append((c, r))
 
 
-def _reference_round(board, bv, subs):
+def _reference_round(
+    board: int, bv: dict[str, Any], subs: dict[int, list[Submitted]]
+) -> tuple[set[Square], dict[Square, int], dict[tuple[int, int], Square]]:
+    """The walls, owners and piece squares (by seat and number) after one round of `board`."""
     n = bv["size"]
     wall_set = {_xy(w) for w in bv["walls"]}
     own = {(c, r): bv["owners"][r][c] for r in range(n) for c in range(n)}
@@ -955,7 +984,7 @@ def _reference_round(board, bv, subs):
             cand.append(w)
     if board < 2:
 
-        def adjacent(a, b):
+        def adjacent(a: Square, b: Square) -> bool:
             dc, dr = abs(a[0] - b[0]), abs(a[1] - b[1])
             return max(dc, dr) == 1 if board == 0 else dc + dr == 1
 
@@ -969,7 +998,7 @@ def _reference_round(board, bv, subs):
             if _corners_ok(n, wall_set | {w}):
                 wall_set.add(w)
     for phase in range(3):
-        paths = []
+        paths: list[tuple[int, list[Square]]] = []
         for (s, k), p in list(pos.items()):
             if s not in subs:
                 continue
@@ -977,7 +1006,7 @@ def _reference_round(board, bv, subs):
             path = _ray(p, d, n, wall_set)
             if not path:
                 cc = _corner(board, n, s)
-                best = None
+                best: tuple[tuple[int, int, int], list[Square]] | None = None
                 for i, alt in enumerate((*_PERPENDICULAR[d], _OPPOSITE[d])):
                     alt_path = _ray(p, alt, n, wall_set)
                     if not alt_path:
@@ -992,17 +1021,17 @@ def _reference_round(board, bv, subs):
                 pos[(s, k)] = path[-1]
                 paths.append((s, path))
         for tick in range(max((len(p) for _s, p in paths), default=0)):
-            entered = {}
-            for s, p in paths:
-                if tick < len(p):
-                    entered.setdefault(p[tick], set()).add(s)
+            entered: dict[Square, set[int]] = {}
+            for s, run in paths:
+                if tick < len(run):
+                    entered.setdefault(run[tick], set()).add(s)
             for x, who in entered.items():
                 if len(who) == 1:
                     own[x] = next(iter(who))
     return wall_set, own, pos
 
 
-def test_random_rounds_match_a_reference_model_of_the_ruling():
+def test_random_rounds_match_a_reference_model_of_the_ruling() -> None:
     rng = random.Random(2026)
     directions = list(_STEP)
     for _ in range(40):

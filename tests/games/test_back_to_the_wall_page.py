@@ -13,14 +13,17 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.test import Client
 
-from games.back_to_the_wall import page
+from games.back_to_the_wall import page, results
 from games.back_to_the_wall.board import BoardOrders, make_board, parse_action
 from games.back_to_the_wall.resolve import resolve_board
 from games.back_to_the_wall.rules import BackToTheWall, make_state
+from games.back_to_the_wall.state import BackToTheWallState
 from games.core import HOST, SPECTATOR
 from tests.hostform import seq
 
@@ -33,20 +36,21 @@ def ctx(viewer: int, my_turn: bool = True) -> dict[str, Any]:
     return {"viewer": viewer, "names": NAMES, "seats": seats, "my_turn": my_turn, "bout_number": 1}
 
 
-def shaped(state, viewer, my_turn=True):
+def shaped(state: BackToTheWallState, viewer: int, my_turn: bool = True) -> dict[str, Any]:
     return page.context(game.view(state, viewer), ctx(viewer, my_turn))
 
 
-def square(out, board, coord):
+def square(out: dict[str, Any], board: str, coord: str) -> dict[str, Any]:
     b = next(x for x in out["bttw"]["boards"] if x["name"] == board)
-    return next(q for row in b["rows"] for q in row if q["coord"] == coord)
+    q: dict[str, Any] = next(q for row in b["rows"] for q in row if q["coord"] == coord)
+    return q
 
 
-def dirs(state, seat, text):
+def dirs(state: BackToTheWallState, seat: int, text: str) -> str:
     return "; ".join(f"{b.name} piece {p.number} {text}" for b in state.boards for p in b.pieces_of(seat))
 
 
-def play_round(state, extra=None):
+def play_round(state: BackToTheWallState, extra: dict[int, str] | None = None) -> BackToTheWallState:
     for seat in (1, 2, 3, 4):
         more = (extra or {}).get(seat, "")
         state = game.play(
@@ -56,7 +60,7 @@ def play_round(state, extra=None):
 
 
 # -- the boards ---------------------------------------------------------------------------------
-def test_squares_show_territory_walls_corners_and_pieces_apart():
+def test_squares_show_territory_walls_corners_and_pieces_apart() -> None:
     state = play_round(game.new())
     out = shaped(state, SPECTATOR)
     a1 = square(out, "once", "A1")
@@ -76,7 +80,7 @@ def test_squares_show_territory_walls_corners_and_pieces_apart():
         assert {"seat": p.seat, "number": p.number} in q["pieces"]
 
 
-def test_the_legend_names_who_sits_where_with_live_counts_per_board():
+def test_the_legend_names_who_sits_where_with_live_counts_per_board() -> None:
     state = play_round(game.new())
     out = shaped(state, SPECTATOR)
     twice = next(b for b in out["bttw"]["boards"] if b["name"] == "twice")
@@ -86,7 +90,7 @@ def test_the_legend_names_who_sits_where_with_live_counts_per_board():
     assert counts == {s: state.boards[1].captured(s) for s in (1, 2, 3, 4)}
 
 
-def test_the_header_shows_points_provisional_then_final():
+def test_the_header_shows_points_provisional_then_final() -> None:
     state = game.new()
     rows = shaped(state, SPECTATOR)["seats"]
     # nothing played yet: no points (not the 9.75 of the four-way tie of the start squares: issue 25)
@@ -96,12 +100,13 @@ def test_the_header_shows_points_provisional_then_final():
     for _ in range(3):
         state = play_round(state)
     result = game.result(state)
+    assert result is not None and result.scores is not None
     rows = shaped(state, SPECTATOR)["seats"]
     assert {r["number"]: r["score"] for r in rows} == {s: f"{result.scores[s]:g} pts" for s in (1, 2, 3, 4)}
     assert {r["number"]: r["score_label"] for r in rows} == {s: f"{result.scores[s]:g} points" for s in (1, 2, 3, 4)}
 
 
-def test_a_screen_reader_hears_points_not_bouts_won():
+def test_a_screen_reader_hears_points_not_bouts_won() -> None:
     """The header's score reads "9.5 points so far" to a screen reader, not the generic "9.5 pts bouts won"."""
     from django.template.loader import render_to_string
 
@@ -114,7 +119,7 @@ def test_a_screen_reader_hears_points_not_bouts_won():
 
 
 # -- the order builder ---------------------------------------------------------------------------
-def test_the_builder_is_only_for_a_seat_that_may_act_and_for_the_host():
+def test_the_builder_is_only_for_a_seat_that_may_act_and_for_the_host() -> None:
     state = game.new()
     assert shaped(state, 1)["bttw"]["builder"]
     assert not shaped(state, 1, my_turn=False)["bttw"]["builder"]
@@ -125,7 +130,7 @@ def test_the_builder_is_only_for_a_seat_that_may_act_and_for_the_host():
     assert set(shaped(state, 2)["bttw"]["script"]["previews"]) == {"2"}
 
 
-def test_squares_where_a_wall_is_certainly_dropped_say_why():
+def test_squares_where_a_wall_is_certainly_dropped_say_why() -> None:
     board = make_board(
         "once",
         ["1.....", ".#....", "......", "......", "......", "......"],
@@ -146,7 +151,7 @@ def test_squares_where_a_wall_is_certainly_dropped_say_why():
     assert page.neighbours(thrice) == {}
 
 
-def test_adjacency_lists_follow_each_board():
+def test_adjacency_lists_follow_each_board() -> None:
     once = page.neighbours(game.new().boards[0])
     assert sorted(once[2 * 6 + 2]) == [7, 8, 9, 13, 15, 19, 20, 21]  # C3: the 8 around
     twice_board = game.new().boards[1]
@@ -155,7 +160,7 @@ def test_adjacency_lists_follow_each_board():
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_a_path_preview_is_what_the_engine_does_with_the_piece_alone(seed):
+def test_a_path_preview_is_what_the_engine_does_with_the_piece_alone(seed: int) -> None:
     rng = random.Random(seed)
     state = game.new()
     while state.round < 3:
@@ -187,13 +192,15 @@ def test_a_path_preview_is_what_the_engine_does_with_the_piece_alone(seed):
                     assert value[1:] == board.square(where)
 
 
-def _random_round(state, rng):
+def _random_round(state: BackToTheWallState, rng: random.Random) -> BackToTheWallState:
     for seat in (1, 2, 3, 4):
-        state = game.apply(state, seat, game.random_action(state, seat, rng))
+        action = game.random_action(state, seat, rng)
+        assert action is not None
+        state = game.apply(state, seat, action)
     return state
 
 
-def test_garnet_toggles_know_what_is_spent_and_what_is_left():
+def test_garnet_toggles_know_what_is_spent_and_what_is_left() -> None:
     state = game.new({"garnets": {"1": 1, "2": 0}})
     out = shaped(state, 1)["bttw"]["script"]["garnets"]
     assert out == {"1": {"left": 1, "spent": []}}
@@ -206,7 +213,7 @@ def test_garnet_toggles_know_what_is_spent_and_what_is_left():
     }
 
 
-def test_a_resubmission_starts_from_the_seat_s_own_sealed_orders():
+def test_a_resubmission_starts_from_the_seat_s_own_sealed_orders() -> None:
     state = game.new()
     state = game.play(state, 3, "twice wall B2; " + dirs(state, 3, "up left down") + "; thrice garnet")
     mine = shaped(state, 3)["bttw"]
@@ -220,7 +227,7 @@ def test_a_resubmission_starts_from_the_seat_s_own_sealed_orders():
     assert mine["mine"][0]["boards"][1]["text"] == "wall B2 · piece 1 ↑ ← ↓"
 
 
-def test_the_host_sees_every_seat_s_pending_orders_per_board_and_nobody_else_does():
+def test_the_host_sees_every_seat_s_pending_orders_per_board_and_nobody_else_does() -> None:
     start = game.new()
     state = game.play(start, 2, "once wall C5; " + dirs(start, 2, "left down right"))
     other = game.play(start, 2, "thrice wall D4; " + dirs(start, 2, "up up up") + "; twice garnet")
@@ -239,7 +246,7 @@ def test_the_host_sees_every_seat_s_pending_orders_per_board_and_nobody_else_doe
 
 
 # -- the replay --------------------------------------------------------------------------------
-def test_the_replay_frames_and_reasons_come_from_the_trace():
+def test_the_replay_frames_and_reasons_come_from_the_trace() -> None:
     state = game.new({"boards": {"twice": {"walls": []}}})
     state = play_round(state, {1: "once wall C5", 2: "once wall D4"})
     out = shaped(state, SPECTATOR)["bttw"]
@@ -257,7 +264,7 @@ def test_the_replay_frames_and_reasons_come_from_the_trace():
 
 
 # -- final standings -------------------------------------------------------------------------------
-def test_final_standings_match_the_result_and_name_the_deciding_tie_break():
+def test_final_standings_match_the_result_and_name_the_deciding_tie_break() -> None:
     # Once: Ann alone first; Twice: Bob and Cy tie first; Thrice: Di first -- then totals tie-break
     once = make_board("once", ["111111", "111111", "222...", "33....", "4.....", "......"])
     twice = make_board("twice", ["2222222", "3333333", "1111...", "4......"] + ["......."] * 3)
@@ -267,6 +274,7 @@ def test_final_standings_match_the_result_and_name_the_deciding_tie_break():
     state = make_state([once, twice, thrice], round=3, spends={2: {"once": 2}}, bonus={2: {"once": 1}})
     state = game.apply(state, HOST, parse_action("resolve"))
     result = game.result(state)
+    assert result is not None
     context = ctx(SPECTATOR)
     context["banner"] = {
         "kind": "match",
@@ -302,7 +310,7 @@ def test_final_standings_match_the_result_and_name_the_deciding_tie_break():
     assert standings["boards"][0]["rows"][0]["place"] == "1st"
 
 
-def test_a_tie_on_total_points_names_the_best_single_board():
+def test_a_tie_on_total_points_names_the_best_single_board() -> None:
     final = {
         "ranking": [[2], [1], [3], [4]],
         "points": {"1": 10.0, "2": 10.0, "3": 5.0, "4": 4.0},
@@ -325,7 +333,7 @@ def test_a_tie_on_total_points_names_the_best_single_board():
         "token_of_life": [2],
         "elimination_candidate": [4],
     }
-    out = page.standings(final, NAMES)
+    out = results.standings(final, NAMES)  # page.py draws them with this (results.py)
     assert out["totals"][0]["decided"] == (
         "ahead of Ann: tied on total points; decided by best single board (6 to 4)"
     )
@@ -338,14 +346,18 @@ def _visible(html: str) -> str:
     return re.sub(r"\d+:\d\d(:\d\d)?", "", html)
 
 
-def _move(client, token, text, version):
+def _move(client: Client, token: str, text: str, version: int) -> str:
     response = client.post(f"/p/{token}/move/", {"text": text, "version": version})
     assert response.status_code == 200
-    return re.search(r'id="move-error"[^>]*>([^<]*)<', response.content.decode()).group(1)
+    error = re.search(r'id="move-error"[^>]*>([^<]*)<', response.content.decode())
+    assert error is not None
+    return error.group(1)
 
 
 @pytest.mark.django_db
-def test_pages_draw_the_game_s_own_board_and_hide_orders_and_spends(client, make_match):
+def test_pages_draw_the_game_s_own_board_and_hide_orders_and_spends(
+    client: Client, make_match: Callable[..., Any]
+) -> None:
     from matches.play import services
 
     match = make_match("back-to-the-wall", options={"garnets": {"1": 1, "2": 1, "3": 1, "4": 1}})
@@ -391,7 +403,9 @@ def _shows_spend(html: str) -> bool:
 
 
 @pytest.mark.django_db
-def test_the_host_resolves_early_and_the_replay_shows_who_had_no_orders(client, make_match):
+def test_the_host_resolves_early_and_the_replay_shows_who_had_no_orders(
+    client: Client, make_match: Callable[..., Any]
+) -> None:
     from matches.play import services
 
     match = make_match("back-to-the-wall")
@@ -422,7 +436,7 @@ def test_the_host_resolves_early_and_the_replay_shows_who_had_no_orders(client, 
     assert set(match.game.pending(services.bout_state(bout))) == {1, 3, 4}  # Bob's orders are still in
 
 
-def test_a_wall_raised_on_territory_still_shows_and_counts_its_owner():
+def test_a_wall_raised_on_territory_still_shows_and_counts_its_owner() -> None:
     once = make_board("once", ["......", "...1..", "......", "......", "......", "......"])
     twice = make_board("twice", ["......."] * 7)
     thrice = make_board("thrice", ["........"] * 8)

@@ -10,12 +10,14 @@ from __future__ import annotations
 import json
 import os
 import random
+from typing import Any
 
 import pytest
 
-from games.back_to_the_wall.board import BoardOrders, make_board, parse_action
+from games.back_to_the_wall.board import Board, BoardOrders, Orders, make_board, parse_action
 from games.back_to_the_wall.resolve import log_view, resolve_board
 from games.back_to_the_wall.rules import BackToTheWall
+from games.back_to_the_wall.state import BackToTheWallState
 from games.core import HOST, SPECTATOR
 
 game = BackToTheWall()
@@ -27,20 +29,23 @@ EMPTY8 = ["........"] * 8
 
 def bo(text: str) -> BoardOrders:
     action = parse_action("once " + text)
-    return action.boards[0]  # type: ignore[union-attr]
+    assert isinstance(action, Orders)
+    return action.boards[0]
 
 
-def trace_of(name, rows, pieces, orders):
+def trace_of(
+    name: str, rows: list[str], pieces: dict[tuple[int, int], str], orders: dict[int, str]
+) -> tuple[Board, dict[str, Any]]:
     board = make_board(name, rows, pieces)
     new, log, _placed = resolve_board(board, {s: bo(t) for s, t in orders.items()}, None)
     return new, log_view(new, log)
 
 
-def names_to_rows(owners_rows):
+def names_to_rows(owners_rows: list[list[int]]) -> list[list[int]]:
     return [list(row) for row in owners_rows]
 
 
-def replay(trace, size):
+def replay(trace: dict[str, Any], size: int) -> tuple[list[list[int]], list[str], list[str]]:
     """The board a trace describes, rebuilt from its start and its captures alone."""
     owners = names_to_rows(trace["before"]["owners"])
     walls = set(trace["before"]["walls"])
@@ -60,10 +65,10 @@ def replay(trace, size):
     return owners, sorted(walls), pieces
 
 
-def _random_playout(seed: int) -> list[tuple[object, object]]:
+def _random_playout(seed: int) -> list[tuple[BackToTheWallState, BackToTheWallState]]:
     """(state before, state after) for every round of one random game."""
     rng = random.Random(seed)
-    options = {}
+    options: dict[str, Any] = {}
     if seed % 3 == 1:  # smaller and larger boards, fewer walls: more contests and cut corners
         options = {"boards": {"once": {"size": 4, "walls": []}, "twice": {"size": 5}, "thrice": {"size": 9}}}
     state = game.new(options)
@@ -73,7 +78,9 @@ def _random_playout(seed: int) -> list[tuple[object, object]]:
         for seat in (1, 2, 3, 4):
             if seed % 5 == 0 and seat == 3:
                 continue  # a missing submission: its pieces stay
-            state = game.apply(state, seat, game.random_action(state, seat, rng))
+            action = game.random_action(state, seat, rng)
+            assert action is not None
+            state = game.apply(state, seat, action)
         if len(state.logs) == len(before.logs):
             state = game.apply(state, HOST, parse_action("resolve"))
         rounds.append((before, state))
@@ -81,7 +88,7 @@ def _random_playout(seed: int) -> list[tuple[object, object]]:
 
 
 @pytest.mark.parametrize("seed", range(PLAYOUTS))
-def test_replaying_the_trace_captures_gives_exactly_the_board_the_engine_ends_on(seed):
+def test_replaying_the_trace_captures_gives_exactly_the_board_the_engine_ends_on(seed: int) -> None:
     rounds = _random_playout(seed)
     final = rounds[-1][1]
     view = game.public_view(final)
@@ -107,7 +114,7 @@ def test_replaying_the_trace_captures_gives_exactly_the_board_the_engine_ends_on
     json.dumps(view)
 
 
-def test_the_trace_appears_only_once_the_round_has_resolved():
+def test_the_trace_appears_only_once_the_round_has_resolved() -> None:
     state = game.new()
     for seat in (1, 2, 3):
         state = game.play(state, seat, f"once wall C5; {_dirs(state, seat, 'right down left')}")
@@ -120,12 +127,12 @@ def test_the_trace_appears_only_once_the_round_has_resolved():
     assert trace["boards"][0]["walls"][0]["square"] == "C5"
 
 
-def _dirs(state, seat, dirs):
+def _dirs(state: BackToTheWallState, seat: int, dirs: str) -> str:
     return "; ".join(f"{b.name} piece {p.number} {dirs}" for b in state.boards for p in b.pieces_of(seat))
 
 
 # -- walls -----------------------------------------------------------------------------------
-def test_an_adjacent_pair_on_once_is_dropped_both_ways_with_the_reason():
+def test_an_adjacent_pair_on_once_is_dropped_both_ways_with_the_reason() -> None:
     _new, trace = trace_of("once", EMPTY6, {}, {1: "wall C3", 2: "wall D4"})
     assert [(w["seat"], w["square"], w["outcome"], w["against"]) for w in trace["walls"]] == [
         (1, "C3", "adjacent", ["D4"]),
@@ -135,7 +142,7 @@ def test_an_adjacent_pair_on_once_is_dropped_both_ways_with_the_reason():
     assert trace["before"]["walls"] == []
 
 
-def test_on_twice_only_an_orthogonal_pair_is_dropped():
+def test_on_twice_only_an_orthogonal_pair_is_dropped() -> None:
     _new, trace = trace_of("twice", EMPTY7, {}, {1: "wall C3 D4", 3: "wall F5 F6"})
     outcome = {w["square"]: (w["outcome"], w["against"]) for w in trace["walls"]}
     assert outcome == {
@@ -147,7 +154,7 @@ def test_on_twice_only_an_orthogonal_pair_is_dropped():
     assert trace["walls"][2]["why"] == "F5 dropped: orthogonally adjacent to F6 on Twice"
 
 
-def test_a_wall_next_to_a_standing_wall_names_it():
+def test_a_wall_next_to_a_standing_wall_names_it() -> None:
     rows = ["......", "......", "..#...", "......", "......", "......"]
     _new, trace = trace_of("once", rows, {}, {4: "wall D2"})
     assert trace["walls"] == [
@@ -161,7 +168,7 @@ def test_a_wall_next_to_a_standing_wall_names_it():
     ]
 
 
-def test_a_wall_that_would_cut_a_corner_off_is_dropped_and_names_the_corner():
+def test_a_wall_that_would_cut_a_corner_off_is_dropped_and_names_the_corner() -> None:
     new, trace = trace_of("thrice", EMPTY8, {}, {2: "wall B1 A2"})
     assert [(w["square"], w["outcome"], w["against"]) for w in trace["walls"]] == [
         ("B1", "placed", []),
@@ -171,7 +178,7 @@ def test_a_wall_that_would_cut_a_corner_off_is_dropped_and_names_the_corner():
     assert sorted(new.square(w) for w in new.walls) == ["B1"]
 
 
-def test_corner_occupied_and_existing_wall_drops_say_why():
+def test_corner_occupied_and_existing_wall_drops_say_why() -> None:
     rows = ["......", "......", "......", "....#.", "......", "......"]
     _new, trace = trace_of("once", rows, {(3, 1): "C5"}, {1: "wall A1", 2: "wall E4", 3: "wall C5"})
     assert [w["why"] for w in trace["walls"]] == [
@@ -182,12 +189,13 @@ def test_corner_occupied_and_existing_wall_drops_say_why():
 
 
 # -- movement ----------------------------------------------------------------------------------
-def _phase(trace, seat, number=1, phase=1):
+def _phase(trace: dict[str, Any], seat: int, number: int = 1, phase: int = 1) -> dict[str, Any]:
     move = next(m for m in trace["moves"] if (m["seat"], m["number"]) == (seat, number))
-    return move["phases"][phase - 1]
+    note: dict[str, Any] = move["phases"][phase - 1]
+    return note
 
 
-def test_a_fallback_where_free_squares_tie_goes_to_the_perpendicular_before_the_opposite():
+def test_a_fallback_where_free_squares_tie_goes_to_the_perpendicular_before_the_opposite() -> None:
     # seat 1 at A3 on Once, told left (the border): right B3..F3 has 5 free squares, down A4..A6
     # and up A2..A1 -- A1 captured, so up has 1 free; make right equal to down by owning D3-F3
     rows = ["1.....", "......", "...111", "......", "......", "......"]
@@ -206,7 +214,7 @@ def test_a_fallback_where_free_squares_tie_goes_to_the_perpendicular_before_the_
     )
 
 
-def test_a_fallback_tie_between_a_perpendicular_and_the_opposite_goes_to_the_perpendicular():
+def test_a_fallback_tie_between_a_perpendicular_and_the_opposite_goes_to_the_perpendicular() -> None:
     # seat 2 at C1, told up (border); left B1 A1 (A1 owned: 1 free), right blocked by a wall at D1,
     # down C2 (wall at C3): 1 free -- left and down tie; left is perpendicular to up, down is opposite
     rows = ["2..#..", "......", "..#...", "......", "......", "......"]
@@ -219,7 +227,7 @@ def test_a_fallback_tie_between_a_perpendicular_and_the_opposite_goes_to_the_per
     )
 
 
-def test_a_fallback_tie_between_the_perpendiculars_goes_toward_the_own_corner():
+def test_a_fallback_tie_between_the_perpendiculars_goes_toward_the_own_corner() -> None:
     # seat 3's corner on Once is F6 (bottom right); its piece at C1 is told up (border);
     # left B1 A1 and right D1 E1 (F1 a wall) both cross 2 free squares: right points toward F6
     rows = [".....#", "......", "..#...", "......", "......", "......"]
@@ -241,7 +249,7 @@ def test_a_fallback_tie_between_the_perpendiculars_goes_toward_the_own_corner():
     assert (_phase(trace, 1)["taken"], _phase(trace, 1)["rule"]) == ("left", "corner")
 
 
-def test_a_piece_with_no_open_direction_stays_and_says_so():
+def test_a_piece_with_no_open_direction_stays_and_says_so() -> None:
     rows = ["......", "..#...", ".#.#..", "..#...", "......", "......"]
     _new, trace = trace_of("once", rows, {(4, 1): "C3"}, {4: "piece 1 up down left"})
     first = _phase(trace, 4)
@@ -249,7 +257,7 @@ def test_a_piece_with_no_open_direction_stays_and_says_so():
     assert first["why"] == "up is blocked and so is every other direction: it stays"
 
 
-def test_a_same_tick_contest_leaves_the_square_and_shows_on_its_tick():
+def test_a_same_tick_contest_leaves_the_square_and_shows_on_its_tick() -> None:
     # seat 1 from A1 and seat 2 from F1 on Once, both along row 1: they meet... C1/D1 are entered
     # on different ticks (6 wide); on a 7-wide board, D1 is entered by both on tick 3
     new, trace = trace_of(
@@ -271,7 +279,7 @@ def test_a_same_tick_contest_leaves_the_square_and_shows_on_its_tick():
     assert sorted(tick4["captured"]) == [["C1", 3], ["E1", 1]]
 
 
-def test_the_ticks_of_a_phase_wait_for_the_longest_path_and_keep_short_movers_in_place():
+def test_the_ticks_of_a_phase_wait_for_the_longest_path_and_keep_short_movers_in_place() -> None:
     _new, trace = trace_of(
         "once",
         EMPTY6,
@@ -288,7 +296,7 @@ def test_the_ticks_of_a_phase_wait_for_the_longest_path_and_keep_short_movers_in
     ]
 
 
-def test_the_round_start_and_missing_orders_are_in_the_trace():
+def test_the_round_start_and_missing_orders_are_in_the_trace() -> None:
     state = game.new()
     for seat in (1, 2, 4):
         state = game.play(state, seat, _dirs(state, seat, "down right up"))
@@ -307,7 +315,7 @@ def test_the_round_start_and_missing_orders_are_in_the_trace():
     ]
 
 
-def test_states_stored_before_the_trace_existed_still_load():
+def test_states_stored_before_the_trace_existed_still_load() -> None:
     state = game.new()
     for seat in (1, 2, 3, 4):
         state = game.play(state, seat, _dirs(state, seat, "right down left"))

@@ -16,15 +16,15 @@ from typing import Any
 import pytest
 
 from games.bidding_ttt import page
-from games.bidding_ttt.rules import BiddingTTT, IllegalAction, Resolve, check_bids, tile_index
-from games.core import HOST, SPECTATOR
+from games.bidding_ttt.rules import BiddingState, BiddingTTT, Resolve, check_bids, tile_index
+from games.core import HOST, SPECTATOR, IllegalAction
 
 game = BiddingTTT()
 NAMES = {1: "Ann", 2: "Bob"}
 AUDIENCES = (1, 2, SPECTATOR, HOST)
 
 
-def shaped(state: Any, viewer: int, *, my_turn: bool | None = None, status: str = "running") -> dict[str, Any]:
+def shaped(state: BiddingState, viewer: int, *, my_turn: bool | None = None, status: str = "running") -> dict[str, Any]:
     view = game.view(state, viewer)
     if my_turn is None:
         my_turn = viewer >= 1 and viewer in view["to_act"]
@@ -35,7 +35,7 @@ def shaped(state: Any, viewer: int, *, my_turn: bool | None = None, status: str 
     return page.context(view, ctx)
 
 
-def both(state: Any, red: str, blue: str) -> Any:
+def both(state: BiddingState, red: str, blue: str) -> BiddingState:
     return game.play(game.play(state, 1, red), 2, blue)
 
 
@@ -54,7 +54,7 @@ def visible_numbers(out: dict[str, Any]) -> str:
 # -- naming and layout ----------------------------------------------------------------
 
 
-def test_the_nine_boards_are_a_3x3_in_reading_order_with_tiles_named_a1_to_i9():
+def test_the_nine_boards_are_a_3x3_in_reading_order_with_tiles_named_a1_to_i9() -> None:
     out = shaped(game.new(), SPECTATOR)
     grid = out["bt"]["grid"]
     assert [[b["letter"] for b in row] for row in grid] == [["A", "B", "C"], ["D", "E", "F"], ["G", "H", "I"]]
@@ -66,7 +66,7 @@ def test_the_nine_boards_are_a_3x3_in_reading_order_with_tiles_named_a1_to_i9():
     assert page.tile_name("I", 2, 2) == "I9" and page.tile_name("A", 0, 1) == "A2"
 
 
-def test_owned_tiles_carry_the_owner_and_a_letter_so_colour_is_not_needed():
+def test_owned_tiles_carry_the_owner_and_a_letter_so_colour_is_not_needed() -> None:
     state = both(game.new(), "A1 5", "E5 5")
     for viewer in AUDIENCES:
         tiles = tiles_of(shaped(state, viewer))
@@ -81,7 +81,7 @@ def test_owned_tiles_carry_the_owner_and_a_letter_so_colour_is_not_needed():
 # -- control shading and the line that gave control --------------------------------------
 
 
-def test_d_and_f_are_shaded_from_the_start():
+def test_d_and_f_are_shaded_from_the_start() -> None:
     out = shaped(game.new(), SPECTATOR)
     assert board_of(out, "D")["cls"] == "ctl-1" and board_of(out, "F")["cls"] == "ctl-2"
     assert board_of(out, "D")["caption"] == "Red's base" and board_of(out, "F")["caption"] == "Blue's base"
@@ -90,7 +90,7 @@ def test_d_and_f_are_shaded_from_the_start():
     assert board_of(shaped(game.new(), 1), "D")["caption"] == "your base"
 
 
-def test_a_board_won_by_one_side_is_shaded_in_its_colour_and_its_line_outlined():
+def test_a_board_won_by_one_side_is_shaded_in_its_colour_and_its_line_outlined() -> None:
     state = both(game.new(), "A1 1; A2 1; A5 1", "B1 1")
     state = both(state, "A3 1", "pass")
     out = shaped(state, SPECTATOR)
@@ -101,7 +101,7 @@ def test_a_board_won_by_one_side_is_shaded_in_its_colour_and_its_line_outlined()
     assert game.view(state, SPECTATOR)["public"]["control_lines"] == {"A": {"1": [["A1", "A2", "A3"]]}}
 
 
-def test_a_board_both_control_is_striped_and_both_lines_are_outlined():
+def test_a_board_both_control_is_striped_and_both_lines_are_outlined() -> None:
     state = both(game.new(), "A1 1; A2 1", "A4 1; A5 1")
     state = both(state, "A3 1", "A6 1")
     out = shaped(state, 2)
@@ -112,7 +112,7 @@ def test_a_board_both_control_is_striped_and_both_lines_are_outlined():
     assert page.shading([1, 2]) == "ctl-both" and page.shading([2]) == "ctl-2" and page.shading([]) == ""
 
 
-def test_tiles_won_in_the_last_round_are_marked_fresh_and_only_those():
+def test_tiles_won_in_the_last_round_are_marked_fresh_and_only_those() -> None:
     state = both(game.new(), "A1 2", "B1 2")
     state = both(state, "C1 2", "pass")
     tiles = tiles_of(shaped(state, SPECTATOR))
@@ -122,7 +122,7 @@ def test_tiles_won_in_the_last_round_are_marked_fresh_and_only_those():
 # -- what the seat may bid on ------------------------------------------------------------
 
 
-def test_a_seat_sees_why_a_tile_is_not_allowed_owned_or_on_a_controlled_board():
+def test_a_seat_sees_why_a_tile_is_not_allowed_owned_or_on_a_controlled_board() -> None:
     state = both(game.new(), "A1 1; A2 1", "A5 1; B1 4")
     state = game.play(state, 2, "C1 1")  # Blue's bid is in; Red still bids
     tiles = tiles_of(shaped(state, 1))
@@ -137,7 +137,7 @@ def test_a_seat_sees_why_a_tile_is_not_allowed_owned_or_on_a_controlled_board():
         assert bool(tile["blocked"]) == refused, name
 
 
-def test_nothing_is_clickable_for_spectators_the_host_or_a_seat_that_cannot_act():
+def test_nothing_is_clickable_for_spectators_the_host_or_a_seat_that_cannot_act() -> None:
     state = game.new()
     for viewer, my_turn in ((SPECTATOR, False), (HOST, False), (1, False)):
         out = shaped(state, viewer, my_turn=my_turn)
@@ -145,13 +145,13 @@ def test_nothing_is_clickable_for_spectators_the_host_or_a_seat_that_cannot_act(
         assert all(not t["blocked"] and not t["pairs"] for t in tiles_of(out).values())
 
 
-def test_a_seat_without_chips_is_told_so_on_every_free_tile():
+def test_a_seat_without_chips_is_told_so_on_every_free_tile() -> None:
     state = both(game.new({"chips": 3}), "A1 3", "pass")
     tiles = tiles_of(shaped(state, 1))
     assert tiles["E5"]["blocked"] == "you have no chips left"
 
 
-def test_round_1_pairs_say_which_two_tiles_would_complete_a_line():
+def test_round_1_pairs_say_which_two_tiles_would_complete_a_line() -> None:
     tiles = tiles_of(shaped(game.new(), 1))
     assert set(tiles["E5"]["pairs"].split(",")) == {"E4 E6", "E2 E8", "E1 E9", "E3 E7"}
     assert set(tiles["A1"]["pairs"].split(",")) == {"A2 A3", "A4 A7", "A5 A9"}
@@ -175,7 +175,7 @@ def _builder_refuses(tiles: dict[str, dict[str, Any]], draft: list[str], name: s
     return name[0] not in boards and len(boards) >= max_boards
 
 
-def _refused(state: Any, seat: int, bids: list[tuple[str, int]]) -> bool:
+def _refused(state: BiddingState, seat: int, bids: list[tuple[str, int]]) -> bool:
     try:
         check_bids(state, seat, tuple(sorted((tile_index(t), c) for t, c in bids)))
     except IllegalAction:
@@ -184,11 +184,13 @@ def _refused(state: Any, seat: int, bids: list[tuple[str, int]]) -> bool:
 
 
 @pytest.mark.parametrize("round_no", [1, 2, 3])
-def test_the_builder_data_agrees_with_the_rules_on_random_drafts(round_no):
+def test_the_builder_data_agrees_with_the_rules_on_random_drafts(round_no: int) -> None:
     rng = random.Random(round_no)
     state = game.new({"chips": 500})
     for _ in range(round_no - 1):
-        state = both(state, game.format(game.random_action(state, 1, rng)), game.format(game.random_action(state, 2, rng)))
+        red, blue = game.random_action(state, 1, rng), game.random_action(state, 2, rng)
+        assert red is not None and blue is not None
+        state = both(state, game.format(red), game.format(blue))
     out = shaped(state, 1)
     tiles = tiles_of(out)
     for _ in range(300):
@@ -206,12 +208,12 @@ def test_the_builder_data_agrees_with_the_rules_on_random_drafts(round_no):
 # -- the round reveal per audience ---------------------------------------------------------
 
 
-def _round_one() -> Any:
+def _round_one() -> BiddingState:
     """Red 37 on A1 (Blue 5): Red wins; Blue alone on B2; both 4 on C3: a tie."""
     return both(game.new({"chips": 200}), "A1 37; C3 4", "A1 5; B2 3; C3 4")
 
 
-def test_everyone_sees_which_tiles_each_side_won_and_nothing_about_the_tie():
+def test_everyone_sees_which_tiles_each_side_won_and_nothing_about_the_tie() -> None:
     state = _round_one()
     for viewer in AUDIENCES:
         reveal = shaped(state, viewer)["bt"]["reveal"]
@@ -225,7 +227,7 @@ def test_everyone_sees_which_tiles_each_side_won_and_nothing_about_the_tie():
     assert "tied" not in json.dumps(spectator) and "C3" not in json.dumps(spectator["reveal"])
 
 
-def test_a_seat_sees_how_its_own_bids_fared_and_no_one_else_sees_its_amounts():
+def test_a_seat_sees_how_its_own_bids_fared_and_no_one_else_sees_its_amounts() -> None:
     state = _round_one()
     red = shaped(state, 1)["bt"]
     blue = shaped(state, 2)["bt"]
@@ -243,7 +245,7 @@ def test_a_seat_sees_how_its_own_bids_fared_and_no_one_else_sees_its_amounts():
     assert red["mine"]["chips"] == 159 and blue["mine"]["chips"] == 188
 
 
-def test_a_round_that_gives_control_says_so():
+def test_a_round_that_gives_control_says_so() -> None:
     state = both(game.new(), "A1 1; A2 1", "pass")
     state = both(state, "A3 1", "pass")
     reveal = shaped(state, SPECTATOR)["bt"]["reveal"]
@@ -255,7 +257,7 @@ def test_a_round_that_gives_control_says_so():
     assert reveal[1]["sides"][0]["controlled"] == []
 
 
-def test_the_public_reveal_is_the_same_whatever_the_amounts():
+def test_the_public_reveal_is_the_same_whatever_the_amounts() -> None:
     a = both(game.new({"chips": 200}), "A1 37", "A1 5; B2 3")
     b = both(game.new({"chips": 200}), "A1 9", "A1 1; B2 99")
     for viewer in (SPECTATOR,):
@@ -266,7 +268,7 @@ def test_the_public_reveal_is_the_same_whatever_the_amounts():
 # -- own bids, the host's table, the generic dumps -----------------------------------------
 
 
-def test_the_seat_has_a_clean_table_of_its_own_bids_and_chips():
+def test_the_seat_has_a_clean_table_of_its_own_bids_and_chips() -> None:
     state = game.play(_round_one(), 1, "E5 11; A5 2")
     mine = shaped(state, 1)["bt"]["mine"]
     assert (mine["chips"], mine["start"], mine["submitted"], mine["sealed"]) == (159, 200, True, "A5 2; E5 11")
@@ -280,7 +282,7 @@ def test_the_seat_has_a_clean_table_of_its_own_bids_and_chips():
     assert "mine" not in shaped(state, SPECTATOR)["bt"] and "host" not in shaped(state, SPECTATOR)["bt"]
 
 
-def test_the_host_sees_both_bids_side_by_side_every_round_and_both_chips():
+def test_the_host_sees_both_bids_side_by_side_every_round_and_both_chips() -> None:
     state = game.play(_round_one(), 2, "pass")
     host = shaped(state, HOST)
     table = host["bt"]["host"]
@@ -298,7 +300,7 @@ def test_the_host_sees_both_bids_side_by_side_every_round_and_both_chips():
 # -- result and status -----------------------------------------------------------------
 
 
-def test_a_line_of_boards_names_the_boards_and_the_kind_of_line():
+def test_a_line_of_boards_names_the_boards_and_the_kind_of_line() -> None:
     state = both(game.new(), "A1 1; A2 1; G1 1; G2 1", "pass")
     state = both(state, "A3 1; G3 1", "pass")
     for viewer, text, status in ((SPECTATOR, "Ann (Red) wins: controls A, D, G (a column).", "Ann (Red) wins."),
@@ -309,7 +311,7 @@ def test_a_line_of_boards_names_the_boards_and_the_kind_of_line():
         assert [b["letter"] for row in out["bt"]["grid"] for b in row if b["win"]] == ["A", "D", "G"]
 
 
-def test_a_tie_break_names_itself_and_shows_public_figures():
+def test_a_tie_break_names_itself_and_shows_public_figures() -> None:
     # both lines after round 3: Red A D G (and E: 4 boards), Blue C F I
     state = both(game.new(), "A1 1; A2 1; G1 1; G2 1; E1 1; E2 1", "C1 1; C2 1; I1 1; I2 1")
     state = both(state, "A3 1; E3 1", "C3 1")
@@ -319,7 +321,7 @@ def test_a_tie_break_names_itself_and_shows_public_figures():
     assert not any(b["win"] for row in shaped(state, SPECTATOR)["bt"]["grid"] for b in row)
 
 
-def test_the_chips_tie_break_never_shows_the_amounts():
+def test_the_chips_tie_break_never_shows_the_amounts() -> None:
     state = both(game.new(), "A1 1; A2 1; G1 1; G2 1", "C1 2; C2 2; I1 2; I2 2")
     state = both(state, "A3 1; G3 1", "C3 2; I3 2")
     text = shaped(state, SPECTATOR)["bt"]["result"]
@@ -328,7 +330,7 @@ def test_the_chips_tie_break_never_shows_the_amounts():
     assert not re.search(r"\b(74|68)\b", visible_numbers(shaped(state, SPECTATOR)))
 
 
-def test_the_garnets_tie_break_shows_both_garnets():
+def test_the_garnets_tie_break_shows_both_garnets() -> None:
     state = both(game.new({"garnets": {1: 3, 2: 5}}), "A1 1; A2 1; G1 1; G2 1", "C1 1; C2 1; I1 1; I2 1")
     state = both(state, "A3 1; G3 1", "C3 1; I3 1")
     assert shaped(state, 1)["bt"]["result"] == (
@@ -336,7 +338,7 @@ def test_the_garnets_tie_break_shows_both_garnets():
         "Bob (Blue) wins on garnets, 5 to 3.")
 
 
-def test_no_line_after_round_3_and_a_draw_say_so():
+def test_no_line_after_round_3_and_a_draw_say_so() -> None:
     state = game.new()
     for _ in range(3):
         state = both(state, "pass", "pass")
@@ -344,7 +346,7 @@ def test_no_line_after_round_3_and_a_draw_say_so():
         "No line of boards after round 3; equal boards, tiles, chips and garnets: a draw for the host to settle.")
 
 
-def test_the_status_says_whose_bid_is_in_and_never_what_it_is():
+def test_the_status_says_whose_bid_is_in_and_never_what_it_is() -> None:
     state = game.new({"chips": 200})
     assert shaped(state, 1)["status"] == "Round 1 of 3: place your sealed bid."
     state = game.play(state, 1, "A1 37")
@@ -359,7 +361,7 @@ def test_the_status_says_whose_bid_is_in_and_never_what_it_is():
     assert "status" not in shaped(state, 1, status="setup")
 
 
-def test_the_end_banner_names_the_line_or_the_tie_break_in_words():
+def test_the_end_banner_names_the_line_or_the_tie_break_in_words() -> None:
     state = both(game.new(), "A1 1; A2 1; G1 1; G2 1", "pass")
     state = both(state, "A3 1; G3 1", "pass")
     view = game.view(state, 2)
@@ -382,13 +384,13 @@ def test_the_end_banner_names_the_line_or_the_tie_break_in_words():
     assert "banner" not in out and "status" not in out
 
 
-def test_tiles_carry_a_plain_label_for_pages_where_no_one_bids():
+def test_tiles_carry_a_plain_label_for_pages_where_no_one_bids() -> None:
     tiles = tiles_of(shaped(game.new(), 1))
     assert tiles["D5"]["label"] == "D5, empty, not allowed: on a controlled board"
     assert tiles["D5"]["plain"] == "D5, empty"
 
 
-def test_a_paused_match_says_so_instead_of_asking_for_bids():
+def test_a_paused_match_says_so_instead_of_asking_for_bids() -> None:
     view = game.view(game.new(), 1)
     match = SimpleNamespace(status="running", winners=[], paused=True)
     out = page.context(view, {"viewer": 1, "names": NAMES, "my_turn": True, "match": match})

@@ -12,51 +12,62 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from games.core import HOST, SPECTATOR, IllegalAction, NotationError, RuleError
+from games.core import HOST, SPECTATOR, Game, IllegalAction, NotationError, RuleError
 from games.registry import get_game
 from tests.games import playing
 
-G = get_game("bidding-ttt")
+if TYPE_CHECKING:  # for the annotations only: the tests drive the game through its Game interface
+    from games.bidding_ttt.rules import BiddingAction, BiddingState
+
+G: Game[BiddingState, BiddingAction] = get_game("bidding-ttt")
 play = functools.partial(playing.play, G)
 
 
 # -- helpers ------------------------------------------------------------------------------
-def both(state, red, blue):
+def both(state: BiddingState, red: str, blue: str) -> BiddingState:
     """Both seats submit: the round resolves."""
     state = play(state, 1, red)
     assert G.result(state) is None
-    return play(state, 2, blue)
+    after: BiddingState = play(state, 2, blue)
+    return after
 
 
-def resolve(state):
+def resolve(state: BiddingState) -> BiddingState:
     return G.apply(state, HOST, G.parse(state, HOST, "resolve"))
 
 
-def public(state):
-    return G.view(state, SPECTATOR)["public"]
+def public(state: BiddingState) -> dict[str, Any]:
+    view: dict[str, Any] = G.view(state, SPECTATOR)["public"]
+    return view
 
 
-def owner(state, tile):
+def owner(state: BiddingState, tile: str) -> int:
     board, cell = tile[0].upper(), int(tile[1]) - 1
-    return public(state)["tiles"][board][cell // 3][cell % 3]
+    seat: int = public(state)["tiles"][board][cell // 3][cell % 3]
+    return seat
 
 
-def control(state, board):
+def control(state: BiddingState, board: str) -> list[int]:
     return sorted(public(state)["control"][board])
 
 
-def chips(state, seat):
-    return G.view(state, seat)["private"]["chips"]
+def chips(state: BiddingState, seat: int) -> int:
+    left: int = G.view(state, seat)["private"]["chips"]
+    return left
 
 
-def dump(state):
+def dump(state: BiddingState) -> str:
     return json.dumps(G.dump(state), sort_keys=True)
 
 
-def refused(state, seat, text, *words, kind=IllegalAction):
+def refused(
+    state: BiddingState, seat: int, text: str, *words: str, kind: type[Exception] = IllegalAction
+) -> str:
     before = dump(state)
     with pytest.raises(kind) as info:
         play(state, seat, text)
@@ -67,7 +78,9 @@ def refused(state, seat, text, *words, kind=IllegalAction):
     return message
 
 
-def red_line_after_round_2(red_chips=1, blue_r1="pass", blue_r2="pass", options=None):
+def red_line_after_round_2(
+    red_chips: int = 1, blue_r1: str = "pass", blue_r2: str = "pass", options: Mapping[str, Any] | None = None
+) -> BiddingState:
     """Red wins A1 A2 G1 G2 then A3 G3: boards A, D, G (a column) after round 2."""
     c = red_chips
     state = G.new(options)
@@ -75,7 +88,9 @@ def red_line_after_round_2(red_chips=1, blue_r1="pass", blue_r2="pass", options=
     return both(state, f"A3 {c}; G3 {c}", blue_r2)
 
 
-def both_lines_after_round_2(red_chips=1, blue_chips=1, options=None):
+def both_lines_after_round_2(
+    red_chips: int = 1, blue_chips: int = 1, options: Mapping[str, Any] | None = None
+) -> BiddingState:
     """Red: A, D, G (column); Blue: C, F, I (column); both after round 2, 6 tiles each."""
     r, b = red_chips, blue_chips
     state = G.new(options)
@@ -83,7 +98,7 @@ def both_lines_after_round_2(red_chips=1, blue_chips=1, options=None):
     return both(state, f"A3 {r}; G3 {r}", f"C3 {b}; I3 {b}")
 
 
-def shared_board_draw(options=None):
+def shared_board_draw(options: Mapping[str, Any] | None = None) -> BiddingState:
     """Both win a row of board A in round 2; round 3 passes: 2 boards, 3 tiles, 77 chips each."""
     state = G.new(options)
     state = both(state, "A1 1; A2 1", "A4 1; A5 1")
@@ -93,7 +108,7 @@ def shared_board_draw(options=None):
 
 
 # -- identity and start ---------------------------------------------------------------------
-def test_identity_and_starting_position():
+def test_identity_and_starting_position() -> None:
     state = G.new()
     assert (G.slug, G.seats) == ("bidding-ttt", 2)
     assert G.to_act(state) == frozenset({1, 2})
@@ -110,14 +125,14 @@ def test_identity_and_starting_position():
 
 
 # -- notation --------------------------------------------------------------------------------
-def test_canonical_notation_round_trips():
+def test_canonical_notation_round_trips() -> None:
     state = G.new()
     action = G.parse(state, 1, "A1 3; E5 2")
     assert G.format(action) == "A1 3; E5 2"
     assert G.parse(state, 1, G.format(action)) == action
 
 
-def test_natural_phrasings():
+def test_natural_phrasings() -> None:
     state = G.new()
     assert G.parse(state, 1, "E5 - 2 chips") == G.parse(state, 1, "E5 2")
     assert G.format(G.parse(state, 1, "E5 - 2 chips")) == "E5 2"
@@ -125,7 +140,7 @@ def test_natural_phrasings():
     assert G.parse(state, 1, "A1 - 3 chips, E5 - 2 chips") == G.parse(state, 1, "A1 3; E5 2")
 
 
-def test_pass_is_an_empty_sealed_bid_and_resolve_is_the_hosts():
+def test_pass_is_an_empty_sealed_bid_and_resolve_is_the_hosts() -> None:
     state = G.new()
     assert G.format(G.parse(state, 1, "pass")) == "pass"
     assert G.format(G.parse(state, HOST, "resolve")) == "resolve"
@@ -140,14 +155,14 @@ def test_pass_is_an_empty_sealed_bid_and_resolve_is_the_hosts():
     ("text", "word"),
     [("J1 3", "J1"), ("A0 3", "A0"), ("A10 3", "A10"), ("E5", "chip"), ("hello", "hello"), ("", "")],
 )
-def test_bad_notation_is_a_notation_error_naming_the_problem(text, word):
+def test_bad_notation_is_a_notation_error_naming_the_problem(text: str, word: str) -> None:
     with pytest.raises(NotationError) as info:
         G.parse(G.new(), 1, text)
     assert word.lower() in str(info.value).lower()
 
 
 # -- bids: what is allowed ------------------------------------------------------------------------
-def test_chips_at_least_one_and_total_at_most_remaining():
+def test_chips_at_least_one_and_total_at_most_remaining() -> None:
     state = G.new()
     with pytest.raises(RuleError):
         play(state, 1, "E5 0")
@@ -161,7 +176,7 @@ def test_chips_at_least_one_and_total_at_most_remaining():
     play(state, 1, "pass")
 
 
-def test_chips_carry_over_between_rounds():
+def test_chips_carry_over_between_rounds() -> None:
     state = G.new()
     state = both(state, "E5 70", "pass")
     assert chips(state, 1) == 10
@@ -169,7 +184,7 @@ def test_chips_carry_over_between_rounds():
     play(state, 1, "E4 10")
 
 
-def test_no_bids_on_the_starting_boards():
+def test_no_bids_on_the_starting_boards() -> None:
     state = G.new()
     refused(state, 1, "D5 1", "board d", "control")
     refused(state, 2, "D5 1", "board d", "control")
@@ -177,14 +192,14 @@ def test_no_bids_on_the_starting_boards():
     refused(state, 2, "F1 1", "board f", "control")
 
 
-def test_no_bids_on_owned_tiles():
+def test_no_bids_on_owned_tiles() -> None:
     state = both(G.new(), "E5 3", "pass")
     assert owner(state, "E5") == 1
     refused(state, 2, "E5 9", "E5")
     refused(state, 1, "E5 1", "E5")
 
 
-def test_round_1_no_three_in_a_line_on_any_board():
+def test_round_1_no_three_in_a_line_on_any_board() -> None:
     state = G.new()
     refused(state, 1, "A1 1; A2 1; A3 1", "line")
     refused(state, 1, "B1 1; B4 1; B7 1", "line")
@@ -195,7 +210,7 @@ def test_round_1_no_three_in_a_line_on_any_board():
     play(state, 1, "A1 1; A2 1; B1 1; B2 1; C1 1; E1 1; G1 1; H1 1; I1 1")  # any number of boards
 
 
-def test_round_2_at_most_two_boards():
+def test_round_2_at_most_two_boards() -> None:
     state = both(G.new(), "pass", "pass")
     assert public(state)["round"] == 2
     refused(state, 1, "A1 1; B1 1; C1 1", "2")
@@ -203,14 +218,14 @@ def test_round_2_at_most_two_boards():
     play(state, 1, "A1 1; A2 1; A3 1; B1 1")  # a line is fine now, two boards
 
 
-def test_round_3_no_restriction():
+def test_round_3_no_restriction() -> None:
     state = both(both(G.new(), "pass", "pass"), "pass", "pass")
     assert public(state)["round"] == 3
     play(state, 1, "A1 1; A2 1; A3 1; B1 1; C1 1; E1 1; G5 1")
 
 
 # -- resolution ------------------------------------------------------------------------------------
-def test_higher_bid_wins_equal_bids_leave_the_tile_unowned_every_bid_is_paid():
+def test_higher_bid_wins_equal_bids_leave_the_tile_unowned_every_bid_is_paid() -> None:
     state = G.new()
     state = both(state, "E5 10; A1 4; B2 2", "E5 3; A1 4; B2 5")
     assert owner(state, "E5") == 1
@@ -223,7 +238,7 @@ def test_higher_bid_wins_equal_bids_leave_the_tile_unowned_every_bid_is_paid():
     play(state, 2, "A1 1")
 
 
-def test_resubmitting_replaces_the_sealed_bid():
+def test_resubmitting_replaces_the_sealed_bid() -> None:
     state = G.new()
     state = play(state, 1, "A1 5")
     state = play(state, 1, "A2 7")
@@ -233,14 +248,14 @@ def test_resubmitting_replaces_the_sealed_bid():
     assert chips(state, 1) == 73
 
 
-def test_the_round_waits_for_both_seats():
+def test_the_round_waits_for_both_seats() -> None:
     state = play(G.new(), 1, "A1 5")
     assert public(state)["round"] == 1
     assert owner(state, "A1") == 0
     assert G.to_act(state) == frozenset({1, 2})
 
 
-def test_host_closes_the_round_a_missing_seat_bids_nothing():
+def test_host_closes_the_round_a_missing_seat_bids_nothing() -> None:
     state = play(G.new(), 1, "A1 5")
     state = resolve(state)
     assert public(state)["round"] == 2
@@ -250,7 +265,7 @@ def test_host_closes_the_round_a_missing_seat_bids_nothing():
     assert public(state)["round"] == 3
 
 
-def test_only_the_host_resolves_and_the_host_does_not_bid():
+def test_only_the_host_resolves_and_the_host_does_not_bid() -> None:
     state = G.new()
     refused(state, 1, "resolve", "host")
     with pytest.raises(IllegalAction):
@@ -259,7 +274,7 @@ def test_only_the_host_resolves_and_the_host_does_not_bid():
         refused(state, seat, "A1 3", "turn")
 
 
-def test_three_in_a_line_controls_the_board_and_closes_it():
+def test_three_in_a_line_controls_the_board_and_closes_it() -> None:
     state = both(G.new(), "B1 1; B5 1", "pass")
     state = both(state, "B9 1", "pass")
     assert control(state, "B") == [1]
@@ -267,7 +282,7 @@ def test_three_in_a_line_controls_the_board_and_closes_it():
     refused(state, 2, "B2 1", "board b", "control")
 
 
-def test_both_players_can_control_one_board():
+def test_both_players_can_control_one_board() -> None:
     state = G.new()
     state = both(state, "A1 1; A2 1", "A4 1; A5 1")
     state = both(state, "A3 1", "A6 1")
@@ -277,7 +292,7 @@ def test_both_players_can_control_one_board():
 
 
 # -- winning and tie-breaks ------------------------------------------------------------------------------
-def test_one_line_of_boards_wins_after_the_round():
+def test_one_line_of_boards_wins_after_the_round() -> None:
     state = red_line_after_round_2()
     result = G.result(state)
     assert result is not None
@@ -291,59 +306,67 @@ def test_one_line_of_boards_wins_after_the_round():
         resolve(state)
 
 
-def test_blue_line_wins_too():
+def test_blue_line_wins_too() -> None:
     state = G.new()
     state = both(state, "pass", "C1 1; C2 1; I1 1; I2 1")
     state = both(state, "pass", "C3 1; I3 1")
     result = G.result(state)
+    assert result is not None
     assert (result.winners, result.reason) == (frozenset({2}), "line")
 
 
-def test_a_single_line_wins_even_with_fewer_tiles():
+def test_a_single_line_wins_even_with_fewer_tiles() -> None:
     many = "B1 1; B2 1; B4 1; B5 1; H1 1; H2 1; H4 1; H5 1; E1 1; E2 1; E4 1; E5 1"
     state = red_line_after_round_2(blue_r1=many)
     tiles = [owner(state, b + d) for b in "ABCDEFGHI" for d in "123456789"]
     assert tiles.count(2) == 12 and tiles.count(1) == 6
     result = G.result(state)
+    assert result is not None
     assert (result.winners, result.reason) == (frozenset({1}), "line")
 
 
-def test_no_line_after_round_3_more_boards_wins():
+def test_no_line_after_round_3_more_boards_wins() -> None:
     state = G.new()
     state = both(state, "A1 1; A2 1", "pass")
     state = both(state, "A3 1", "pass")
     assert G.result(state) is None
     state = both(state, "pass", "H1 1; H2 1; H4 1; H5 1")  # Blue owns more tiles, fewer boards
     result = G.result(state)
+    assert result is not None
     assert (result.winners, result.reason) == (frozenset({1}), "boards")
 
 
-def test_no_line_after_round_3_equal_boards_more_tiles_wins():
+def test_no_line_after_round_3_equal_boards_more_tiles_wins() -> None:
     state = G.new()
     state = both(state, "A1 1; A2 1; B1 1", "C1 1; C2 1")
     state = both(state, "A3 1", "C3 1")
     assert G.result(state) is None
     state = both(state, "pass", "pass")
     result = G.result(state)
+    assert result is not None
     assert (result.winners, result.reason) == (frozenset({1}), "tiles")
 
 
-def test_both_lines_more_boards_wins():
+def test_both_lines_more_boards_wins() -> None:
     state = G.new()
     state = both(state, "A1 1; A2 1; G1 1; G2 1; E1 1; E2 1", "C1 1; C2 1; I1 1; I2 1")
     state = both(state, "A3 1; E3 1", "C3 1")
     assert G.result(state) is None  # Red: A D E, Blue: C F -- no line yet
     state = both(state, "G3 1", "I3 1")  # Red: A D G line (4 boards), Blue: C F I line (3)
     result = G.result(state)
+    assert result is not None
     assert (result.winners, result.reason) == (frozenset({1}), "boards")
 
 
-def test_both_lines_equal_boards_and_tiles_more_chips_wins_without_revealing_them():
+def test_both_lines_equal_boards_and_tiles_more_chips_wins_without_revealing_them() -> None:
     state = both_lines_after_round_2(red_chips=1, blue_chips=2)
     result = G.result(state)
+    assert result is not None
     assert (result.winners, result.reason) == (frozenset({1}), "chips")
     other = both_lines_after_round_2(red_chips=1, blue_chips=3)
-    assert G.result(other).winners == frozenset({1})
+    other_result = G.result(other)
+    assert other_result is not None
+    assert other_result.winners == frozenset({1})
     # the figures (74 against 68 or 62) are not shown: spectators cannot tell the two apart
     assert G.view(state, SPECTATOR) == G.view(other, SPECTATOR)
     assert G.view(state, 1) == G.view(other, 1)
@@ -351,30 +374,35 @@ def test_both_lines_equal_boards_and_tiles_more_chips_wins_without_revealing_the
     assert "68" not in text and "74" not in text
 
 
-def test_then_garnets_then_a_draw():
+def test_then_garnets_then_a_draw() -> None:
     state = both_lines_after_round_2(options={"garnets": {1: 3, 2: 5}})
     result = G.result(state)
+    assert result is not None
     assert (result.winners, result.reason) == (frozenset({2}), "garnets")
     # as it arrives from JSON: string keys
     state = both_lines_after_round_2(options=json.loads(json.dumps({"garnets": {"1": 6, "2": 5}})))
-    assert G.result(state).winners == frozenset({1})
+    result = G.result(state)
+    assert result is not None
+    assert result.winners == frozenset({1})
     state = both_lines_after_round_2(options={"garnets": {1: 4, 2: 4}})
     result = G.result(state)
+    assert result is not None
     assert result.winners == frozenset()
     assert result.reason
 
 
-def test_a_shared_board_counts_for_both_and_all_equal_is_a_draw():
+def test_a_shared_board_counts_for_both_and_all_equal_is_a_draw() -> None:
     state = shared_board_draw()
     result = G.result(state)
     assert result is not None
     assert result.winners == frozenset()
     state = shared_board_draw({"garnets": {2: 1}})
     result = G.result(state)
+    assert result is not None
     assert (result.winners, result.reason) == (frozenset({2}), "garnets")
 
 
-def test_the_match_ends_after_round_3():
+def test_the_match_ends_after_round_3() -> None:
     state = G.new()
     for _ in range(3):
         assert G.result(state) is None
@@ -384,7 +412,7 @@ def test_the_match_ends_after_round_3():
 
 
 # -- hidden information --------------------------------------------------------------------------------
-def test_a_sealed_bid_is_invisible_to_the_opponent_and_spectators():
+def test_a_sealed_bid_is_invisible_to_the_opponent_and_spectators() -> None:
     state = G.new()
     a = play(state, 1, "E5 30; A1 7")
     b = play(state, 1, "B2 1")
@@ -397,7 +425,7 @@ def test_a_sealed_bid_is_invisible_to_the_opponent_and_spectators():
     assert G.view(a, HOST) != G.view(b, HOST)
 
 
-def test_chips_and_bids_stay_hidden_after_resolution():
+def test_chips_and_bids_stay_hidden_after_resolution() -> None:
     x = both(G.new(), "A1 30; B2 5", "A1 1")
     y = both(G.new(), "A1 2; B5 9", "A1 1")  # B2 and B5: Red wins an uncontested tile in both
     y_b2 = both(G.new(), "A1 2; B2 9", "A1 1")
@@ -410,14 +438,14 @@ def test_chips_and_bids_stay_hidden_after_resolution():
     assert chips(x, 1) == 45 and chips(y_b2, 1) == 69
 
 
-def test_a_tie_looks_like_no_bid_at_all_to_spectators():
+def test_a_tie_looks_like_no_bid_at_all_to_spectators() -> None:
     tied = both(G.new(), "A1 3", "A1 3")
     nothing = both(G.new(), "E5 3", "E5 3")
     assert owner(tied, "A1") == 0
     assert G.view(tied, SPECTATOR) == G.view(nothing, SPECTATOR)
 
 
-def test_bids_and_chips_stay_hidden_at_the_end():
+def test_bids_and_chips_stay_hidden_at_the_end() -> None:
     cheap = red_line_after_round_2(red_chips=1)
     dear = red_line_after_round_2(red_chips=9)
     assert G.result(cheap) == G.result(dear)
@@ -427,14 +455,14 @@ def test_bids_and_chips_stay_hidden_at_the_end():
     assert G.view(cheap, 1) != G.view(dear, 1)
 
 
-def test_the_host_sees_both_players_chips():
+def test_the_host_sees_both_players_chips() -> None:
     state = both(G.new(), "A1 30", "A1 12")
     hidden = json.dumps(G.view(state, HOST))
     assert "50" in hidden and "68" in hidden
 
 
 # -- the interface -------------------------------------------------------------------------------------
-def test_apply_never_mutates_and_dump_load_round_trips():
+def test_apply_never_mutates_and_dump_load_round_trips() -> None:
     state = G.new({"garnets": {1: 2}})
     for red, blue in (("A1 3; E5 2", "E5 4"), ("A2 5", "pass"), ("A3 1", "I9 70")):
         for seat, text in ((1, red), (2, blue)):
@@ -450,7 +478,7 @@ def test_apply_never_mutates_and_dump_load_round_trips():
     assert G.result(G.load(json.loads(dump(state)))) == G.result(state)
 
 
-def test_listed_actions_are_accepted_and_round_trip():
+def test_listed_actions_are_accepted_and_round_trip() -> None:
     state = both(G.new(), "A1 1; A2 1", "C1 1")
     for seat in (1, 2, HOST):
         for count, action in enumerate(G.legal_actions(state, seat)):
@@ -460,6 +488,6 @@ def test_listed_actions_are_accepted_and_round_trip():
                 break
 
 
-def test_unknown_options_are_refused():
+def test_unknown_options_are_refused() -> None:
     with pytest.raises(RuleError):
         G.new({"colour": "green"})
