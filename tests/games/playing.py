@@ -4,12 +4,18 @@ a move's canonical text, and `apply` leaving its input as it was, on every move 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeAlias, TypeVar
 
 from games.core import Game
 
+S = TypeVar("S")
 
-def play(game: Game[Any, Any], state: Any, *moves: Any) -> Any:
+# One move as `play` takes it: a seat then its text (two arguments), a `(seat, text)` pair, or a
+# text alone.
+Move: TypeAlias = int | str | tuple[int, str]
+
+
+def play(game: Game[S, Any], state: S, *moves: Move) -> S:
     """`state` after `moves`, in order.  A move is a seat and its text (`play(g, s, 1, "C3")`), a
     `(seat, text)` pair, or a text alone, played by the one seat to act (`mover`)."""
     queue = list(moves)
@@ -18,7 +24,9 @@ def play(game: Game[Any, Any], state: Any, *moves: Any) -> Any:
         if isinstance(move, tuple):
             seat, text = move
         elif isinstance(move, int):
-            seat, text = move, queue.pop(0)
+            seat, following = move, queue.pop(0)
+            assert isinstance(following, str), (seat, following)
+            text = following
         else:
             seat, text = mover(game, state), move
         action = game.parse(state, seat, text)
@@ -30,12 +38,12 @@ def play(game: Game[Any, Any], state: Any, *moves: Any) -> Any:
     return state
 
 
-def mover(game: Game[Any, Any], state: Any) -> int:
+def mover(game: Game[S, Any], state: S) -> int:
     """The one seat to act (a turn-based position)."""
     seats = game.to_act(state)
     assert len(seats) == 1, seats
     return next(iter(seats))
 
 
-def dumped(game: Game[Any, Any], state: Any) -> str:
+def dumped(game: Game[S, Any], state: S) -> str:
     return json.dumps(game.dump(state), sort_keys=True)
