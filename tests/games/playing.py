@@ -7,8 +7,10 @@ import json
 from typing import Any, TypeAlias, TypeVar
 
 from games.core import Game
+from games.registry import get_game
 
 S = TypeVar("S")
+G = TypeVar("G", bound=Game[Any, Any])
 
 # One move as `play` takes it: a seat then its text (two arguments), a `(seat, text)` pair, or a
 # text alone.
@@ -47,3 +49,11 @@ def mover(game: Game[S, Any], state: S) -> int:
 
 def dumped(game: Game[S, Any], state: S) -> str:
     return json.dumps(game.dump(state), sort_keys=True)
+
+
+def registered(slug: str, kind: type[G]) -> G:
+    """The game registered under `slug`, as the class a test uses it as (`get_game` says only
+    `Game`; a test reaching into a game's own attributes needs its class)."""
+    game = get_game(slug)
+    assert isinstance(game, kind), (slug, game)
+    return game
