@@ -4,12 +4,20 @@ a move's canonical text, and `apply` leaving its input as it was, on every move 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeAlias, TypeVar
 
 from games.core import Game
+from games.registry import get_game
+
+S = TypeVar("S")
+G = TypeVar("G", bound=Game[Any, Any])
+
+# One move as `play` takes it: a seat then its text (two arguments), a `(seat, text)` pair, or a
+# text alone.
+Move: TypeAlias = int | str | tuple[int, str]
 
 
-def play(game: Game[Any, Any], state: Any, *moves: Any) -> Any:
+def play(game: Game[S, Any], state: S, *moves: Move) -> S:
     """`state` after `moves`, in order.  A move is a seat and its text (`play(g, s, 1, "C3")`), a
     `(seat, text)` pair, or a text alone, played by the one seat to act (`mover`)."""
     queue = list(moves)
@@ -18,7 +26,9 @@ def play(game: Game[Any, Any], state: Any, *moves: Any) -> Any:
         if isinstance(move, tuple):
             seat, text = move
         elif isinstance(move, int):
-            seat, text = move, queue.pop(0)
+            seat, following = move, queue.pop(0)
+            assert isinstance(following, str), (seat, following)
+            text = following
         else:
             seat, text = mover(game, state), move
         action = game.parse(state, seat, text)
@@ -30,12 +40,20 @@ def play(game: Game[Any, Any], state: Any, *moves: Any) -> Any:
     return state
 
 
-def mover(game: Game[Any, Any], state: Any) -> int:
+def mover(game: Game[S, Any], state: S) -> int:
     """The one seat to act (a turn-based position)."""
     seats = game.to_act(state)
     assert len(seats) == 1, seats
     return next(iter(seats))
 
 
-def dumped(game: Game[Any, Any], state: Any) -> str:
+def dumped(game: Game[S, Any], state: S) -> str:
     return json.dumps(game.dump(state), sort_keys=True)
+
+
+def registered(slug: str, kind: type[G]) -> G:
+    """The game registered under `slug`, as the class a test uses it as (`get_game` says only
+    `Game`; a test reaching into a game's own attributes needs its class)."""
+    game = get_game(slug)
+    assert isinstance(game, kind), (slug, game)
+    return game

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from games.bots import STRENGTHS, choose
-from games.bots.duel import opening, play, players_for, schedule, score
+from games.bots.duel import Player, opening, play, players_for, schedule, score
 from games.registry import get_game
 
 #: iteration budgets, no clock: a decision depends on the position and the seed alone
@@ -17,7 +17,7 @@ QUICK = {name: replace(knobs, seconds=None, iterations=20, candidates=8, playout
 
 
 @pytest.mark.parametrize(("slug", "seats"), [("squava", 2), ("bidding-ttt", 2), ("back-to-the-wall", 4)])
-def test_every_opening_is_played_once_from_every_seat(slug, seats):
+def test_every_opening_is_played_once_from_every_seat(slug: str, seats: int) -> None:
     game = get_game(slug)
     bouts = list(schedule(game, openings=3))
     assert len(bouts) == 3 * seats
@@ -33,7 +33,7 @@ def test_every_opening_is_played_once_from_every_seat(slug, seats):
 
 
 @pytest.mark.parametrize("slug", ["squava", "gomoku", "lance-assembly", "two-connect", "yinsh", "grid-master"])
-def test_an_opening_is_the_same_for_its_seed_and_differs_between_seeds(slug):
+def test_an_opening_is_the_same_for_its_seed_and_differs_between_seeds(slug: str) -> None:
     game = get_game(slug)
     first = [game.dump(opening(game, seed, plies=2)) for seed in range(6)]
     again = [game.dump(opening(game, seed, plies=2)) for seed in range(6)]
@@ -45,12 +45,12 @@ def test_an_opening_is_the_same_for_its_seed_and_differs_between_seeds(slug):
         assert game.dump(state) != game.dump(game.new({}))
 
 
-def test_a_sealed_game_opens_at_the_start():
+def test_a_sealed_game_opens_at_the_start() -> None:
     game = get_game("bidding-ttt")
     assert game.dump(opening(game, 3, plies=2)) == game.dump(game.new({}))
 
 
-def test_the_tested_player_acts_from_its_seat_in_both_games_of_an_opening():
+def test_the_tested_player_acts_from_its_seat_in_both_games_of_an_opening() -> None:
     game = get_game("squava")
     for bout in schedule(game, openings=1):
         start = opening(game, bout.opening_seed)
@@ -62,14 +62,14 @@ def test_the_tested_player_acts_from_its_seat_in_both_games_of_an_opening():
         assert score(played.result, bout.seat, 2) in (0.0, 0.5, 1.0)
 
 
-def test_a_game_is_replayed_exactly_from_its_seeds():
+def test_a_game_is_replayed_exactly_from_its_seeds() -> None:
     game = get_game("squava")
-    players = {1: QUICK["normal"], 2: QUICK["easy"]}
+    players: dict[int, Player] = {1: QUICK["normal"], 2: QUICK["easy"]}
     start = opening(game, 4)
     assert play(game, start, players, 65).actions == play(game, start, players, 65).actions
 
 
-def test_four_seat_score_is_the_share_of_seats_placed_above():
+def test_four_seat_score_is_the_share_of_seats_placed_above() -> None:
     from games.core import Result
 
     result = Result(winners=frozenset({2}), reason="points", scores={1: 5, 2: 9, 3: 5, 4: 1})
@@ -80,7 +80,7 @@ def test_four_seat_score_is_the_share_of_seats_placed_above():
 
 @pytest.mark.parametrize("slug", ["squava", "gomoku"])
 @pytest.mark.parametrize("strength", ["normal", "strong"])
-def test_the_seed_chooses_among_moves_of_nearly_equal_value(slug, strength):
+def test_the_seed_chooses_among_moves_of_nearly_equal_value(slug: str, strength: str) -> None:
     """From the empty board normal played one and the same game for every seed: now the seed
     chooses among the moves of nearly equal value, and the same seed chooses the same move."""
     game = get_game(slug)
@@ -92,7 +92,7 @@ def test_the_seed_chooses_among_moves_of_nearly_equal_value(slug, strength):
 
 
 @pytest.mark.parametrize("slug", ["squava", "gomoku"])
-def test_games_from_one_opening_differ_by_the_seeds(slug):
+def test_games_from_one_opening_differ_by_the_seeds(slug: str) -> None:
     game = get_game(slug)
     knobs = replace(STRENGTHS["normal"], seconds=None, iterations=50)
     start = game.new({})

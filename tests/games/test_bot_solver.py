@@ -6,7 +6,9 @@ clock): every decision here is reproducible."""
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -19,9 +21,9 @@ KEY = dump_key(GAME)
 UNTIMED = {name: replace(knobs, seconds=None) for name, knobs in STRENGTHS.items()}
 
 
-def _positions(rng, plies, count):
+def _positions(rng: random.Random, plies: int, count: int) -> list[Any]:
     """`count` positions reached by `plies` random turns from the start, none ended."""
-    found = []
+    found: list[Any] = []
     while len(found) < count:
         state = GAME.new({})
         for _ in range(plies):
@@ -34,12 +36,12 @@ def _positions(rng, plies, count):
     return found
 
 
-def _wins_at_once(state, seat, action):
+def _wins_at_once(state: Any, seat: int, action: Any) -> bool:
     result = GAME.result(GAME.apply(state, seat, action))
     return result is not None and result.winners == {seat}
 
 
-def test_every_strength_takes_a_win_on_the_board():
+def test_every_strength_takes_a_win_on_the_board() -> None:
     rng = random.Random(3)
     checked = 0
     for state in _positions(rng, 5, 400):
@@ -54,7 +56,7 @@ def test_every_strength_takes_a_win_on_the_board():
     assert checked == 6
 
 
-def _best_score(state, seat, table):
+def _best_score(state: Any, seat: int, table: dict[Hashable, float]) -> float:
     """`seat`'s best expected score (1 win, 0.5 draw, 0 loss) against a uniformly random other seat,
     searched to the end: what the chances search should reach when it sees the end."""
     result = GAME.result(state)
@@ -68,7 +70,7 @@ def _best_score(state, seat, table):
     return table[key]
 
 
-def test_strong_plays_for_the_most_a_random_opponent_leaves_when_it_sees_the_end():
+def test_strong_plays_for_the_most_a_random_opponent_leaves_when_it_sees_the_end() -> None:
     """O's second and third turns (X wins against any defence from the start, so O plays for X's
     mistakes): strong's choice keeps the best expected score there is.  A search that only held
     the best value against perfect play, the evaluation breaking ties, missed it in 24 of 30 such
@@ -78,7 +80,7 @@ def test_strong_plays_for_the_most_a_random_opponent_leaves_when_it_sees_the_end
         rng = random.Random(11)
         for state in _positions(rng, plies, 8):
             seat = min(GAME.to_act(state))
-            table: dict = {}
+            table: dict[Hashable, float] = {}
             scores = [_best_score(GAME.apply(state, seat, a), seat, table) for a in GAME.legal_actions(state, seat)]
             if max(scores) == min(scores):
                 continue  # nothing to choose between
@@ -88,17 +90,17 @@ def test_strong_plays_for_the_most_a_random_opponent_leaves_when_it_sees_the_end
     assert compared >= 12
 
 
-def test_grid_master_is_a_first_player_win():
+def test_grid_master_is_a_first_player_win() -> None:
     """The exact search's value of the start (bench/grid_bound.py prints it with the bound
     against a random player): X wins against any defence."""
     assert Solver(GAME, KEY, None, None).negamax(GAME.new({}), None) == 1
 
 
-def test_positions_reached_by_different_turns_share_a_key():
+def test_positions_reached_by_different_turns_share_a_key() -> None:
     start = GAME.new({})
     x1 = GAME.apply(start, 1, GAME.parse(start, 1, "A1"))
     o1 = GAME.apply(x1, 2, GAME.parse(x1, 2, "B2"))
-    reached: dict = {}
+    reached: dict[Hashable, list[Any]] = {}
     for action in GAME.legal_actions(o1, 1):
         after = GAME.apply(o1, 1, action)
         reached.setdefault(KEY(after), []).append(after)
@@ -114,7 +116,7 @@ def test_positions_reached_by_different_turns_share_a_key():
     assert len({next(iter(b)) for b in boards.values()}) == len(reached)
 
 
-def test_a_decision_without_a_clock_depends_on_the_position_and_the_seed_alone():
+def test_a_decision_without_a_clock_depends_on_the_position_and_the_seed_alone() -> None:
     rng = random.Random(5)
     for state in _positions(rng, 2, 3):
         seat = min(GAME.to_act(state))
@@ -124,7 +126,7 @@ def test_a_decision_without_a_clock_depends_on_the_position_and_the_seed_alone()
 
 
 @pytest.mark.parametrize("strength", ["easy", "normal", "strong"])
-def test_the_seed_chooses_among_equal_actions(strength):
+def test_the_seed_chooses_among_equal_actions(strength: str) -> None:
     """Every strength played one game from the start whatever its seed: among actions of equal
     value (and chances) the seed now chooses, so games from one opening differ."""
     state = GAME.new({})

@@ -7,12 +7,21 @@ file stays fast.  No win rate or time is asserted: those are bench/bots.py's fig
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import replace
+from types import ModuleType
+from typing import Any
 
 import pytest
 
+from games.bidding_ttt.rules import BiddingTTT
 from games.bots import STRENGTHS, choose
+from games.core import Game
+from games.lance_assembly.rules import LanceAssembly
 from games.registry import get_game, slugs
+from games.two_connect.board import BoardGame, GridBoard, SoloState
+from games.two_connect.yinsh import Yinsh, YinshBoard
+from tests.games import playing
 
 #: each named strength's knobs with a small iteration budget and no clock
 SMALL = {
@@ -22,7 +31,7 @@ SMALL = {
 }
 
 
-def _random_position(game, rng, steps):
+def _random_position(game: Game[Any, Any], rng: random.Random, steps: int) -> Any:
     state = game.new({})
     for _ in range(steps):
         if game.result(state) is not None:
@@ -38,7 +47,7 @@ def _random_position(game, rng, steps):
 
 
 @pytest.mark.parametrize("slug", slugs())
-def test_bots_only_return_legal_actions(slug):
+def test_bots_only_return_legal_actions(slug: str) -> None:
     game = get_game(slug)
     rng = random.Random(slug)
     checked = 0
@@ -57,7 +66,7 @@ def test_bots_only_return_legal_actions(slug):
     assert checked >= 18
 
 
-def test_a_bot_refuses_to_move_out_of_turn():
+def test_a_bot_refuses_to_move_out_of_turn() -> None:
     game = get_game("grid-master")
     state = game.new({})
     other = 3 - next(iter(game.to_act(state)))
@@ -65,7 +74,7 @@ def test_a_bot_refuses_to_move_out_of_turn():
         choose(game, state, other, SMALL["easy"], seed=1)
 
 
-def _same_decision(game, first, second, seat):
+def _same_decision(game: Game[Any, Any], first: Any, second: Any, seat: int) -> None:
     assert first != second, "the pair must differ in hidden information"
     assert game.view(first, seat) == game.view(second, seat), "the pair must look the same to the seat"
     for strength in ("easy", "normal"):
@@ -73,8 +82,8 @@ def _same_decision(game, first, second, seat):
             assert choose(game, first, seat, SMALL[strength], seed) == choose(game, second, seat, SMALL[strength], seed)
 
 
-def test_bidding_bot_does_not_peek_at_sealed_bids_or_chips():
-    game = get_game("bidding-ttt")
+def test_bidding_bot_does_not_peek_at_sealed_bids_or_chips() -> None:
+    game = playing.registered("bidding-ttt", BiddingTTT)
     base = game.position(red="A1 B5", blue="E5 C3", round=2, chips=(60, 60), start_chips=80)
     rich = replace(base, chips=(60, 75))  # Blue's chips are hidden from Red
     bid_a = game.parse(base, 2, "E1 10; E9 5")
@@ -82,7 +91,7 @@ def test_bidding_bot_does_not_peek_at_sealed_bids_or_chips():
     _same_decision(game, game.apply(base, 2, bid_a), game.apply(rich, 2, bid_b), 1)
 
 
-def test_back_to_the_wall_bot_does_not_peek_at_sealed_orders():
+def test_back_to_the_wall_bot_does_not_peek_at_sealed_orders() -> None:
     game = get_game("back-to-the-wall")
     start = game.new({})
     rng = random.Random(7)
@@ -99,10 +108,11 @@ def test_back_to_the_wall_bot_does_not_peek_at_sealed_orders():
 GRID = {name: replace(knobs, seconds=None, iterations=60) for name, knobs in STRENGTHS.items()}
 
 
-def _solo(slug, rows, to_move):
-    from games.two_connect.board import SoloState
+def _solo(slug: str, rows: str, to_move: int) -> tuple[BoardGame[GridBoard, int], SoloState[GridBoard]]:
+    from games.two_connect.board import GridRules
 
-    game = get_game(slug)
+    game: BoardGame[GridBoard, int] = playing.registered(slug, BoardGame)
+    assert isinstance(game.rules, GridRules), game.rules
     return game, SoloState(board=game.rules.from_rows(rows), to_move=to_move)
 
 
@@ -125,7 +135,7 @@ GOMOKU_WIN = """
 
 
 @pytest.mark.parametrize("strength", ["easy", "normal", "strong"])
-def test_gomoku_bot_finishes_its_five_and_blocks_the_other_five(strength):
+def test_gomoku_bot_finishes_its_five_and_blocks_the_other_five(strength: str) -> None:
     game, state = _solo("gomoku", GOMOKU_WIN, 1)
     assert game.format(choose(game, state, 1, GRID[strength], seed=3)) in ("D5", "I5")  # wins at once
     game, state = _solo("gomoku", GOMOKU_WIN, 2)
@@ -142,7 +152,7 @@ SQUAVA = """
 
 
 @pytest.mark.parametrize("strength", ["easy", "normal", "strong"])
-def test_squava_bot_blocks_a_four_and_never_makes_three_when_it_need_not(strength):
+def test_squava_bot_blocks_a_four_and_never_makes_three_when_it_need_not(strength: str) -> None:
     game, state = _solo("squava", SQUAVA, 1)
     assert game.format(choose(game, state, 1, GRID[strength], seed=5)) == "D3"  # seat 2 would make four
     game, state = _solo("squava", SQUAVA, 2)
@@ -179,7 +189,7 @@ GOMOKU_OPEN_THREE = """
 
 
 @pytest.mark.parametrize("strength", ["easy", "normal", "strong"])
-def test_gomoku_bot_closes_an_open_three_at_one_of_its_ends(strength):
+def test_gomoku_bot_closes_an_open_three_at_one_of_its_ends(strength: str) -> None:
     """F7 G7 H7 with both sides open: unless seat 1 plays E7 or I7 now, seat 2 makes an open four
     (E7 or I7 with D7 and J7 empty), two squares to finish it, and wins.  Seat 1 has nothing of
     its own to play for.  Beginners miss lines far from done; an open three is not one of them."""
@@ -191,7 +201,7 @@ def test_gomoku_bot_closes_an_open_three_at_one_of_its_ends(strength):
 # -- Back to the Wall: the round planner (games/bots/planner.py) ----------------------------
 
 
-def _played_rounds(game, rng, rounds):
+def _played_rounds(game: Game[Any, Any], rng: random.Random, rounds: int) -> Iterator[tuple[Any, dict[int, Any]]]:
     """States at the start of rounds 1..`rounds` of a game of random orders, with each round's orders."""
     state = game.new({})
     for _ in range(rounds):
@@ -201,7 +211,7 @@ def _played_rounds(game, rng, rounds):
             state = game.apply(state, seat, action)
 
 
-def test_the_planners_quick_resolution_is_the_games_own():
+def test_the_planners_quick_resolution_is_the_games_own() -> None:
     """The planner judges its trials with wallsim.board_owners (owners only, no notes): on random
     orders of every seat, round after round, it gives the walls, the walls placed and the owners
     that resolve.py's resolve_board gives (fallbacks, shared ticks and the spawn included)."""
@@ -224,7 +234,7 @@ def test_the_planners_quick_resolution_is_the_games_own():
     assert compared == 12 * 3 * 3
 
 
-def test_easy_spends_a_garnet_on_the_biggest_board_only_normal_on_every_board():
+def test_easy_spends_a_garnet_on_the_biggest_board_only_normal_on_every_board() -> None:
     """Free garnets: normal spends one with the walls it places on every board in round 1 (their
     bonus counts the walls placed); easy, a beginner, only on Thrice."""
     game = get_game("back-to-the-wall")
@@ -238,7 +248,7 @@ def test_easy_spends_a_garnet_on_the_biggest_board_only_normal_on_every_board():
 
 
 @pytest.mark.parametrize("strength", ["easy", "normal", "strong"])
-def test_back_to_the_wall_orders_differ_by_seed(strength):
+def test_back_to_the_wall_orders_differ_by_seed(strength: str) -> None:
     """A seat's seed chooses among orders of nearly equal value: the same opening gives
     different games for different matches."""
     game = get_game("back-to-the-wall")
@@ -247,7 +257,7 @@ def test_back_to_the_wall_orders_differ_by_seed(strength):
     assert len({game.format(choose(game, state, 2, knobs, seed=seed)) for seed in range(4)}) >= 3
 
 
-def test_back_to_the_wall_planner_decides_the_same_for_a_seed_without_a_clock():
+def test_back_to_the_wall_planner_decides_the_same_for_a_seed_without_a_clock() -> None:
     game = get_game("back-to-the-wall")
     knobs = replace(STRENGTHS["easy"], seconds=None)
     state = game.new({})
@@ -257,16 +267,14 @@ def test_back_to_the_wall_planner_decides_the_same_for_a_seed_without_a_clock():
 # -- evaluations of positions cut short (games/bots/evals.py) -------------------------------
 
 
-def _yinsh(markers1, markers2=""):
-    from games.two_connect.board import SoloState
-
-    game = get_game("yinsh")
+def _yinsh(markers1: str, markers2: str = "") -> tuple[Yinsh, SoloState[YinshBoard]]:
+    game = playing.registered("yinsh", Yinsh)
     rings1, rings2 = "A2 B1 C1 D1 E1", "K7 K8 K9 K10 J11"
     board = game.rules.from_points(rings1, rings2, markers1, markers2)
     return game, SoloState(board=board, to_move=1)
 
 
-def test_yinsh_evaluation_prefers_a_longer_own_row():
+def test_yinsh_evaluation_prefers_a_longer_own_row() -> None:
     from games.bots.evals import yinsh_evaluate
 
     game, four = _yinsh("E3 E4 E5 E6", "G6")
@@ -277,11 +285,10 @@ def test_yinsh_evaluation_prefers_a_longer_own_row():
     assert yinsh_evaluate(game, four, 1) > yinsh_evaluate(game, blocked, 1)
 
 
-def test_yinsh_evaluation_counts_ring_mobility():
+def test_yinsh_evaluation_counts_ring_mobility() -> None:
     from games.bots.evals import yinsh_cells, yinsh_score
-    from games.two_connect.board import SoloState
 
-    game = get_game("yinsh")
+    game = playing.registered("yinsh", Yinsh)
     rim = game.rules.from_points("A2 B1 C1 D1 E1", "K7 K8 K9 K10 J11")
     centre = game.rules.from_points("E5 F6 G7 F4 D4", "K7 K8 K9 K10 J11")
     scores = [yinsh_score(yinsh_cells(game.view(SoloState(board=b, to_move=1), 1)["public"]), 1)
@@ -291,17 +298,17 @@ def test_yinsh_evaluation_counts_ring_mobility():
     assert yinsh_score(cells, 1) == -yinsh_score(cells, 2)
 
 
-def test_lance_evaluation_prefers_a_longer_own_line():
+def test_lance_evaluation_prefers_a_longer_own_line() -> None:
     from games.bots.evals import lance_evaluate
 
-    game = get_game("lance-assembly")
+    game = playing.registered("lance-assembly", LanceAssembly)
     four = game.position("......\n.RRRR.\n......\n..B...\n..B...\n......", to_move=2)
     spread = game.position("R.....\n...R..\n......\n..B..R\n..B...\nR.....", to_move=2)
     assert lance_evaluate(game, four, 1) > lance_evaluate(game, spread, 1)
     assert lance_evaluate(game, four, 2) < 0.5 < lance_evaluate(game, four, 1)
 
 
-def test_grid_master_evaluation_prefers_an_open_two():
+def test_grid_master_evaluation_prefers_an_open_two() -> None:
     from games.bots.evals import grid_master_evaluate
     from games.grid_master.rules import GridState
 
@@ -316,7 +323,7 @@ def test_grid_master_evaluation_prefers_an_open_two():
 
 
 @pytest.mark.parametrize("seat", [1, 2])
-def test_bidding_plan_controls_a_line_of_boards_in_two_rounds_when_unopposed(seat):
+def test_bidding_plan_controls_a_line_of_boards_in_two_rounds_when_unopposed(seat: int) -> None:
     """Round 1 sets up lines of tiles on the two boards beside the starting board (never three in
     a line: the round's rule), round 2 completes them: a line of boards, the bout won."""
     from games.bots.bidding import plan
@@ -326,14 +333,16 @@ def test_bidding_plan_controls_a_line_of_boards_in_two_rounds_when_unopposed(sea
     for _ in range(2):
         view = game.view(state, seat)
         bids = plan(view["public"], seat, int(view["private"]["chips"]), 0, 0.5, False)
+        assert bids is not None
         state = game.apply(state, seat, game.parse(state, seat, "; ".join(f"{t} {a}" for t, a in bids)))
         state = game.apply(state, 3 - seat, game.parse(state, 3 - seat, "pass"))
-    assert game.result(state) is not None and game.result(state).winners == {seat}
-    assert game.result(state).reason == "line"
+    outcome = game.result(state)
+    assert outcome is not None and outcome.winners == {seat}
+    assert outcome.reason == "line"
 
 
-def test_bidding_proposals_are_legal_and_spend_within_the_chips():
-    game = get_game("bidding-ttt")
+def test_bidding_proposals_are_legal_and_spend_within_the_chips() -> None:
+    game = playing.registered("bidding-ttt", BiddingTTT)
     from games.bots import knowledge
 
     state = game.position(red="A1 A5", blue="C5 I1", round=2, chips=(50, 60), start_chips=80)
@@ -343,17 +352,18 @@ def test_bidding_proposals_are_legal_and_spend_within_the_chips():
             assert sum(a for _, a in action.bids) <= state.chips[seat - 1]
 
 
-def knowledge_for_bidding(knowledge, game, state, seat):
-    return knowledge.knowledge_for(game).propose(game, state, seat, random.Random(1), SMALL["normal"])
+def knowledge_for_bidding(knowledge: ModuleType, game: Game[Any, Any], state: Any, seat: int) -> list[Any]:
+    proposals: list[Any] = knowledge.knowledge_for(game).propose(game, state, seat, random.Random(1), SMALL["normal"])
+    return proposals
 
 
 @pytest.mark.parametrize("strength", ["normal", "strong"])
-def test_lance_proposals_rank_the_turns_by_the_position_they_leave(strength):
+def test_lance_proposals_rank_the_turns_by_the_position_they_leave(strength: str) -> None:
     """Normal and strong search the best-ranked of ~2,000 turns; a random 24-40 of them (before)
     rarely held the one that mattered, so strong's extra time bought nothing."""
     from games.bots.knowledge import knowledge_for
 
-    game = get_game("lance-assembly")
+    game = playing.registered("lance-assembly", LanceAssembly)
     # Red to move: a fifth tile at E1 makes a lance; most turns leave Blue's four open
     state = game.position("RRRR.. \n BBBB.. \n ...... \n ...... \n ...... \n ......", to_move=1)
     knobs = replace(STRENGTHS[strength], seconds=None, iterations=10_000)
@@ -361,4 +371,5 @@ def test_lance_proposals_rank_the_turns_by_the_position_they_leave(strength):
         proposals = knowledge_for(game).propose(game, state, 1, random.Random(seed), knobs)
         assert len(proposals) == knobs.candidates
         best = game.apply(state, 1, proposals[0])
-        assert game.result(best) is not None and game.result(best).winners == {1}
+        outcome = game.result(best)
+        assert outcome is not None and outcome.winners == {1}

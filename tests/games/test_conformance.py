@@ -12,17 +12,19 @@ import copy
 import json
 import os
 import random
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
-from games.core import HOST, SPECTATOR, IllegalAction, Result
+from games.core import HOST, SPECTATOR, Game, IllegalAction, Result
 from games.registry import get_game, slugs
 
 PLAYOUTS = int(os.environ.get("CONFORMANCE_PLAYOUTS", "4"))
 MAX_STEPS = 4000
 
 
-def _roundtrip(game, state):
+def _roundtrip(game: Game[Any, Any], state: Any) -> Any:
     data = game.dump(state)
     text = json.dumps(data, sort_keys=True)
     again = game.load(json.loads(text))
@@ -30,7 +32,7 @@ def _roundtrip(game, state):
     return again
 
 
-def _check_views(game, state):
+def _check_views(game: Game[Any, Any], state: Any) -> dict[int, dict[str, Any]]:
     seats = game.seats_of(state)
     views = {v: game.view(state, v) for v in [*range(1, seats + 1), SPECTATOR, HOST]}
     public = json.dumps(views[SPECTATOR]["public"], sort_keys=True)
@@ -49,7 +51,7 @@ def _check_views(game, state):
     return views
 
 
-def _check_sealed_privacy(game, state, seat, rng):
+def _check_sealed_privacy(game: Game[Any, Any], state: Any, seat: int, rng: random.Random) -> None:
     """Two different sealed submissions by one seat look the same to everyone else."""
     first = game.random_action(state, seat, rng)
     second = game.random_action(state, seat, rng)
@@ -67,8 +69,8 @@ def _check_sealed_privacy(game, state, seat, rng):
         )
 
 
-def _check_listed_actions(game, state, seat, rng):
-    sample = []
+def _check_listed_actions(game: Game[Any, Any], state: Any, seat: int, rng: random.Random) -> list[Any]:
+    sample: list[Any] = []
     for count, action in enumerate(game.legal_actions(state, seat), start=1):
         if len(sample) < 8:
             sample.append(action)
@@ -81,7 +83,7 @@ def _check_listed_actions(game, state, seat, rng):
     return sample
 
 
-def _playout(game, seed, options=None):
+def _playout(game: Game[Any, Any], seed: int, options: Mapping[str, Any] | None = None) -> Result:
     rng = random.Random(seed)
     state = game.new(options or {})
     seats = game.seats_of(state)
@@ -132,7 +134,7 @@ def _playout(game, seed, options=None):
 
 
 @pytest.mark.parametrize("slug", slugs())
-def test_random_playouts_conform(slug):
+def test_random_playouts_conform(slug: str) -> None:
     game = get_game(slug)
     assert game.slug == slug
     # the host's game seats 2 to 16 (its "seats" option); every other game 2 or 4
@@ -142,13 +144,13 @@ def test_random_playouts_conform(slug):
 
 
 @pytest.mark.parametrize("seats", [2, 6, 16])
-def test_the_hosts_game_conforms_with_any_seat_count(seats):
+def test_the_hosts_game_conforms_with_any_seat_count(seats: int) -> None:
     game = get_game("custom")
     assert game.seat_count({"seats": seats}) == seats
     for seed in range(PLAYOUTS):
         _playout(game, seed, {"seats": seats})
 
 
-def test_unknown_slug_is_a_key_error():
+def test_unknown_slug_is_a_key_error() -> None:
     with pytest.raises(KeyError):
         get_game("chess")

@@ -5,6 +5,7 @@ notation the rules accept."""
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ page = CustomPage()
 NAMES = {1: "Ann", 2: "Bob", 3: "Cy", 4: "Di"}
 
 
-def shaped(state: CustomState, viewer: int) -> dict:
+def shaped(state: CustomState, viewer: int) -> dict[str, Any]:
     view = game.view(state, viewer)
     my_turn = viewer >= 1 and viewer in view["to_act"]
     return page.context(view, {"viewer": viewer, "names": NAMES, "my_turn": my_turn})

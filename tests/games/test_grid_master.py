@@ -27,10 +27,9 @@ from games.grid_master.rules import (
     format_turn,
     parse_turn,
 )
-from games.registry import get_game
 from tests.games import playing
 
-GAME: GridMaster = get_game("grid-master")
+GAME = playing.registered("grid-master", GridMaster)
 play = functools.partial(playing.play, GAME)
 SQ = {name: i for i, name in enumerate(NAMES)}
 
@@ -40,7 +39,8 @@ def pos(diagram: str, **kwargs: object) -> GridState:
 
 
 def cells(state: GridState) -> list[str]:
-    return GAME.public_view(state)["cells"]
+    rows: list[str] = GAME.public_view(state)["cells"]
+    return rows
 
 
 def legal_texts(state: GridState) -> set[str]:
@@ -62,13 +62,13 @@ OPENING = ("place A1", "place B2")
 # -- identity, players, board ------------------------------------------------
 
 
-def test_registered_under_its_slug_with_two_seats():
+def test_registered_under_its_slug_with_two_seats() -> None:
     assert GAME.slug == "grid-master"
     assert GAME.name == "Grid Master"
     assert GAME.seats == 2
 
 
-def test_card_rule_1_two_players_seat_1_is_x_and_moves_first():
+def test_card_rule_1_two_players_seat_1_is_x_and_moves_first() -> None:
     state = GAME.new()
     assert GAME.to_act(state) == frozenset({1})
     assert GAME.public_view(state)["symbols"] == {"1": "X", "2": "O"}
@@ -80,16 +80,16 @@ def test_card_rule_1_two_players_seat_1_is_x_and_moves_first():
     assert GAME.to_act(state) == frozenset({1})
 
 
-def test_seat_2_cannot_move_first():
+def test_seat_2_cannot_move_first() -> None:
     refused(GAME.new(), "place A1", "it is not your turn", seat=2)
 
 
 @pytest.mark.parametrize("seat", [HOST, SPECTATOR, 3])
-def test_only_the_seat_to_move_may_act(seat):
+def test_only_the_seat_to_move_may_act(seat: int) -> None:
     refused(GAME.new(), "place A1", "it is not your turn", seat=seat)
 
 
-def test_card_rules_2_and_3_a_3x3_board_and_5_symbols_each():
+def test_card_rules_2_and_3_a_3x3_board_and_5_symbols_each() -> None:
     state = GAME.new()
     view = GAME.public_view(state)
     assert view["size"] == 3
@@ -99,19 +99,19 @@ def test_card_rules_2_and_3_a_3x3_board_and_5_symbols_each():
     assert GAME.public_view(state)["in_hand"] == {"1": 4, "2": 4}
 
 
-def test_squares_beyond_c3_are_not_on_the_board():
+def test_squares_beyond_c3_are_not_on_the_board() -> None:
     for text in ("place D1", "place A4", "place C0", "move A1 to A4"):
         with pytest.raises(NotationError, match="expected a square from A1 to C3"):
             GAME.parse(GAME.new(), 1, text)
 
 
-def test_a_player_never_places_more_than_5_symbols():
+def test_a_player_never_places_more_than_5_symbols() -> None:
     # the stalemate game below: X places its 5th symbol on move 9, filling the board
     state = play(GAME.new(), *STALEMATE_GAME)
     assert GAME.public_view(state)["in_hand"] == {"1": 0, "2": 1}
 
 
-def test_symbols_option_and_its_bounds():
+def test_symbols_option_and_its_bounds() -> None:
     assert GAME.default_options == {"symbols": 5}
     assert GAME.public_view(GAME.new({"symbols": 3}))["in_hand"] == {"1": 3, "2": 3}
     with pytest.raises(IllegalAction, match="symbols must be 3, 4 or 5"):
@@ -126,26 +126,26 @@ def test_symbols_option_and_its_bounds():
 
 
 @pytest.mark.parametrize("corner", ["A1", "C1", "A3", "C3"])
-def test_move_1_x_places_on_any_corner(corner):
+def test_move_1_x_places_on_any_corner(corner: str) -> None:
     state = play(GAME.new(), f"place {corner}")
     assert state.board[SQ[corner]] == 1
     assert GAME.public_view(state)["last_action"] == f"place {corner}"
 
 
 @pytest.mark.parametrize("square", ["B1", "A2", "B2", "C2", "B3"])
-def test_point_1_the_first_move_is_only_allowed_on_a_corner(square):
+def test_point_1_the_first_move_is_only_allowed_on_a_corner(square: str) -> None:
     refused(GAME.new(), f"place {square}", f"first move of the game must be on a corner .*not {square}")
 
 
-def test_move_1_lists_exactly_the_four_corners():
+def test_move_1_lists_exactly_the_four_corners() -> None:
     assert legal_texts(GAME.new()) == {"place A1", "place C1", "place A3", "place C3"}
 
 
-def test_move_1_is_a_placement_only():
+def test_move_1_is_a_placement_only() -> None:
     refused(GAME.new(), "place A1; move A1 right 1", "no reposition on your first turn")
 
 
-def test_move_2_o_places_on_any_of_the_remaining_8_squares():
+def test_move_2_o_places_on_any_of_the_remaining_8_squares() -> None:
     state = play(GAME.new(), "place A1")
     assert legal_texts(state) == {f"place {n}" for n in NAMES if n != "A1"}
     for name in NAMES[1:]:
@@ -154,17 +154,17 @@ def test_move_2_o_places_on_any_of_the_remaining_8_squares():
         assert GAME.result(after) is None
 
 
-def test_move_2_o_cannot_place_on_the_x():
+def test_move_2_o_cannot_place_on_the_x() -> None:
     refused(play(GAME.new(), "place A1"), "place A1", "A1 is not empty")
 
 
-def test_move_2_has_no_reposition():
+def test_move_2_has_no_reposition() -> None:
     state = play(GAME.new(), "place A1")
     refused(state, "place B2; move B2 down 1", "no reposition on your first turn")
     refused(state, "place B2; move A1 right 1", "no reposition on your first turn")
 
 
-def test_a_turn_must_place_or_move_something():
+def test_a_turn_must_place_or_move_something() -> None:
     with pytest.raises(IllegalAction, match="a turn must place or reposition a symbol"):
         GAME.apply(GAME.new(), 1, Turn())
 
@@ -172,7 +172,7 @@ def test_a_turn_must_place_or_move_something():
 # -- move 3 and move 4: the previous symbol must be repositioned ----------------
 
 
-def test_move_3_x_places_on_any_of_the_remaining_7_then_repositions_its_first_symbol():
+def test_move_3_x_places_on_any_of_the_remaining_7_then_repositions_its_first_symbol() -> None:
     state = play(GAME.new(), *OPENING, "place C3; move A1 right 2")
     assert cells(state) == ["..X", ".O.", "..X"]
     assert GAME.to_act(state) == frozenset({2})
@@ -181,7 +181,7 @@ def test_move_3_x_places_on_any_of_the_remaining_7_then_repositions_its_first_sy
     }
 
 
-def test_move_3_lists_every_placement_with_every_reposition_of_the_first_symbol():
+def test_move_3_lists_every_placement_with_every_reposition_of_the_first_symbol() -> None:
     # A1 can go right 1/2 and down 1/2; a placement in its way removes the moves it blocks
     # (B1: right 1 only; C1: right 2; A2: down 1; A3: down 2) -> 4 * 3 + 3 * 4 = 24
     state = play(GAME.new(), *OPENING)
@@ -192,7 +192,7 @@ def test_move_3_lists_every_placement_with_every_reposition_of_the_first_symbol(
     assert "place B1; move A1 right 1" not in legal_texts(state)
 
 
-def test_move_3_the_reposition_is_blocked_by_the_opponent():
+def test_move_3_the_reposition_is_blocked_by_the_opponent() -> None:
     # O on B1 blocks A1 to the right: only down 1 / down 2 remain -> 5 * 2 + 1 + 1 = 12
     state = play(GAME.new(), "place A1", "place B1")
     actions = list(GAME.legal_actions(state, 1))
@@ -200,12 +200,12 @@ def test_move_3_the_reposition_is_blocked_by_the_opponent():
     assert {a.move.direction for a in actions if a.move} == {"down"}
 
 
-def test_move_3_must_reposition_the_symbol_from_the_first_turn_not_the_new_one():
+def test_move_3_must_reposition_the_symbol_from_the_first_turn_not_the_new_one() -> None:
     state = play(GAME.new(), *OPENING)
     refused(state, "place C3; move C3 up 1", "second turn you must reposition the symbol you placed on your first turn .on A1.")
 
 
-def test_move_3_public_view_names_the_symbol_that_must_move():
+def test_move_3_public_view_names_the_symbol_that_must_move() -> None:
     state = play(GAME.new(), *OPENING)
     view = GAME.public_view(state)
     assert view["must_reposition"] == "A1"
@@ -214,7 +214,7 @@ def test_move_3_public_view_names_the_symbol_that_must_move():
     assert GAME.public_view(GAME.new())["turn_kind"] == "place"
 
 
-def test_move_4_o_places_then_must_reposition_its_first_symbol():
+def test_move_4_o_places_then_must_reposition_its_first_symbol() -> None:
     state = play(GAME.new(), *OPENING, "place C3; move A1 right 2")
     assert GAME.public_view(state)["must_reposition"] == "B2"
     refused(state, "place A3; move A3 up 1", "must reposition the symbol you placed on your first turn .on B2.")
@@ -224,7 +224,7 @@ def test_move_4_o_places_then_must_reposition_its_first_symbol():
     assert GAME.public_view(after)["must_reposition"] is None
 
 
-def test_move_5_any_previous_symbol_may_be_repositioned_but_not_the_new_one():
+def test_move_5_any_previous_symbol_may_be_repositioned_but_not_the_new_one() -> None:
     state = play(GAME.new(), *OPENING, "place C3; move A1 right 2", "place A3; move B2 left 1")
     # X has C1 and C3 (C3 was placed on X's second turn, C1 is the first symbol moved)
     assert GAME.public_view(state)["must_reposition"] is None
@@ -253,36 +253,36 @@ MID = ("X.. / .O. / ...",)  # X A1, O B2, X's later turn (turns default to 2)
         ("place C2; move A1 to C1", ["..X", ".OX", "..."]),
     ],
 )
-def test_point_2_reposition_up_to_2_squares_horizontally_or_vertically(text, after):
+def test_point_2_reposition_up_to_2_squares_horizontally_or_vertically(text: str, after: list[str]) -> None:
     state = play(pos(*MID), text)
     assert cells(state) == after
 
 
 @pytest.mark.parametrize("target", ["B2", "C3", "B3", "C2"])
-def test_point_2_diagonal_and_crooked_repositions_are_not_permitted(target):
+def test_point_2_diagonal_and_crooked_repositions_are_not_permitted(target: str) -> None:
     with pytest.raises(NotationError, match="a reposition goes up, down, left or right only"):
         GAME.parse(pos(*MID), 1, f"place C1; move A1 to {target}")
     with pytest.raises(NotationError, match="diagonal"):
         GAME.parse(pos(*MID), 1, "move A1 to B2")
 
 
-def test_point_2_no_diagonal_move_is_ever_listed():
+def test_point_2_no_diagonal_move_is_ever_listed() -> None:
     for action in GAME.legal_actions(pos("X.X / .O. / X.."), 1):
         assert action.move is None or action.move.direction in {"up", "down", "left", "right"}
 
 
-def test_point_2_not_more_than_2_squares():
+def test_point_2_not_more_than_2_squares() -> None:
     state = pos("X.. / ... / ...")
     refused(state, "place C3; move A1 right 3", "a reposition moves 1 or 2 squares, not 3")
     refused(state, "place C3; move A1 right 0", "a reposition moves 1 or 2 squares, not 0")
 
 
-def test_a_reposition_cannot_leave_the_board():
+def test_a_reposition_cannot_leave_the_board() -> None:
     refused(pos(*MID), "place C3; move A1 up 1", "A1 cannot move up 1: it would leave the board")
     refused(pos("..X / .O. / ..."), "place A3; move C1 right 2", "C1 cannot move right 2: it would leave the board")
 
 
-def test_a_reposition_must_end_on_an_empty_square():
+def test_a_reposition_must_end_on_an_empty_square() -> None:
     refused(pos("X.. / O.. / ..."), "place C3; move A1 down 1", "A1 cannot move down 1: A2 is not empty")
     refused(pos("X.. / ... / O.."), "place C3; move A1 down 2", "A1 cannot move down 2: A3 is not empty")
     refused(pos("XX. / ... / ..O"), "place B3; move A1 right 1", "A1 cannot move right 1: B1 is not empty")
@@ -291,7 +291,7 @@ def test_a_reposition_must_end_on_an_empty_square():
 # -- point 3: no jumping over an opponent; own symbols may be passed --------------
 
 
-def test_point_3_cannot_jump_over_an_opponent_symbol():
+def test_point_3_cannot_jump_over_an_opponent_symbol() -> None:
     refused(
         pos("XO. / ... / ..."),
         "place C3; move A1 right 2",
@@ -302,14 +302,14 @@ def test_point_3_cannot_jump_over_an_opponent_symbol():
     assert actions and all(a.move is None for a in actions)
 
 
-def test_ruling_a_reposition_may_pass_over_its_own_symbol():
+def test_ruling_a_reposition_may_pass_over_its_own_symbol() -> None:
     state = play(pos("XX. / ... / ..O"), "place A3; move A1 right 2")
     assert cells(state) == [".XX", "...", "X.O"]
     state = play(pos("X.. / X.. / ..O"), "place C1; move A1 down 2")
     assert cells(state) == ["..X", "X..", "X.O"]
 
 
-def test_the_second_turn_reposition_may_pass_over_the_symbol_just_placed():
+def test_the_second_turn_reposition_may_pass_over_the_symbol_just_placed() -> None:
     state = play(GAME.new(), *OPENING, "place B1; move A1 right 2")
     assert cells(state) == [".XX", ".O.", "..."]
 
@@ -317,7 +317,7 @@ def test_the_second_turn_reposition_may_pass_over_the_symbol_just_placed():
 # -- point 4: the reposition comes after the placement ---------------------------
 
 
-def test_point_4_a_reposition_cannot_come_before_the_placement():
+def test_point_4_a_reposition_cannot_come_before_the_placement() -> None:
     state = pos(*MID)
     action = GAME.parse(state, 1, "move A1 right 1; place C3")
     assert action.reposition_first
@@ -325,41 +325,43 @@ def test_point_4_a_reposition_cannot_come_before_the_placement():
     refused(state, "move A1 right 1 then place C3", "place your new symbol first")
 
 
-def test_point_4_no_reposition_without_a_placement_while_one_is_possible():
+def test_point_4_no_reposition_without_a_placement_while_one_is_possible() -> None:
     refused(pos(*MID), "move A1 right 1", "you must place a new symbol before repositioning")
 
 
 # -- point 5: only one's own symbol ---------------------------------------------
 
 
-def test_point_5_the_opponent_symbol_cannot_be_repositioned():
+def test_point_5_the_opponent_symbol_cannot_be_repositioned() -> None:
     refused(pos(*MID), "place C3; move B2 down 1", "the symbol on B2 is your opponent's: you may only reposition your own")
 
 
-def test_there_must_be_a_symbol_to_reposition():
+def test_there_must_be_a_symbol_to_reposition() -> None:
     refused(pos(*MID), "place C3; move B1 down 1", "there is no symbol on B1 to reposition")
 
 
 # -- point 6: the play ends only after the reposition ----------------------------
 
 
-def test_point_6_a_placement_alone_is_refused_when_a_reposition_is_possible():
+def test_point_6_a_placement_alone_is_refused_when_a_reposition_is_possible() -> None:
     refused(pos(*MID), "place C3", "you must reposition a symbol after placing")
     refused(play(GAME.new(), *OPENING), "place C3", "you must reposition a symbol after placing")
 
 
-def test_point_6_the_winning_play_includes_the_reposition():
+def test_point_6_the_winning_play_includes_the_reposition() -> None:
     # X places C1 making A1-B1-C1, but must still reposition, and A2 is its only symbol free
     state = pos("XX. / X.. / O.O")
     refused(state, "place C1", "you must reposition a symbol after placing")
     after = play(state, "place C1; move A2 right 1")
-    assert GAME.result(after).winners == frozenset({1})
+    outcome = GAME.result(after)
+    assert outcome is not None
+    assert outcome.winners == frozenset({1})
 
 
 # -- rulings: no legal reposition after the placement -----------------------------
 
 
-def test_ruling_placement_alone_when_no_reposition_exists_after_it():
+def test_ruling_placement_alone_when_no_reposition_exists_after_it() -> None:
     state = pos("XO. / O.. / ...")  # A1 is boxed in by O
     assert legal_texts(state) == {f"place {n}" for n in ("C1", "B2", "C2", "A3", "B3", "C3")}
     after = play(state, "place C3")
@@ -368,7 +370,7 @@ def test_ruling_placement_alone_when_no_reposition_exists_after_it():
     assert GAME.public_view(after)["last_squares"] == ["C3"]
 
 
-def test_ruling_a_placement_that_leaves_no_reposition_is_legal_even_if_another_would_not():
+def test_ruling_a_placement_that_leaves_no_reposition_is_legal_even_if_another_would_not() -> None:
     # A1's only way out is right 1 (C1 and A2 are O's): placing on B1 takes it away
     state = pos("X.O / O.. / ...")
     assert "place B1" in legal_texts(state)  # B1 takes A1's only way out: placement alone
@@ -377,11 +379,11 @@ def test_ruling_a_placement_that_leaves_no_reposition_is_legal_even_if_another_w
     assert cells(after) == ["XXO", "O..", "..."]
 
 
-def test_ruling_repositioning_when_none_is_possible_names_the_block():
+def test_ruling_repositioning_when_none_is_possible_names_the_block() -> None:
     refused(pos("XO. / O.. / ..."), "place C3; move A1 right 1", "A1 cannot move right 1: B1 is not empty")
 
 
-def test_ruling_a_placement_only_turn_cannot_win():
+def test_ruling_a_placement_only_turn_cannot_win() -> None:
     # X places B1 completing A1-B1-C1, but neither A1 nor C1 can move: no reposition, no win
     state = pos("X.X / O.O / ...")
     assert legal_texts(state) >= {"place B1"}
@@ -391,7 +393,7 @@ def test_ruling_a_placement_only_turn_cannot_win():
     assert GAME.to_act(after) == frozenset({2})
 
 
-def test_second_turn_placement_only_when_the_first_symbol_is_boxed_in():
+def test_second_turn_placement_only_when_the_first_symbol_is_boxed_in() -> None:
     # X's second turn, its first symbol A1 boxed in by O: every placement stands alone
     state = pos("XO. / O.. / ...", turns=(1, 2), first=(SQ["A1"], SQ["B1"]))
     assert legal_texts(state) == {f"place {n}" for n in ("C1", "B2", "C2", "A3", "B3", "C3")}
@@ -405,7 +407,7 @@ def test_second_turn_placement_only_when_the_first_symbol_is_boxed_in():
 EMPTY_HAND = "X.O / OXX / XO."
 
 
-def test_ruling_no_symbols_in_hand_means_a_reposition_only_turn():
+def test_ruling_no_symbols_in_hand_means_a_reposition_only_turn() -> None:
     state = pos(EMPTY_HAND, symbols=4)
     assert GAME.public_view(state)["in_hand"] == {"1": 0, "2": 1}
     assert GAME.public_view(state)["turn_kind"] == "move"
@@ -418,42 +420,44 @@ def test_ruling_no_symbols_in_hand_means_a_reposition_only_turn():
     assert GAME.result(after) is None
 
 
-def test_ruling_any_own_symbol_may_move_on_a_reposition_only_turn():
+def test_ruling_any_own_symbol_may_move_on_a_reposition_only_turn() -> None:
     # C2 was the last symbol X placed (last turn); nothing was placed this turn, so it may move
     state = pos(EMPTY_HAND, symbols=4)
     state = replace(state, last=Turn(place=SQ["C2"], move=Reposition(SQ["A1"], "right", 1)))
     assert "move C2 down 1" in legal_texts(state)
 
 
-def test_ruling_the_second_turn_restriction_also_holds_on_a_reposition_only_turn():
+def test_ruling_the_second_turn_restriction_also_holds_on_a_reposition_only_turn() -> None:
     # only reachable through a constructed position: X on its second turn with an empty hand
     state = pos("X.X / ... / ..O", turns=(1, 2), in_hand=(0, 3), first=(SQ["A1"], -1))
     assert legal_texts(state) == {"move A1 right 1", "move A1 down 1", "move A1 down 2"}
     refused(state, "move C1 down 1", "must reposition the symbol you placed on your first turn .on A1.")
 
 
-def test_ruling_a_reposition_only_turn_can_win():
+def test_ruling_a_reposition_only_turn_can_win() -> None:
     after = play(pos(EMPTY_HAND, symbols=4), "move C2 down 1")
     result = GAME.result(after)
+    assert result is not None
     assert result.winners == frozenset({1})
     assert result.reason == "line"
     assert GAME.public_view(after)["winning_line"] == ["A1", "B2", "C3"]
 
 
-def test_ruling_a_full_board_leaves_no_reposition_so_the_game_is_drawn():
+def test_ruling_a_full_board_leaves_no_reposition_so_the_game_is_drawn() -> None:
     # X fills the last square; no square is empty, so no reposition follows, and O, facing a
     # full board, has no legal action
     state = pos("XOX / XOO / OX.", to_move=1)
     assert legal_texts(state) == {"place C3"}
     after = play(state, "place C3")
     result = GAME.result(after)
+    assert result is not None
     assert result.winners == frozenset()
     assert result.reason == "stalemate"
     assert GAME.to_act(after) == frozenset()
     assert list(GAME.legal_actions(after, 2)) == []
 
 
-def test_ruling_reposition_only_turn_with_no_reposition_is_a_stalemate():
+def test_ruling_reposition_only_turn_with_no_reposition_is_a_stalemate() -> None:
     # symbols=4, both hands empty: after X moves C3 up, the empty C3 is walled off by X's C2
     # and B3, so O (to move) has no reposition
     state = pos("XOX / OO. / OXX", symbols=4)
@@ -461,6 +465,7 @@ def test_ruling_reposition_only_turn_with_no_reposition_is_a_stalemate():
     after = play(state, "move C3 up 1")
     assert cells(after) == ["XOX", "OOX", "OX."]
     result = GAME.result(after)
+    assert result is not None
     assert (result.winners, result.reason) == (frozenset(), "stalemate")
 
 
@@ -475,10 +480,11 @@ X_WINS_ON_MOVE_5 = (
 )
 
 
-def test_win_by_a_row_in_a_full_game():
+def test_win_by_a_row_in_a_full_game() -> None:
     state = play(GAME.new(), *X_WINS_ON_MOVE_5)
     assert cells(state) == ["XXX", "...", "OO."]
     result = GAME.result(state)
+    assert result is not None
     assert result.winners == frozenset({1})
     assert result.reason == "line"
     assert "A1, B1, C1" in result.detail
@@ -489,56 +495,62 @@ def test_win_by_a_row_in_a_full_game():
     assert GAME.to_act(state) == frozenset()
 
 
-def test_tic_tac_toe_cannot_be_won_in_3_moves():
+def test_tic_tac_toe_cannot_be_won_in_3_moves() -> None:
     # after 4 moves each player has only 2 symbols: the earliest win is move 5
     for seed in range(30):
         rng = random.Random(seed)
         state = GAME.new()
         for _ in range(4):
-            state = GAME.apply(state, state.to_move, GAME.random_action(state, state.to_move, rng))
+            action = GAME.random_action(state, state.to_move, rng)
+            assert action is not None
+            state = GAME.apply(state, state.to_move, action)
             assert GAME.result(state) is None
 
 
-def test_win_by_a_row():
+def test_win_by_a_row() -> None:
     after = play(pos("X.. / .X. / O.O"), "place C1; move B2 up 1")
     assert cells(after) == ["XXX", "...", "O.O"]
     result = GAME.result(after)
+    assert result is not None
     assert (result.winners, result.reason) == (frozenset({1}), "line")
     assert GAME.public_view(after)["winning_line"] == ["A1", "B1", "C1"]
 
 
-def test_win_by_a_column_for_o():
+def test_win_by_a_column_for_o() -> None:
     after = play(pos("O.X / ... / .OX", to_move=2), "place A2; move B3 left 1")
     assert cells(after) == ["O.X", "O..", "O.X"]
     result = GAME.result(after)
+    assert result is not None
     assert (result.winners, result.reason) == (frozenset({2}), "line")
     assert GAME.public_view(after)["winning_line"] == ["A1", "A2", "A3"]
 
 
-def test_win_by_the_diagonal():
+def test_win_by_the_diagonal() -> None:
     after = play(pos("X.. / X.O / ..X"), "place C1; move A2 right 1")
     assert cells(after) == ["X.X", ".XO", "..X"]
     result = GAME.result(after)
+    assert result is not None
     assert (result.winners, result.reason) == (frozenset({1}), "line")
     assert GAME.public_view(after)["winning_line"] == ["A1", "B2", "C3"]
 
 
-def test_win_by_the_anti_diagonal():
+def test_win_by_the_anti_diagonal() -> None:
     after = play(pos("X.. / .X. / .OO"), "place C1; move A1 down 2")
     assert cells(after) == ["..X", ".X.", "XOO"]
     result = GAME.result(after)
+    assert result is not None
     assert (result.winners, result.reason) == (frozenset({1}), "line")
     assert GAME.public_view(after)["winning_line"] == ["C1", "B2", "A3"]
 
 
-def test_a_turn_without_three_in_a_row_does_not_win():
+def test_a_turn_without_three_in_a_row_does_not_win() -> None:
     after = play(pos("X.. / .X. / O.O"), "place C1; move B2 down 1")
     assert cells(after) == ["X.X", "...", "OXO"]
     assert GAME.result(after) is None
     assert GAME.to_act(after) == frozenset({2})
 
 
-def test_ruling_a_line_that_exists_only_between_placement_and_reposition_does_not_count():
+def test_ruling_a_line_that_exists_only_between_placement_and_reposition_does_not_count() -> None:
     # O places B2 completing A2-B2-C2, then must reposition A2 or C2 (B2 was just placed)
     state = pos("X.X / O.O / ..X", to_move=2, in_hand=(2, 3))
     assert all(a.move is not None for a in GAME.legal_actions(state, 2) if a.place == SQ["B2"])
@@ -547,15 +559,16 @@ def test_ruling_a_line_that_exists_only_between_placement_and_reposition_does_no
     assert GAME.result(after) is None
 
 
-def test_ruling_a_line_made_by_the_placement_and_kept_through_the_reposition_wins():
+def test_ruling_a_line_made_by_the_placement_and_kept_through_the_reposition_wins() -> None:
     state = pos("XX. / ... / O.X", in_hand=(2, 3))
     after = play(state, "place C1; move C3 left 1")
     assert cells(after) == ["XXX", "...", "OX."]
     result = GAME.result(after)
+    assert result is not None
     assert (result.winners, result.reason) == (frozenset({1}), "line")
 
 
-def test_ruling_an_opponent_line_at_the_end_of_the_movers_turn_does_not_win():
+def test_ruling_an_opponent_line_at_the_end_of_the_movers_turn_does_not_win() -> None:
     # X has A1-B1-C1 (made on a placement-only turn); O plays a turn without a line
     state = pos("XXX / O.O / X..", to_move=2)
     after = play(state, "place B2; move C2 down 1")
@@ -565,27 +578,29 @@ def test_ruling_an_opponent_line_at_the_end_of_the_movers_turn_does_not_win():
     # ... X then wins with that line on its own turn, by repositioning another symbol
     final = play(after, "place C2; move A3 right 1")
     result = GAME.result(final)
+    assert result is not None
     assert (result.winners, result.reason) == (frozenset({1}), "line")
     assert GAME.public_view(final)["winning_line"] == ["A1", "B1", "C1"]
 
 
-def test_ruling_when_both_have_a_line_the_mover_wins():
+def test_ruling_when_both_have_a_line_the_mover_wins() -> None:
     state = pos("XXX / OO. / ..O", to_move=2)
     after = play(state, "place B3; move C3 up 1")
     assert cells(after) == ["XXX", "OOO", ".O."]
     result = GAME.result(after)
+    assert result is not None
     assert (result.winners, result.reason) == (frozenset({2}), "line")
     assert GAME.public_view(after)["winning_line"] == ["A2", "B2", "C2"]
 
 
-def test_two_lines_at_once_are_both_shown():
+def test_two_lines_at_once_are_both_shown() -> None:
     state = pos("XX. / ..X / X.O", in_hand=(1, 4))
     after = play(state, "place B2; move C2 up 1")
     assert cells(after) == ["XXX", ".X.", "X.O"]
     assert GAME.public_view(after)["winning_line"] == ["A1", "B1", "C1", "B2", "A3"]
 
 
-def test_no_action_after_the_game_is_over():
+def test_no_action_after_the_game_is_over() -> None:
     state = play(GAME.new(), *X_WINS_ON_MOVE_5)
     refused(state, "place B2; move A1 down 1", "the bout is over", seat=2)
     refused(state, "place B2; move A1 down 1", "the bout is over", seat=1)
@@ -607,18 +622,19 @@ STALEMATE_GAME = (
 )
 
 
-def test_draw_when_the_board_fills_in_a_full_game():
+def test_draw_when_the_board_fills_in_a_full_game() -> None:
     state = play(GAME.new(), *STALEMATE_GAME[:-1])
     assert legal_texts(state) == {"place A2"}  # the last empty square; nothing can move after
     state = play(state, STALEMATE_GAME[-1])
     assert cells(state) == ["XOX", "XOO", "OXX"]
     result = GAME.result(state)
+    assert result is not None
     assert result.winners == frozenset()
     assert result.reason == "stalemate"
     assert "O has no legal action" in result.detail
 
 
-def test_draw_by_the_third_repetition_of_a_position():
+def test_draw_by_the_third_repetition_of_a_position() -> None:
     shuffle = ("move A1 right 1", "move C3 left 1", "move B1 left 1", "move B3 right 1")
     state = pos("X.. / ... / ..O", in_hand=(0, 0), turns=(3, 3))
     state = play(state, *shuffle)  # the start position again: second time
@@ -627,25 +643,26 @@ def test_draw_by_the_third_repetition_of_a_position():
     assert GAME.result(state) is None
     state = play(state, shuffle[3])  # third time
     result = GAME.result(state)
+    assert result is not None
     assert (result.winners, result.reason) == (frozenset(), "repetition")
     assert GAME.to_act(state) == frozenset()
 
 
-def test_repetition_counts_only_the_same_player_to_move():
+def test_repetition_counts_only_the_same_player_to_move() -> None:
     board = pos("X.. / ... / ..O", in_hand=(0, 0), turns=(3, 3))
     assert _key(board) != _key(replace(board, to_move=2))
     assert _key(board) != _key(replace(board, in_hand=(1, 0)))
     assert _key(board) != _key(replace(board, turns=(1, 3), first=(0, -1)))
 
 
-def test_a_placement_starts_the_repetition_count_afresh():
+def test_a_placement_starts_the_repetition_count_afresh() -> None:
     # with 3 symbols each, playouts can only repeat once hands are empty: placements change
     # the number of symbols on the board for good
     state = play(GAME.new({"symbols": 3}), "place A1", "place C3")
     assert state.history == (_key(state),)
 
 
-def test_random_games_end_quickly_with_every_outcome():
+def test_random_games_end_quickly_with_every_outcome() -> None:
     reasons = set()
     for symbols in (3, 4, 5):
         for seed in range(120):
@@ -654,7 +671,9 @@ def test_random_games_end_quickly_with_every_outcome():
             for _ in range(400):
                 if GAME.result(state) is not None:
                     break
-                state = GAME.apply(state, state.to_move, GAME.random_action(state, state.to_move, rng))
+                action = GAME.random_action(state, state.to_move, rng)
+                assert action is not None
+                state = GAME.apply(state, state.to_move, action)
             result = GAME.result(state)
             assert result is not None
             reasons.add((len(result.winners), result.reason))
@@ -694,7 +713,7 @@ def test_random_games_end_quickly_with_every_outcome():
         ("move A1 right 1; place B2", "move A1 right 1; place B2"),
     ],
 )
-def test_natural_phrasings_parse_to_the_canonical_action(text, canonical):
+def test_natural_phrasings_parse_to_the_canonical_action(text: str, canonical: str) -> None:
     state = GAME.new()
     action = GAME.parse(state, 1, text)
     assert GAME.format(action) == canonical
@@ -723,17 +742,17 @@ def test_natural_phrasings_parse_to_the_canonical_action(text, canonical):
         ("place B2 # move", "got '#'"),
     ],
 )
-def test_notation_errors_say_what_was_expected(text, match):
+def test_notation_errors_say_what_was_expected(text: str, match: str) -> None:
     with pytest.raises(NotationError, match=match):
         GAME.parse(GAME.new(), 1, text)
 
 
-def test_parse_needs_text():
+def test_parse_needs_text() -> None:
     with pytest.raises(NotationError, match="expected text"):
         GAME.parse(GAME.new(), 1, None)  # type: ignore[arg-type]
 
 
-def test_format_is_canonical():
+def test_format_is_canonical() -> None:
     assert format_turn(Turn(place=4, move=Reposition(0, "right", 2))) == "place B2; move A1 right 2"
     assert format_turn(Turn(move=Reposition(0, "down", 1))) == "move A1 down 1"
     assert format_turn(Turn(place=8)) == "place C3"
@@ -742,14 +761,16 @@ def test_format_is_canonical():
     )
 
 
-def test_every_listed_action_round_trips_through_notation():
+def test_every_listed_action_round_trips_through_notation() -> None:
     for seed in range(25):
         rng = random.Random(seed)
         state = GAME.new({"symbols": 3 + seed % 3})
         while GAME.result(state) is None:
             for action in GAME.legal_actions(state, state.to_move):
                 assert GAME.parse(state, state.to_move, GAME.format(action)) == action
-            state = GAME.apply(state, state.to_move, GAME.random_action(state, state.to_move, rng))
+            chosen = GAME.random_action(state, state.to_move, rng)
+            assert chosen is not None
+            state = GAME.apply(state, state.to_move, chosen)
 
 
 squares = st.integers(0, CELLS - 1)
@@ -757,7 +778,7 @@ moves = st.builds(Reposition, squares, st.sampled_from(["up", "down", "left", "r
 
 
 @given(st.one_of(squares, st.none()), st.one_of(moves, st.none()), st.booleans())
-def test_any_turn_round_trips(place, move, first):
+def test_any_turn_round_trips(place: int | None, move: Reposition | None, first: bool) -> None:
     if place is None and move is None:
         return
     action = Turn(place=place, move=move, reposition_first=first and place is not None and move is not None)
@@ -767,7 +788,7 @@ def test_any_turn_round_trips(place, move, first):
 # -- conventions --------------------------------------------------------------------
 
 
-def test_a1_is_top_left_letters_go_right_numbers_go_down():
+def test_a1_is_top_left_letters_go_right_numbers_go_down() -> None:
     state = play(GAME.new(), "place C1", "place A3")
     assert cells(state) == ["..X", "...", "O.."]
     state = play(pos("... / .X. / ..O"), "place A1; move B2 right 1")
@@ -776,7 +797,7 @@ def test_a1_is_top_left_letters_go_right_numbers_go_down():
     assert cells(state) == ["X..", "...", ".XO"]
 
 
-def test_apply_never_mutates_and_a_rejected_action_changes_nothing():
+def test_apply_never_mutates_and_a_rejected_action_changes_nothing() -> None:
     state = play(GAME.new(), *OPENING)
     before = GAME.dump(state)
     GAME.play(state, 1, "place C3; move A1 right 2")
@@ -790,7 +811,7 @@ def test_apply_never_mutates_and_a_rejected_action_changes_nothing():
 # -- views and storage --------------------------------------------------------------
 
 
-def test_public_view_has_what_a_board_needs():
+def test_public_view_has_what_a_board_needs() -> None:
     state = play(GAME.new(), *OPENING, "place C3; move A1 right 2")
     view = GAME.public_view(state)
     assert view == {
@@ -810,7 +831,7 @@ def test_public_view_has_what_a_board_needs():
     json.dumps(view)
 
 
-def test_every_audience_sees_the_same_view_and_nothing_is_hidden():
+def test_every_audience_sees_the_same_view_and_nothing_is_hidden() -> None:
     state = play(GAME.new(), *OPENING)
     views = [GAME.view(state, v) for v in (1, 2, SPECTATOR, HOST)]
     assert all(v["public"] == views[0]["public"] for v in views)
@@ -818,7 +839,7 @@ def test_every_audience_sees_the_same_view_and_nothing_is_hidden():
     assert views[3]["hidden"] == {"1": {}, "2": {}}
 
 
-def test_dump_and_load_round_trip():
+def test_dump_and_load_round_trip() -> None:
     for texts in (OPENING, X_WINS_ON_MOVE_5, STALEMATE_GAME, ()):
         state = play(GAME.new(), *texts)
         data = json.loads(json.dumps(GAME.dump(state)))
@@ -830,6 +851,6 @@ def test_dump_and_load_round_trip():
         GAME.load({"v": 2})
 
 
-def test_diagram_constructor_checks_its_size():
+def test_diagram_constructor_checks_its_size() -> None:
     with pytest.raises(ValueError, match="9 cells"):
         GridState.from_diagram("XO")

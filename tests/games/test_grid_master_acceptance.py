@@ -12,6 +12,7 @@ import copy
 import functools
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -83,7 +84,7 @@ def test_identity() -> None:
 
 
 @pytest.mark.parametrize("options", [None, {}, json.loads("{}")])
-def test_x_seat_one_moves_first(options: dict | None) -> None:
+def test_x_seat_one_moves_first(options: dict[str, Any] | None) -> None:
     state = G.new(options)
     assert G.to_act(state) == frozenset({1})
     assert G.result(state) is None
@@ -395,7 +396,7 @@ def test_listed_actions_are_exactly_the_legal_ones() -> None:
 # -- storage, views, purity, speed ---------------------------------------------------------------------------
 
 
-def playouts(count: int, options: dict | None = None) -> list[list[object]]:
+def playouts(count: int, options: dict[str, Any] | None = None) -> list[list[object]]:
     rng = random.Random(2)
     games = []
     for _ in range(count):
@@ -423,7 +424,7 @@ def test_random_games_end_with_a_proper_result() -> None:
 
 
 @pytest.mark.parametrize("options", [None, {"symbols": 3} if "symbols" in G.default_options else None])
-def test_dump_load_round_trip(options: dict | None) -> None:
+def test_dump_load_round_trip(options: dict[str, Any] | None) -> None:
     for states in playouts(10, options):
         for state in states:
             again = G.load(json.loads(json.dumps(G.dump(state))))

@@ -41,10 +41,13 @@ def test_the_issue_s_diagrams_end_where_their_captions_say() -> None:
     lance = get_game("lance-assembly")
     slide = _how("lance-assembly").diagrams()[0]
     after = positions(lance, slide)[1][1]
-    assert lance.result(after) is not None and lance.result(after).winners == {1}  # the slide makes the lance
+    made = lance.result(after)
+    assert made is not None and made.winners == {1}  # the slide makes the lance
     squava = get_game("squava")
     loss = positions(squava, _how("squava").diagrams()[0])[1][1]
-    assert squava.result(loss).reason == "three" and squava.result(loss).winners == {2}
+    lost = squava.result(loss)
+    assert lost is not None
+    assert lost.reason == "three" and lost.winners == {2}
     bidding = get_game("bidding-ttt")
     resolved = bidding.view(positions(bidding, _how("bidding-ttt").diagrams()[0])[1][1], -1)["public"]
     assert resolved["tiles"]["A"][0] == [0, 2, 0]  # A1 tied: nobody's; A2 Blue's

@@ -12,6 +12,7 @@ import copy
 import functools
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -39,7 +40,7 @@ def dumped(state: object) -> str:
     return json.dumps(G.dump(state), sort_keys=True)
 
 
-def run(texts: list[str], options: dict | None = None, state: object | None = None) -> object:
+def run(texts: list[str], options: dict[str, Any] | None = None, state: object | None = None) -> object:
     """Play `texts` in turn order from `state` (or a new bout); each turn must be legal."""
     if state is None:
         state = G.new(options if options is not None else {"starting_seat": 1})
@@ -109,14 +110,14 @@ def test_unknown_slug_is_a_key_error() -> None:
 
 
 @pytest.mark.parametrize("options", [{"starting_seat": 1}, None, {}, json.loads('{"starting_seat": 1}')])
-def test_seat_one_starts_by_default_and_by_option(options: dict | None) -> None:
+def test_seat_one_starts_by_default_and_by_option(options: dict[str, Any] | None) -> None:
     state = G.new(options)
     assert G.to_act(state) == frozenset({1})
     assert G.result(state) is None
 
 
 @pytest.mark.parametrize("options", [{"starting_seat": 2}, json.loads('{"starting_seat": 2}')])
-def test_starting_seat_two(options: dict) -> None:
+def test_starting_seat_two(options: dict[str, Any]) -> None:
     state = G.new(options)
     assert G.to_act(state) == frozenset({2})
     refused(state, 1, "place A1", "not your turn")
@@ -778,7 +779,7 @@ def test_listed_slides_and_placements_are_exactly_the_legal_ones() -> None:
 
 
 @pytest.mark.parametrize("options", [{"starting_seat": 3}, {"starting_seat": 0}, {"no_such_option": 1}])
-def test_bad_options_are_refused(options: dict) -> None:
+def test_bad_options_are_refused(options: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
         G.new(options)
 

@@ -10,12 +10,12 @@ from games.registry import registered
 from tests.games.test_conformance import _playout
 from tests.games.test_structure import lacks
 from tests.games.toy.page import TicTacToePage
-from tests.games.toy.rules import TicTacToe
+from tests.games.toy.rules import TicTacToe, ToyState
 
 GAME = TicTacToe()
 
 
-def _play(*squares: str):
+def _play(*squares: str) -> ToyState:
     state = GAME.new()
     for square in squares:
         state = GAME.play(state, state.to_move, square)

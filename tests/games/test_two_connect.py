@@ -11,19 +11,19 @@ from __future__ import annotations
 import functools
 import random
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from games.core import HOST, SPECTATOR, IllegalAction, NotationError
-from games.registry import get_game
-from games.two_connect.board import GridBoard
+from games.two_connect.board import GridBoard, GridRules
 from games.two_connect.gomoku import GomokuRules
-from games.two_connect.rules import TwoConnectAction, TwoConnectState
+from games.two_connect.rules import TwoConnect, TwoConnectAction, TwoConnectState
 from games.two_connect.squava import SquavaRules
 from games.two_connect.yinsh import YinshBoard, YinshMove, YinshRules, parse_point
 from tests.games import playing
 
-GAME = get_game("two-connect")
+GAME = playing.registered("two-connect", TwoConnect)
 play = functools.partial(playing.play, GAME)
 SQ, YI, GO = 0, 1, 2
 SQUAVA, YINSH, GOMOKU = SquavaRules(), YinshRules(), GomokuRules()
@@ -31,7 +31,13 @@ ZERO = ((0, 0, 0), (0, 0, 0))
 
 
 def make(
-    squava=None, yinsh=None, gomoku=None, to_move=1, turns=4, bank=ZERO, finished=()
+    squava: GridBoard | None = None,
+    yinsh: YinshBoard | None = None,
+    gomoku: GridBoard | None = None,
+    to_move: int = 1,
+    turns: int = 4,
+    bank: tuple[tuple[int, ...], ...] = ZERO,
+    finished: tuple[int, ...] = (),
 ) -> TwoConnectState:
     return TwoConnectState(
         boards=(squava or SQUAVA.initial(), yinsh or YINSH.initial(), gomoku or GOMOKU.initial()),
@@ -42,7 +48,7 @@ def make(
     )
 
 
-def won(rules, seat: int) -> GridBoard:
+def won(rules: GridRules, seat: int) -> GridBoard:
     """A finished grid board (synthetic: the position itself does not matter here)."""
     board = rules.initial()
     return replace(board, winner=seat, reason="line" if seat else "full")
@@ -55,15 +61,15 @@ def won_yinsh(seat: int) -> YinshBoard:
 def stuck(seat: int) -> YinshBoard:
     """Yinsh where `seat`'s five rings are boxed in (see test_yinsh.stuck_seat_one)."""
     a, b = "A2 A3 A4 B2 B3", "B4 B5 C2 C3 C4"
-    rings = {"rings1": a, "rings2": b} if seat == 1 else {"rings1": b, "rings2": a}
-    markers = {"markers1": "A5 B1"} if seat == 1 else {"markers2": "A5 B1"}
-    return YINSH.from_points(**rings, **markers)
+    rings1, rings2 = (a, b) if seat == 1 else (b, a)
+    markers1, markers2 = ("A5 B1", "") if seat == 1 else ("", "A5 B1")
+    return YINSH.from_points(rings1=rings1, rings2=rings2, markers1=markers1, markers2=markers2)
 
 
 # -- turn shape ----------------------------------------------------------------
 
 
-def test_first_turn_of_the_match_is_one_move_on_one_board():
+def test_first_turn_of_the_match_is_one_move_on_one_board() -> None:
     state = GAME.new()
     assert GAME.to_act(state) == {1}
     with pytest.raises(IllegalAction, match="first turn of the match is one move on one board"):
@@ -73,7 +79,7 @@ def test_first_turn_of_the_match_is_one_move_on_one_board():
     assert GAME.public_view(state)["moves_this_turn"] == 2
 
 
-def test_first_turn_rule_applies_to_the_starting_seat_option():
+def test_first_turn_rule_applies_to_the_starting_seat_option() -> None:
     state = GAME.new({"starting_seat": 2})
     assert GAME.to_act(state) == {2}
     with pytest.raises(IllegalAction, match="first turn"):
@@ -82,7 +88,7 @@ def test_first_turn_rule_applies_to_the_starting_seat_option():
     assert GAME.to_act(state) == {1}
 
 
-def test_later_turns_are_one_move_on_each_of_two_different_boards():
+def test_later_turns_are_one_move_on_each_of_two_different_boards() -> None:
     state = play(GAME.new(), 1, "squava C3")
     with pytest.raises(IllegalAction, match="one move on each of two different boards"):
         play(state, 2, "gomoku H7")
@@ -94,40 +100,40 @@ def test_later_turns_are_one_move_on_each_of_two_different_boards():
     assert GAME.to_act(state) == {1}
 
 
-def test_any_two_of_the_three_boards_may_be_chosen():
+def test_any_two_of_the_three_boards_may_be_chosen() -> None:
     state = play(GAME.new(), 1, "squava C3")
     for text in ("squava A1; yinsh ring E5", "yinsh ring E5; gomoku A1", "gomoku A1; squava A1"):
         play(state, 2, text)  # all legal
 
 
-def test_players_alternate_turns():
+def test_players_alternate_turns() -> None:
     state = play(GAME.new(), 1, "squava C3")
     with pytest.raises(IllegalAction, match="not your turn"):
         play(state, 1, "squava A1; gomoku H7")
 
 
-def test_within_one_board_players_need_not_alternate():
+def test_within_one_board_players_need_not_alternate() -> None:
     state = play(GAME.new(), 1, "squava C3")
     state = play(state, 2, "yinsh ring E5; gomoku H7")
     state = play(state, 1, "squava A1; gomoku A1")  # seat 1 on Squava twice in a row
     assert state.boards[SQ].cells[0] == 1 and state.boards[SQ].cells[12] == 1
 
 
-def test_moves_are_applied_in_the_order_given():
+def test_moves_are_applied_in_the_order_given() -> None:
     state = play(GAME.new(), 1, "squava C3")
     state = play(state, 2, "gomoku H7; squava A1")
     assert GAME.public_view(state)["last"] == "gomoku H7; squava A1"
     assert GAME.format(GAME.parse(state, 1, "gomoku h7 and squava a1")) == "gomoku H7; squava A1"
 
 
-def test_an_illegal_second_move_rejects_the_whole_turn_and_names_the_board():
+def test_an_illegal_second_move_rejects_the_whole_turn_and_names_the_board() -> None:
     state = play(GAME.new(), 1, "squava C3")
     with pytest.raises(IllegalAction, match="Squava: C3 is not empty"):
         play(state, 2, "gomoku H7; squava C3")
     assert state.boards[GO].cells == GOMOKU.initial().cells  # nothing changed
 
 
-def test_once_a_board_is_finished_every_turn_is_one_move():
+def test_once_a_board_is_finished_every_turn_is_one_move() -> None:
     state = make(squava=won(SQUAVA, 1), finished=(SQ,))
     with pytest.raises(IllegalAction, match="a board is finished, so every turn is one move"):
         play(state, 1, "yinsh ring E5; gomoku H7")
@@ -137,14 +143,14 @@ def test_once_a_board_is_finished_every_turn_is_one_move():
     assert GAME.to_act(state) == {2}
 
 
-def test_a_drawn_board_also_makes_turns_one_move():
+def test_a_drawn_board_also_makes_turns_one_move() -> None:
     state = make(gomoku=won(GOMOKU, 0), finished=(GO,))
     assert GAME.moves_required(state, 1) == 1
     with pytest.raises(IllegalAction, match="the Gomoku board is finished"):
         play(state, 1, "gomoku H7")
 
 
-def test_first_move_winning_its_board_still_plays_the_second():
+def test_first_move_winning_its_board_still_plays_the_second() -> None:
     squava = SQUAVA.from_rows("xx.x. ..... o.o.. ..... .....")
     state = make(squava=squava, bank=((3, 0, 4), (2, 2, 2)))
     state = play(state, 1, "squava C1; gomoku H7")
@@ -156,19 +162,20 @@ def test_first_move_winning_its_board_still_plays_the_second():
     assert GAME.moves_required(state, 2) == 1
 
 
-def test_a_turn_can_win_two_boards_and_the_match():
+def test_a_turn_can_win_two_boards_and_the_match() -> None:
     squava = SQUAVA.from_rows("xx.x. ..... o.o.. ..... .....")
     gomoku = GOMOKU.initial()
     for name in ("A1", "B1", "C1", "D1"):
         gomoku = GOMOKU.play(gomoku, 1, GOMOKU.parse_move(name))
     state = play(make(squava=squava, gomoku=gomoku), 1, "squava C1; gomoku E1")
     result = GAME.result(state)
+    assert result is not None
     assert result.winners == {1}
     assert result.reason == "two-boards"
     assert result.scores == {1: 2, 2: 0}
 
 
-def test_second_move_still_played_when_the_first_loses_a_board_by_three():
+def test_second_move_still_played_when_the_first_loses_a_board_by_three() -> None:
     squava = SQUAVA.from_rows("xx... ..... o.o.. ..... .....")
     gomoku = GOMOKU.initial()
     for name in ("A1", "B1", "C1", "D1"):
@@ -183,7 +190,7 @@ def test_second_move_still_played_when_the_first_loses_a_board_by_three():
 # -- once a board is won it cannot be played -----------------------------------
 
 
-def test_a_won_board_can_no_longer_be_played_on():
+def test_a_won_board_can_no_longer_be_played_on() -> None:
     state = make(yinsh=won_yinsh(2), finished=(YI,))
     with pytest.raises(IllegalAction, match="the Yinsh board is finished"):
         play(state, 1, "yinsh ring E5")
@@ -193,7 +200,7 @@ def test_a_won_board_can_no_longer_be_played_on():
 # -- turn bank -----------------------------------------------------------------
 
 
-def test_ten_moves_on_a_board_close_it_to_that_player():
+def test_ten_moves_on_a_board_close_it_to_that_player() -> None:
     state = make(bank=((10, 3, 5), (0, 0, 0)))
     with pytest.raises(IllegalAction, match="turn bank closes the Squava board to you"):
         play(state, 1, "squava C3; gomoku H7")
@@ -203,14 +210,14 @@ def test_ten_moves_on_a_board_close_it_to_that_player():
     assert state.bank == ((10, 4, 6), (0, 0, 0))
 
 
-def test_the_bank_counts_each_players_own_moves_per_board():
+def test_the_bank_counts_each_players_own_moves_per_board() -> None:
     state = play(GAME.new(), 1, "squava C3")
     state = play(state, 2, "squava A1; gomoku H7")
     state = play(state, 1, "yinsh ring E5; gomoku A1")
     assert state.bank == ((1, 1, 1), (1, 0, 1))
 
 
-def test_a_move_reaching_ten_closes_the_board_from_the_next_turn():
+def test_a_move_reaching_ten_closes_the_board_from_the_next_turn() -> None:
     state = make(bank=((9, 0, 0), (0, 0, 0)))
     state = play(state, 1, "squava C3; gomoku H7")
     assert state.bank[0] == (10, 0, 1)
@@ -219,7 +226,7 @@ def test_a_move_reaching_ten_closes_the_board_from_the_next_turn():
         play(state, 1, "squava E1; gomoku B1")
 
 
-def test_ten_on_two_boards_leaves_only_the_third_and_a_one_move_turn():
+def test_ten_on_two_boards_leaves_only_the_third_and_a_one_move_turn() -> None:
     state = make(bank=((10, 10, 4), (0, 0, 0)))
     assert GAME.open_boards(state, 1) == [GO]
     assert GAME.moves_required(state, 1) == 1
@@ -233,27 +240,27 @@ def test_ten_on_two_boards_leaves_only_the_third_and_a_one_move_turn():
     assert state.bank[0] == (10, 10, 5)
 
 
-def test_only_one_open_board_message():
+def test_only_one_open_board_message() -> None:
     state = make(bank=((10, 10, 4), (0, 0, 0)))
     action = TwoConnectAction(((GO, 0), (SQ, 0)))
     with pytest.raises(IllegalAction, match="closes the Squava board"):
         GAME.apply(state, 1, action)
 
 
-def test_reaching_ten_on_every_unfinished_board_reopens_them_all():
+def test_reaching_ten_on_every_unfinished_board_reopens_them_all() -> None:
     state = make(bank=((10, 10, 9), (4, 4, 4)))
     state = play(state, 1, "gomoku H7")
     assert state.bank == ((0, 0, 0), (4, 4, 4))
     assert GAME.open_boards(state, 1) == [SQ, YI, GO]
 
 
-def test_two_moves_reaching_ten_together_reopen_the_boards():
+def test_two_moves_reaching_ten_together_reopen_the_boards() -> None:
     state = make(bank=((10, 9, 9), (0, 0, 0)))
     state = play(state, 1, "yinsh ring E5; gomoku H7")
     assert state.bank[0] == (0, 0, 0)
 
 
-def test_bank_with_a_finished_board_only_counts_unfinished_boards():
+def test_bank_with_a_finished_board_only_counts_unfinished_boards() -> None:
     # Squava is finished: the bank is between Yinsh and Gomoku only
     state = make(squava=won(SQUAVA, 2), finished=(SQ,), bank=((0, 10, 5), (0, 0, 0)))
     assert GAME.open_boards(state, 1) == [GO]
@@ -262,21 +269,21 @@ def test_bank_with_a_finished_board_only_counts_unfinished_boards():
     assert state.bank[0] == (0, 0, 0)
 
 
-def test_with_one_unfinished_board_ten_moves_never_close_it():
+def test_with_one_unfinished_board_ten_moves_never_close_it() -> None:
     state = make(squava=won(SQUAVA, 2), yinsh=won_yinsh(1), finished=(SQ, YI), bank=((0, 0, 9), (0, 0, 0)))
     state = play(state, 1, "gomoku H7")
     assert state.bank[0] == (0, 0, 0)
     assert GAME.open_boards(state, 1) == [GO]
 
 
-def test_finishing_a_board_resets_both_players_counts():
+def test_finishing_a_board_resets_both_players_counts() -> None:
     squava = SQUAVA.from_rows("xx.x. ..... o.o.. ..... .....")
     state = make(squava=squava, bank=((5, 7, 3), (2, 9, 9)), finished=())
     state = play(state, 1, "squava C1; yinsh ring E5")
     assert state.bank == ((0, 1, 0), (0, 0, 0))
 
 
-def test_a_drawn_board_also_resets_the_bank():
+def test_a_drawn_board_also_resets_the_bank() -> None:
     rows = "xxoox ooxxo xxoox ooxxo xxoo."
     state = make(squava=SQUAVA.from_rows(rows), bank=((5, 7, 3), (2, 9, 9)))
     state = play(state, 1, "squava E5; gomoku H7")
@@ -284,7 +291,7 @@ def test_a_drawn_board_also_resets_the_bank():
     assert state.bank == ((0, 0, 1), (0, 0, 0))
 
 
-def test_bank_sequence_through_real_turns():
+def test_bank_sequence_through_real_turns() -> None:
     # Both players play Gomoku + Yinsh every turn (isolated Gomoku stones, no lines).
     rng = random.Random(3)
     squares = {
@@ -292,8 +299,8 @@ def test_bank_sequence_through_real_turns():
         2: iter(f"{c}{r}" for r in (8, 10, 12) for c in "ACEGIKM"),
     }
 
-    def turn(state, seat, yinsh=True):
-        moves = [(GO, GOMOKU.parse_move(next(squares[seat])))]
+    def turn(state: TwoConnectState, seat: int, yinsh: bool = True) -> TwoConnectState:
+        moves: list[tuple[int, Any]] = [(GO, GOMOKU.parse_move(next(squares[seat])))]
         if yinsh:
             moves.append((YI, YINSH.random_move(state.boards[YI], seat, rng)))
         return GAME.apply(state, seat, TwoConnectAction(tuple(moves)))
@@ -324,7 +331,7 @@ def test_bank_sequence_through_real_turns():
 # -- no-move Yinsh -------------------------------------------------------------
 
 
-def test_a_yinsh_board_where_the_player_cannot_move_cannot_be_chosen():
+def test_a_yinsh_board_where_the_player_cannot_move_cannot_be_chosen() -> None:
     state = make(yinsh=stuck(1))
     assert GAME.open_boards(state, 1) == [SQ, GO]
     with pytest.raises(IllegalAction, match="cannot move any ring on the Yinsh board"):
@@ -333,13 +340,13 @@ def test_a_yinsh_board_where_the_player_cannot_move_cannot_be_chosen():
     assert GAME.to_act(state) == {2}
 
 
-def test_blocked_yinsh_plus_a_finished_board_leaves_one_board_and_one_move():
+def test_blocked_yinsh_plus_a_finished_board_leaves_one_board_and_one_move() -> None:
     state = make(yinsh=stuck(1), squava=won(SQUAVA, 2), finished=(SQ,))
     assert GAME.open_boards(state, 1) == [GO]
     assert GAME.moves_required(state, 1) == 1
 
 
-def test_blocked_yinsh_and_the_bank_leave_one_open_board_and_one_move():
+def test_blocked_yinsh_and_the_bank_leave_one_open_board_and_one_move() -> None:
     state = make(yinsh=stuck(1), bank=((10, 0, 3), (0, 0, 0)))
     assert GAME.open_boards(state, 1) == [GO]
     assert GAME.moves_required(state, 1) == 1
@@ -349,7 +356,7 @@ def test_blocked_yinsh_and_the_bank_leave_one_open_board_and_one_move():
     assert GAME.to_act(state) == {2}
 
 
-def test_player_who_can_play_nowhere_passes_and_the_opponent_plays_again():
+def test_player_who_can_play_nowhere_passes_and_the_opponent_plays_again() -> None:
     # seat 2: Squava and Gomoku closed by the bank (Yinsh is still under 10), Yinsh blocked
     state = make(yinsh=stuck(2), to_move=1, bank=((0, 0, 0), (10, 3, 10)))
     assert GAME.open_boards(state, 2) == []
@@ -360,7 +367,7 @@ def test_player_who_can_play_nowhere_passes_and_the_opponent_plays_again():
     assert GAME.result(after) is None
 
 
-def test_player_blocked_on_the_last_open_board_passes():
+def test_player_blocked_on_the_last_open_board_passes() -> None:
     state = make(
         squava=won(SQUAVA, 1), gomoku=won(GOMOKU, 2), yinsh=stuck(2), finished=(SQ, GO), to_move=1,
     )
@@ -373,13 +380,14 @@ def test_player_blocked_on_the_last_open_board_passes():
 # -- match result --------------------------------------------------------------
 
 
-def test_first_to_win_two_boards_wins_the_match():
+def test_first_to_win_two_boards_wins_the_match() -> None:
     gomoku = GOMOKU.initial()
     for name in ("A1", "B1", "C1", "D1"):
         gomoku = GOMOKU.play(gomoku, 2, GOMOKU.parse_move(name))
     state = make(squava=won(SQUAVA, 2), gomoku=gomoku, finished=(SQ,), to_move=2)
     state = play(state, 2, "gomoku E1")
     result = GAME.result(state)
+    assert result is not None
     assert result.winners == {2}
     assert result.reason == "two-boards"
     assert result.scores == {1: 0, 2: 2}
@@ -391,24 +399,25 @@ def test_first_to_win_two_boards_wins_the_match():
 
 def yinsh_row_for(seat: int) -> YinshBoard:
     """Yinsh where `seat` makes a row with E5-E6."""
-    kw = {"rings1": "E5 K7 K8 K9 K10", "rings2": "J11 I11 H11 G11 E10", "markers1": "A5 B5 C5 D5"}
+    rings, others, markers = "E5 K7 K8 K9 K10", "J11 I11 H11 G11 E10", "A5 B5 C5 D5"
     if seat == 2:
-        kw = {"rings2": kw["rings1"], "rings1": kw["rings2"], "markers2": kw["markers1"]}
-    return YINSH.from_points(**kw)
+        return YINSH.from_points(rings1=others, rings2=rings, markers2=markers)
+    return YINSH.from_points(rings1=rings, rings2=others, markers1=markers)
 
 
-def test_one_drawn_board_equal_boards_most_recently_won_board_wins():
+def test_one_drawn_board_equal_boards_most_recently_won_board_wins() -> None:
     # Squava won by 2, Gomoku drawn, then seat 1 wins Yinsh: 1-1, seat 1 won most recently
     state = make(squava=won(SQUAVA, 2), gomoku=won(GOMOKU, 0), yinsh=yinsh_row_for(1), finished=(SQ, GO))
     state = play(state, 1, "yinsh E5-E6")
     result = GAME.result(state)
+    assert result is not None
     assert result.winners == {1}
     assert result.reason == "most-recent"
     assert result.scores == {1: 1, 2: 1}
     assert GAME.public_view(state)["most_recent_win"] == {"board": "yinsh", "seat": 1}
 
 
-def test_most_recently_won_board_ignores_a_later_draw():
+def test_most_recently_won_board_ignores_a_later_draw() -> None:
     # Squava won by 1, Yinsh won by 2, then Gomoku is drawn last: seat 2 won most recently
     rows = [[1 + ((c // 2 + r) % 2) for c in range(14)] for r in range(14)]
     cells = [v for row in rows for v in row]
@@ -417,38 +426,41 @@ def test_most_recently_won_board_ignores_a_later_draw():
     state = make(squava=won(SQUAVA, 1), yinsh=won_yinsh(2), gomoku=gomoku, finished=(SQ, YI), to_move=2)
     state = play(state, 2, "gomoku C1")
     result = GAME.result(state)
+    assert result is not None
     assert result.winners == {2}
     assert result.reason == "most-recent"
     assert GAME.public_view(state)["finished_order"] == ["squava", "yinsh", "gomoku"]
 
 
-def test_more_boards_won_wins_when_every_board_is_finished():
+def test_more_boards_won_wins_when_every_board_is_finished() -> None:
     state = make(squava=won(SQUAVA, 0), gomoku=won(GOMOKU, 2), yinsh=YINSH.from_points(
         rings1="C3 K7 K8 K9 K10", rings2="J11 I11 H11 G11 E10", markers_left=1), finished=(GO, SQ))
     state = play(state, 1, "yinsh C3-C6")  # the last marker: Yinsh drawn
     result = GAME.result(state)
+    assert result is not None
     assert result.winners == {2}
     assert result.reason == "more-boards"
     assert result.scores == {1: 0, 2: 1}
 
 
-def test_no_board_won_is_a_draw():
+def test_no_board_won_is_a_draw() -> None:
     state = make(squava=won(SQUAVA, 0), gomoku=won(GOMOKU, 0), yinsh=YINSH.from_points(
         rings1="C3 K7 K8 K9 K10", rings2="J11 I11 H11 G11 E10", markers_left=1), finished=(GO, SQ))
     state = play(state, 1, "yinsh C3-C6")
     result = GAME.result(state)
+    assert result is not None
     assert result.winners == frozenset()
     assert result.reason == "no-board-won"
     assert result.scores == {1: 0, 2: 0}
 
 
-def test_one_board_each_and_one_open_board_plays_on():
+def test_one_board_each_and_one_open_board_plays_on() -> None:
     state = make(squava=won(SQUAVA, 1), gomoku=won(GOMOKU, 2), finished=(SQ, GO))
     state = play(state, 1, "yinsh ring E5")
     assert GAME.result(state) is None
 
 
-def test_one_won_one_drawn_and_one_open_board_plays_on():
+def test_one_won_one_drawn_and_one_open_board_plays_on() -> None:
     # seat 2 still needs Yinsh: winning it makes 1-1 with the most recent win
     state = make(squava=won(SQUAVA, 1), gomoku=won(GOMOKU, 0), finished=(SQ, GO))
     state = play(state, 1, "yinsh ring E5")
@@ -473,13 +485,13 @@ def test_one_won_one_drawn_and_one_open_board_plays_on():
         ("gomoku n14", "gomoku N14"),
     ],
 )
-def test_notation_natural_phrasings(text, canonical):
+def test_notation_natural_phrasings(text: str, canonical: str) -> None:
     action = GAME.parse(GAME.new(), 1, text)
     assert GAME.format(action) == canonical
     assert GAME.parse(GAME.new(), 1, canonical) == action
 
 
-def test_yinsh_move_notation_maps_to_points():
+def test_yinsh_move_notation_maps_to_points() -> None:
     action = GAME.parse(GAME.new(), 1, "yinsh E5-E8")
     assert action.moves == ((YI, YinshMove(parse_point("E5"), parse_point("E8"))),)
 
@@ -498,7 +510,7 @@ def test_yinsh_move_notation_maps_to_points():
         ("chess e4", "each move starts with its board"),
     ],
 )
-def test_bad_notation_says_what_was_expected(text, message):
+def test_bad_notation_says_what_was_expected(text: str, message: str) -> None:
     with pytest.raises(NotationError, match=message):
         GAME.parse(GAME.new(), 1, text)
 
@@ -506,7 +518,7 @@ def test_bad_notation_says_what_was_expected(text, message):
 # -- legal actions, random actions, views, storage ----------------------------
 
 
-def test_legal_actions_are_lazy_and_cover_ordered_pairs():
+def test_legal_actions_are_lazy_and_cover_ordered_pairs() -> None:
     state = play(GAME.new(), 1, "squava C3")
     actions = GAME.legal_actions(state, 2)
     first = next(actions)
@@ -517,19 +529,20 @@ def test_legal_actions_are_lazy_and_cover_ordered_pairs():
     assert list(GAME.legal_actions(state, 1)) == []  # not seat 1's turn
 
 
-def test_random_action_is_legal():
+def test_random_action_is_legal() -> None:
     rng = random.Random(7)
     state = GAME.new()
     for _ in range(30):
         seat = next(iter(GAME.to_act(state)))
         action = GAME.random_action(state, seat, rng)
+        assert action is not None
         assert len(action.moves) == GAME.moves_required(state, seat)
         state = GAME.apply(state, seat, action)
         if GAME.result(state):
             break
 
 
-def test_public_view_has_every_board_the_bank_and_the_score():
+def test_public_view_has_every_board_the_bank_and_the_score() -> None:
     state = play(GAME.new(), 1, "squava C3")
     state = play(state, 2, "yinsh ring E5; gomoku H7")
     view = GAME.view(state, SPECTATOR)
@@ -550,7 +563,7 @@ def test_public_view_has_every_board_the_bank_and_the_score():
     assert GAME.view(state, HOST)["public"] == public == GAME.view(state, 1)["public"]
 
 
-def test_view_shows_won_boards_and_closed_boards():
+def test_view_shows_won_boards_and_closed_boards() -> None:
     state = make(squava=won(SQUAVA, 2), finished=(SQ,), bank=((0, 10, 3), (0, 0, 0)))
     public = GAME.public_view(state)
     assert public["boards"][SQ]["status"] == "won" and public["boards"][SQ]["winner"] == 2
@@ -560,7 +573,7 @@ def test_view_shows_won_boards_and_closed_boards():
     assert public["boards"][YI]["open_to"] == [2]
 
 
-def test_dump_load_round_trip():
+def test_dump_load_round_trip() -> None:
     state = make(squava=won(SQUAVA, 2), yinsh=stuck(1), finished=(SQ,), bank=((0, 7, 3), (0, 2, 9)))
     state = play(state, 1, "gomoku H7")
     assert GAME.load(GAME.dump(state)) == state
@@ -568,7 +581,7 @@ def test_dump_load_round_trip():
         GAME.load({"v": 99})
 
 
-def test_hand_built_actions_naming_no_board_or_no_point_are_refused():
+def test_hand_built_actions_naming_no_board_or_no_point_are_refused() -> None:
     state = GAME.new()
     with pytest.raises(IllegalAction, match="only three boards"):
         GAME.apply(state, 1, TwoConnectAction(((5, 0),)))
@@ -580,7 +593,7 @@ def test_hand_built_actions_naming_no_board_or_no_point_are_refused():
         GAME.apply(state, 1, TwoConnectAction(()))
 
 
-def test_the_host_and_spectators_cannot_move():
+def test_the_host_and_spectators_cannot_move() -> None:
     state = GAME.new()
     for viewer in (HOST, SPECTATOR):
         with pytest.raises(IllegalAction, match="not your turn"):

@@ -26,10 +26,12 @@ import copy
 import functools
 import json
 import re
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pytest
 
-from games.core import HOST, SPECTATOR, IllegalAction, NotationError, RuleError
+from games.core import HOST, SPECTATOR, Game, IllegalAction, NotationError, RuleError
 from games.registry import get_game
 from tests.games import playing
 
@@ -46,11 +48,11 @@ PATTERN = ["XXOOX", "OOXXO", "XXOOX", "OOXXO", "XXOOX"]
 # -- helpers -------------------------------------------------------------------
 
 
-def dumped(game, state):
+def dumped(game: Game[Any, Any], state: Any) -> str:
     return json.dumps(game.dump(state), sort_keys=True)
 
 
-def refused(state, seat, text, *fragments, game=TC):
+def refused(state: Any, seat: int, text: str, *fragments: str, game: Game[Any, Any] = TC) -> str:
     """IllegalAction naming the problem (one of `fragments`); the state is unchanged."""
     before = dumped(game, state)
     with pytest.raises(IllegalAction) as info:
@@ -61,7 +63,7 @@ def refused(state, seat, text, *fragments, game=TC):
     return message
 
 
-def run(state, turns, game=TC):
+def run(state: Any, turns: Sequence[tuple[int, str]], game: Game[Any, Any] = TC) -> Any:
     """Play (seat, text) pairs, checking the seat is the one to act."""
     for seat, text in turns:
         assert game.to_act(state) == frozenset({seat}), (seat, text)
@@ -70,13 +72,13 @@ def run(state, turns, game=TC):
     return state
 
 
-def board_view(state, word):
+def board_view(state: Any, word: str) -> dict[str, Any]:
     return next(b for b in TC.view(state, SPECTATOR)["public"]["boards"] if b["board"] == word)
 
 
-def alternate(first_moves, second_moves):
+def alternate(first_moves: Sequence[str], second_moves: Sequence[str]) -> list[tuple[int, str]]:
     """Interleave two seats' moves, seat 1 first."""
-    out = []
+    out: list[tuple[int, str]] = []
     for i, move in enumerate(first_moves):
         out.append((1, move))
         if i < len(second_moves):
@@ -87,7 +89,7 @@ def alternate(first_moves, second_moves):
 # -- squava alone ---------------------------------------------------------------
 
 
-def test_the_squava_draw_pattern_has_no_three():
+def test_the_squava_draw_pattern_has_no_three() -> None:
     cells = {f"{'ABCDE'[c]}{r + 1}": PATTERN[r][c] for r in range(5) for c in range(5)}
     assert sorted(n for n, v in cells.items() if v == "X") == sorted(X)
     assert sorted(n for n, v in cells.items() if v == "O") == sorted(OS)
@@ -99,7 +101,7 @@ def test_the_squava_draw_pattern_has_no_three():
                     assert len({PATTERN[a][b] for a, b in line}) == 2
 
 
-def test_squava_seat_1_first_alternating_and_option():
+def test_squava_seat_1_first_alternating_and_option() -> None:
     state = SQUAVA.new()
     assert SQUAVA.to_act(state) == frozenset({1})
     refused(state, 2, "C3", r"not your turn", game=SQUAVA)
@@ -110,7 +112,7 @@ def test_squava_seat_1_first_alternating_and_option():
 
 
 @pytest.mark.parametrize("text", ["squava C3", "C3", "c3", "  Squava   c3 ", "squava c3.", "I place a stone on C3"])
-def test_squava_notation_with_or_without_the_board_word(text):
+def test_squava_notation_with_or_without_the_board_word(text: str) -> None:
     state = SQUAVA.new()
     action = SQUAVA.parse(state, 1, text)
     assert SQUAVA.format(action) == "C3"
@@ -118,52 +120,56 @@ def test_squava_notation_with_or_without_the_board_word(text):
 
 
 @pytest.mark.parametrize("text", ["", "F1", "A6", "Z9", "gomoku C3", "yinsh ring E5", "C3 D4", "squava"])
-def test_squava_bad_notation(text):
+def test_squava_bad_notation(text: str) -> None:
     with pytest.raises(NotationError) as info:
         SQUAVA.parse(SQUAVA.new(), 1, text)
     assert str(info.value)
 
 
-def test_squava_bad_square_message_names_it():
+def test_squava_bad_square_message_names_it() -> None:
     with pytest.raises(NotationError) as info:
         SQUAVA.parse(SQUAVA.new(), 1, "F1")
     assert "f1" in str(info.value).lower()
 
 
-def test_squava_occupied_square_is_refused():
+def test_squava_occupied_square_is_refused() -> None:
     state = playing.play(SQUAVA, SQUAVA.new(), 1, "C3")
     refused(state, 2, "C3", r"C3.*(not empty|occupied)", game=SQUAVA)
 
 
-def test_squava_three_in_a_row_loses():
+def test_squava_three_in_a_row_loses() -> None:
     state = run(SQUAVA.new(), [(1, "A1"), (2, "E5"), (1, "B1"), (2, "E3")], SQUAVA)
     state = playing.play(SQUAVA, state, 1, "C1")
     result = SQUAVA.result(state)
+    assert result is not None
     assert result.winners == frozenset({2}) and result.reason == "three"
     assert SQUAVA.to_act(state) == frozenset()
     refused(state, 2, "D4", r"over|finished|ended", game=SQUAVA)
 
 
-def test_squava_diagonal_three_loses_for_seat_2():
+def test_squava_diagonal_three_loses_for_seat_2() -> None:
     state = run(SQUAVA.new(), [(1, "E1"), (2, "A1"), (1, "E3"), (2, "B2"), (1, "A5")], SQUAVA)
     state = playing.play(SQUAVA, state, 2, "C3")
     result = SQUAVA.result(state)
+    assert result is not None
     assert result.winners == frozenset({1}) and result.reason == "three"
 
 
-def test_squava_anti_diagonal_three_loses():
+def test_squava_anti_diagonal_three_loses() -> None:
     state = run(SQUAVA.new(), [(1, "E1"), (2, "A1"), (1, "D2")], SQUAVA)
     state = run(state, [(2, "A5")], SQUAVA)
     state = playing.play(SQUAVA, state, 1, "C3")
-    assert SQUAVA.result(state).winners == frozenset({2})
+    outcome = SQUAVA.result(state)
+    assert outcome is not None
+    assert outcome.winners == frozenset({2})
 
 
-def test_squava_gap_is_not_three():
+def test_squava_gap_is_not_three() -> None:
     state = run(SQUAVA.new(), [(1, "A1"), (2, "E5"), (1, "B1"), (2, "E3"), (1, "D1")], SQUAVA)
     assert SQUAVA.result(state) is None
 
 
-def test_squava_four_wins_even_when_the_same_stone_makes_three():
+def test_squava_four_wins_even_when_the_same_stone_makes_three() -> None:
     # seat 1: A1 B1 D1 in row 1, C2 C3 in column C; C1 makes A1-D1 (4) and C1-C3 (3)
     moves = [(1, "A1"), (2, "A3"), (1, "B1"), (2, "E5"), (1, "D1"), (2, "A5"), (1, "C2"), (2, "E3"), (1, "C3")]
     state = run(SQUAVA.new(), moves, SQUAVA)
@@ -171,18 +177,20 @@ def test_squava_four_wins_even_when_the_same_stone_makes_three():
     state = playing.play(SQUAVA, state, 2, "B5")
     state = playing.play(SQUAVA, state, 1, "C1")
     result = SQUAVA.result(state)
+    assert result is not None
     assert result.winners == frozenset({1}) and result.reason == "line"
 
 
-def test_squava_five_in_a_row_counts_as_four():
+def test_squava_five_in_a_row_counts_as_four() -> None:
     moves = [(1, "A1"), (2, "A3"), (1, "B1"), (2, "E5"), (1, "D1"), (2, "A5"), (1, "E1"), (2, "E3")]
     state = run(SQUAVA.new(), moves, SQUAVA)
     state = playing.play(SQUAVA, state, 1, "C1")
     result = SQUAVA.result(state)
+    assert result is not None
     assert result.winners == frozenset({1}) and result.reason == "line"
 
 
-def test_squava_full_board_without_a_result_is_drawn():
+def test_squava_full_board_without_a_result_is_drawn() -> None:
     state = run(SQUAVA.new(), alternate(X, OS), SQUAVA)
     result = SQUAVA.result(state)
     assert result is not None and result.winners == frozenset() and result.reason == "full"
@@ -192,18 +200,19 @@ def test_squava_full_board_without_a_result_is_drawn():
 # -- gomoku alone -----------------------------------------------------------------
 
 
-def gomoku_pattern_cells():
+def gomoku_pattern_cells() -> tuple[list[str], list[str]]:
     """A 14x14 colouring with no 5 in a row: X where (column//2 + row) is even.
     Rows read XXOOXXOO..; columns alternate; along either diagonal the colour
     changes at least every second step, so no run is longer than 2."""
-    xs, os_ = [], []
+    xs: list[str] = []
+    os_: list[str] = []
     for r in range(14):
         for c in range(14):
             (xs if ((c // 2) + r) % 2 == 0 else os_).append(f"{'ABCDEFGHIJKLMN'[c]}{r + 1}")
     return xs, os_
 
 
-def test_gomoku_is_14_by_14_and_seat_1_first():
+def test_gomoku_is_14_by_14_and_seat_1_first() -> None:
     state = GOMOKU.new()
     assert GOMOKU.to_act(state) == frozenset({1})
     assert len(list(GOMOKU.legal_actions(state, 1))) == 196
@@ -224,23 +233,26 @@ def test_gomoku_is_14_by_14_and_seat_1_first():
         ["J1", "I2", "H3", "G4", "F5"],
     ],
 )
-def test_gomoku_five_in_a_row_wins_and_four_does_not(line):
+def test_gomoku_five_in_a_row_wins_and_four_does_not(line: list[str]) -> None:
     others = ["N14", "N12", "N10", "N8"]
     state = run(GOMOKU.new(), alternate(line[:4], others), GOMOKU)
     assert GOMOKU.result(state) is None
     state = playing.play(GOMOKU, state, 1, line[4])
     result = GOMOKU.result(state)
+    assert result is not None
     assert result.winners == frozenset({1}) and result.reason == "line"
 
 
-def test_gomoku_overline_counts():
+def test_gomoku_overline_counts() -> None:
     state = run(GOMOKU.new(), alternate(["A1", "B1", "C1", "E1", "F1"], ["N14", "N12", "N10", "N8", "N6"]), GOMOKU)
     assert GOMOKU.result(state) is None
     state = playing.play(GOMOKU, state, 1, "D1")
-    assert GOMOKU.result(state).winners == frozenset({1})
+    outcome = GOMOKU.result(state)
+    assert outcome is not None
+    assert outcome.winners == frozenset({1})
 
 
-def test_gomoku_full_board_is_drawn():
+def test_gomoku_full_board_is_drawn() -> None:
     xs, os_ = gomoku_pattern_cells()
     assert len(xs) == len(os_) == 98
     state = run(GOMOKU.new(), alternate(xs, os_), GOMOKU)
@@ -248,7 +260,7 @@ def test_gomoku_full_board_is_drawn():
     assert result is not None and result.winners == frozenset() and result.reason == "full"
 
 
-def test_gomoku_occupied_intersection_refused():
+def test_gomoku_occupied_intersection_refused() -> None:
     state = playing.play(GOMOKU, GOMOKU.new(), 1, "H7")
     refused(state, 2, "gomoku H7", r"H7.*(not empty|occupied)", game=GOMOKU)
 
@@ -256,7 +268,7 @@ def test_gomoku_occupied_intersection_refused():
 # -- two connect: turns -------------------------------------------------------------
 
 
-def test_two_connect_identity_and_seat_1_first():
+def test_two_connect_identity_and_seat_1_first() -> None:
     assert TC.seats == 2
     state = TC.new()
     assert TC.to_act(state) == frozenset({1})
@@ -268,14 +280,14 @@ def test_two_connect_identity_and_seat_1_first():
         TC.new({"no_such_option": True})
 
 
-def test_first_turn_is_one_move_on_one_board():
+def test_first_turn_is_one_move_on_one_board() -> None:
     state = TC.new()
     refused(state, 1, "squava C3; gomoku H7", r"first turn", r"one move")
     state = play(state, 1, "squava C3")
     assert TC.to_act(state) == frozenset({2})
 
 
-def test_first_turn_rule_follows_the_starting_seat():
+def test_first_turn_rule_follows_the_starting_seat() -> None:
     state = TC.new({"starting_seat": 2})
     refused(state, 2, "squava C3; gomoku H7", r"first turn", r"one move")
     state = play(state, 2, "yinsh ring E5")
@@ -283,7 +295,7 @@ def test_first_turn_rule_follows_the_starting_seat():
     play(state, 1, "squava C3; gomoku H7")
 
 
-def test_later_turns_are_one_move_on_each_of_two_different_boards():
+def test_later_turns_are_one_move_on_each_of_two_different_boards() -> None:
     state = play(TC.new(), 1, "squava C3")
     refused(state, 2, "gomoku H7", r"two")
     refused(state, 2, "squava B2; squava D4", r"different", r"two")
@@ -293,12 +305,12 @@ def test_later_turns_are_one_move_on_each_of_two_different_boards():
     assert board_view(state, "yinsh")["rings"] == {"1": ["F6"], "2": ["E5"]}
 
 
-def test_an_illegal_second_move_refuses_the_whole_turn():
+def test_an_illegal_second_move_refuses_the_whole_turn() -> None:
     state = play(TC.new(), 1, "gomoku H7")
     refused(state, 2, "squava C3; gomoku H7", r"H7.*(not empty|occupied)")
 
 
-def test_turn_notation_canonical_and_natural():
+def test_turn_notation_canonical_and_natural() -> None:
     state = play(TC.new(), 1, "squava A1")
     canonical = TC.parse(state, 2, "squava C3; gomoku H7")
     assert TC.format(canonical) == "squava C3; gomoku H7"
@@ -316,20 +328,20 @@ def test_turn_notation_canonical_and_natural():
 
 
 @pytest.mark.parametrize("text", ["", "C3", "chess E4", "squava Z9", "gomoku O1", "yinsh ring A1", "squava", "yinsh"])
-def test_two_connect_bad_notation(text):
+def test_two_connect_bad_notation(text: str) -> None:
     state = TC.new()
     with pytest.raises(NotationError) as info:
         TC.parse(state, 1, text)
     assert str(info.value)
 
 
-def test_three_moves_in_one_turn_are_refused():
+def test_three_moves_in_one_turn_are_refused() -> None:
     state = play(TC.new(), 1, "squava A1")
     with pytest.raises(RuleError):
         TC.apply(state, 2, TC.parse(state, 2, "squava C3; gomoku H7; yinsh ring E5"))
 
 
-def test_format_parse_round_trip_on_the_first_turn():
+def test_format_parse_round_trip_on_the_first_turn() -> None:
     state = TC.new()
     for action in TC.legal_actions(state, 1):
         assert TC.parse(state, 1, TC.format(action)) == action
@@ -347,7 +359,7 @@ FIRST_TO_TWO = [
 ]
 
 
-def test_first_move_winning_its_board_still_plays_the_second():
+def test_first_move_winning_its_board_still_plays_the_second() -> None:
     state = run(TC.new(), FIRST_TO_TWO)
     # squava C1 completes A1-D1 (4 in a row): seat 1 wins Squava; gomoku C1 is still played
     state = play(state, 1, "squava C1; gomoku C1")
@@ -369,7 +381,7 @@ def test_first_move_winning_its_board_still_plays_the_second():
     refused(state, 2, "yinsh ring E5", r"over|finished|ended")
 
 
-def test_making_three_on_squava_gives_the_opponent_the_board_and_the_second_move_counts():
+def test_making_three_on_squava_gives_the_opponent_the_board_and_the_second_move_counts() -> None:
     state = run(TC.new(), FIRST_TO_TWO[:4])
     # seat 1: A1 B1 C1 is three in a row: seat 2 wins Squava; gomoku B1 is still played
     state = play(state, 1, "squava C1; gomoku B1")
@@ -388,7 +400,7 @@ S1_YINSH = ["ring B1", "ring C1", "ring D1", "ring E1", "ring B7", "B1-B2", "C1-
 S2_YINSH = ["ring K7", "ring K8", "ring K9", "ring K10", "ring J11", "K7-J6", "K8-J7", "K9-J8", "K10-J9", "J11-I10"]
 
 
-def bank_opening():
+def bank_opening() -> Any:
     """Seat 1: gomoku alone, then 9 turns of gomoku + yinsh (gomoku 10, yinsh 9).
     Seat 2: 10 turns of gomoku + yinsh (gomoku 10, yinsh 10)."""
     turns = [(1, f"gomoku {S1_GOMOKU[0]}")]
@@ -399,7 +411,7 @@ def bank_opening():
     return run(TC.new(), turns)
 
 
-def test_a_board_at_ten_is_closed_until_every_other_unfinished_board_reaches_ten():
+def test_a_board_at_ten_is_closed_until_every_other_unfinished_board_reaches_ten() -> None:
     state = bank_opening()
     assert TC.to_act(state) == frozenset({1})
     # seat 1: gomoku 10 (closed), yinsh 9, squava 0
@@ -428,7 +440,7 @@ def test_a_board_at_ten_is_closed_until_every_other_unfinished_board_reaches_ten
     assert TC.result(state) is None
 
 
-def test_finishing_a_board_resets_both_players_counts():
+def test_finishing_a_board_resets_both_players_counts() -> None:
     state = bank_opening()
     state = play(state, 1, "yinsh B7-B6; squava A1")
     # seat 2 is shut out of gomoku (10) and yinsh (10); seat 1 of gomoku (10) and
@@ -457,7 +469,7 @@ S2_OTHERS = ["yinsh ring B2", "yinsh ring A2", "yinsh ring A3", "yinsh ring A4",
              "gomoku N14", "gomoku L14", "gomoku J14", "gomoku N12", "gomoku L12"]
 
 
-def drawn_squava_match():
+def drawn_squava_match() -> Any:
     """Seat 1: Squava on X squares, Seat 2: Squava on O squares (never three).
 
     Ten turns each fill 20 Squava squares; seat 1 then wins Gomoku (A1-E1),
@@ -485,7 +497,7 @@ def drawn_squava_match():
     return state
 
 
-def test_one_board_each_and_a_drawn_board_most_recently_won_board_wins():
+def test_one_board_each_and_a_drawn_board_most_recently_won_board_wins() -> None:
     state = drawn_squava_match()
     # seat 2 walks its B-column ring: markers B2..B6 make a row; seat 1 moves K-column rings
     state = run(state, [(2, "yinsh B3-B4"), (1, "yinsh K8-J7"), (2, "yinsh B4-B5"), (1, "yinsh K9-J8"),
@@ -498,7 +510,7 @@ def test_one_board_each_and_a_drawn_board_most_recently_won_board_wins():
     assert TC.to_act(state) == frozenset()
 
 
-def test_more_boards_won_wins_when_nothing_is_left_to_win():
+def test_more_boards_won_wins_when_nothing_is_left_to_win() -> None:
     state = drawn_squava_match()
     # the dump carries the Yinsh marker supply: leave one marker, then use it
     data = json.loads(json.dumps(TC.dump(state)))
@@ -515,7 +527,7 @@ def test_more_boards_won_wins_when_nothing_is_left_to_win():
 # -- views, dump/load ------------------------------------------------------------------------
 
 
-def test_views_hide_nothing_and_are_identical_for_every_audience():
+def test_views_hide_nothing_and_are_identical_for_every_audience() -> None:
     state = run(TC.new(), FIRST_TO_TWO)
     views = {v: TC.view(state, v) for v in (1, 2, SPECTATOR, HOST)}
     publics = {json.dumps(v["public"], sort_keys=True) for v in views.values()}
@@ -524,7 +536,7 @@ def test_views_hide_nothing_and_are_identical_for_every_audience():
         json.dumps(view)
 
 
-def test_dump_load_round_trip_mid_match():
+def test_dump_load_round_trip_mid_match() -> None:
     state = run(TC.new(), FIRST_TO_TWO)
     again = TC.load(json.loads(json.dumps(TC.dump(state))))
     assert TC.dump(again) == TC.dump(state)
@@ -534,7 +546,7 @@ def test_dump_load_round_trip_mid_match():
     assert TC.dump(a) == TC.dump(b)
 
 
-def test_apply_never_mutates_its_input():
+def test_apply_never_mutates_its_input() -> None:
     state = run(TC.new(), FIRST_TO_TWO)
     snapshot = copy.deepcopy(TC.dump(state))
     TC.apply(state, 1, TC.parse(state, 1, "squava C1; gomoku C1"))
@@ -548,10 +560,10 @@ def test_apply_never_mutates_its_input():
 WORDS = ("squava", "yinsh", "gomoku")
 
 
-def model_open(counts, finished, yinsh_movable):
+def model_open(counts: Mapping[str, int], finished: set[str], yinsh_movable: bool) -> list[str]:
     """Boards open to a player by RULINGS section 3, from their counts."""
     unfinished = [w for w in WORDS if w not in finished]
-    out = []
+    out: list[str] = []
     for w in unfinished:
         if w == "yinsh" and not yinsh_movable:
             continue
@@ -561,11 +573,11 @@ def model_open(counts, finished, yinsh_movable):
     return out
 
 
-def finished_boards(state):
+def finished_boards(state: Any) -> set[str]:
     return {b["board"] for b in TC.view(state, SPECTATOR)["public"]["boards"] if b["status"] != "open"}
 
 
-def yinsh_movable(state, seat):
+def yinsh_movable(state: Any, seat: int) -> bool:
     """Can `seat` make a move on the Yinsh board (checked on the standalone rules)?"""
     view = board_view(state, "yinsh")
     if len(view["rings"][str(seat)]) < 5:
@@ -575,7 +587,7 @@ def yinsh_movable(state, seat):
     return bool(reference_ring_moves(view, seat))
 
 
-def some_board_move(state, seat, word):
+def some_board_move(state: Any, seat: int, word: str) -> str:
     """A move that the board's own rules allow (ignoring the turn bank)."""
     view = board_view(state, word)
     if word == "yinsh":
@@ -595,7 +607,7 @@ def some_board_move(state, seat, word):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_random_matches_follow_the_turn_and_bank_rules(seed):
+def test_random_matches_follow_the_turn_and_bank_rules(seed: int) -> None:
     import random
 
     rng = random.Random(seed)
@@ -649,7 +661,7 @@ def test_random_matches_follow_the_turn_and_bank_rules(seed):
         )
 
 
-def test_no_board_won_is_a_draw():
+def test_no_board_won_is_a_draw() -> None:
     """Squava drawn (full), Yinsh drawn (markers run out), Gomoku drawn (full)."""
     xs, os_ = gomoku_pattern_cells()  # gomoku stones on pattern squares never make 5
     s1_others = ["yinsh ring K7", "yinsh ring K8", "yinsh ring K9", "yinsh ring K10", "yinsh ring J11",
@@ -683,7 +695,7 @@ def test_no_board_won_is_a_draw():
     assert TC.to_act(state) == frozenset()
 
 
-def test_a_player_who_cannot_move_any_ring_cannot_choose_yinsh():
+def test_a_player_who_cannot_move_any_ring_cannot_choose_yinsh() -> None:
     """Seat 1 boxes its own rings in: A2 A3 A4 B2 B3 with its markers on A5, B1
     (and D2), seat 2's rings on B4 B5 C2 C3 C4.  Every line out of each seat-1
     ring meets a ring at once, or markers and then the edge:

@@ -164,7 +164,9 @@ def clicked(b: dict[str, Any]) -> dict[str, str]:
     occupied point, "{at}" standing for the point."""
     out = {}
     for tag in re.findall(r"<g [^>]*data-coord=[^>]*>", "".join(b["svg_points"])):
-        coord = re.search(r' data-coord="([^"]+)"', tag).group(1)
+        found = re.search(r' data-coord="([^"]+)"', tag)
+        assert found is not None, tag
+        coord = found.group(1)
         own = re.search(r' data-no="([^"]*)"', tag)
         if b.get("phase") == "move":  # yinsh(): a ring move, else the point's data-no or the lone click's
             out[coord] = (html.unescape(own.group(1)) if own else "") or b["lone_no"]

@@ -13,7 +13,7 @@ import pytest
 from games.core import SPECTATOR, IllegalAction, NotationError
 from games.registry import get_game
 from games.two_connect.board import SoloState
-from games.two_connect.yinsh import NAMES, RAYS, YinshMove, YinshRules, parse_point
+from games.two_connect.yinsh import NAMES, RAYS, YinshBoard, YinshMove, YinshRules, parse_point
 from tests.games import playing
 
 GAME = get_game("yinsh")
@@ -29,18 +29,18 @@ def p(name: str) -> int:
     return parse_point(name)
 
 
-def destinations_from(board, player: int, src: str) -> set[str]:
+def destinations_from(board: YinshBoard, player: int, src: str) -> set[str]:
     return {NAMES[m.to] for m in RULES.legal_moves(board, player) if m.frm == p(src)}
 
 
-def cell(board, name: str) -> int:
+def cell(board: YinshBoard, name: str) -> int:
     return board.cells[p(name)]
 
 
 # -- geometry ------------------------------------------------------------------
 
 
-def test_the_85_placement_points_column_by_column():
+def test_the_85_placement_points_column_by_column() -> None:
     # yinsh.md table: the valid numbers of each column
     expected = {
         "A": set(range(2, 6)), "B": set(range(1, 8)), "C": set(range(1, 9)), "D": set(range(1, 10)),
@@ -59,13 +59,13 @@ def test_the_85_placement_points_column_by_column():
 
 
 @pytest.mark.parametrize("corner", ["A1", "A6", "F1", "F11", "K6", "K11"])
-def test_the_six_corners_are_not_points(corner):
+def test_the_six_corners_are_not_points(corner: str) -> None:
     with pytest.raises(NotationError, match="expected a YINSH point"):
         parse_point(corner)
 
 
 @pytest.mark.parametrize("text", ["L5", "A7", "B0", "K12", "E11"])
-def test_points_off_the_board_are_notation_errors(text):
+def test_points_off_the_board_are_notation_errors(text: str) -> None:
     with pytest.raises(NotationError, match="expected a YINSH point"):
         GAME.parse(GAME.new(), 1, f"ring {text}")
 
@@ -73,7 +73,7 @@ def test_points_off_the_board_are_notation_errors(text):
 # -- placement -----------------------------------------------------------------
 
 
-def test_fewer_than_five_rings_means_placing_a_ring_on_an_empty_point():
+def test_fewer_than_five_rings_means_placing_a_ring_on_an_empty_point() -> None:
     state = play(GAME.new(), 1, "ring E5")
     assert cell(state.board, "E5") == 1
     state = play(state, 2, "ring F6")
@@ -83,20 +83,20 @@ def test_fewer_than_five_rings_means_placing_a_ring_on_an_empty_point():
         play(state, 1, "ring E5")
 
 
-def test_a_ring_cannot_move_before_all_five_are_placed():
+def test_a_ring_cannot_move_before_all_five_are_placed() -> None:
     state = play(GAME.new(), 1, "ring E5")
     state = play(state, 2, "ring K7")
     with pytest.raises(IllegalAction, match="must place all 5 rings"):
         play(state, 1, "E5-E8")
 
 
-def test_a_sixth_ring_cannot_be_placed():
+def test_a_sixth_ring_cannot_be_placed() -> None:
     board = RULES.from_points(rings1="E5 " + FAR1, rings2=FAR2)
     with pytest.raises(IllegalAction, match="already placed all 5 rings"):
         RULES.play(board, 1, YinshMove(None, p("C3")))
 
 
-def test_after_placing_five_rings_a_turn_is_a_ring_move():
+def test_after_placing_five_rings_a_turn_is_a_ring_move() -> None:
     board = RULES.from_points(rings1="F6 " + FAR1, rings2=FAR2)
     assert all(m.frm is not None for m in RULES.legal_moves(board, 1))
 
@@ -104,7 +104,7 @@ def test_after_placing_five_rings_a_turn_is_a_ring_move():
 # -- ring moves: hand-derived fixtures -------------------------------------------
 
 
-def test_lone_ring_in_the_centre_has_24_moves():
+def test_lone_ring_in_the_centre_has_24_moves() -> None:
     # F6 on an empty board.  Column F (valid 2-10): F2 F3 F4 F5 and F7 F8 F9 F10.
     # Number 6: columns with 6 in range are B..J (A stops at 5, K starts at 7):
     # B6 C6 D6 E6 and G6 H6 I6 J6.  Letter and number together: E5 D4 C3 B2
@@ -118,7 +118,7 @@ def test_lone_ring_in_the_centre_has_24_moves():
     }
 
 
-def test_ring_moves_with_jumps_and_blocked_lines():
+def test_ring_moves_with_jumps_and_blocked_lines() -> None:
     # Ring of seat 1 on E5.
     # - number down (E4, E3, ...): E4 and E3 are markers (both colours), E2 is empty:
     #   the ring jumps the group and must stop on E2 (not E1)          -> E2
@@ -137,7 +137,7 @@ def test_ring_moves_with_jumps_and_blocked_lines():
     assert destinations_from(board, 1, "E5") == {"E2", "E6", "E7", "D5", "G5", "D4", "C3"}
 
 
-def test_ring_on_the_edge_with_jumps():
+def test_ring_on_the_edge_with_jumps() -> None:
     # Ring of seat 1 on K7 (column K holds 7-10).
     # - number up: K8 empty, K9 a ring                                  -> K8
     # - number down: K6 is a corner, not a point                       -> nothing
@@ -153,14 +153,14 @@ def test_ring_on_the_edge_with_jumps():
     assert destinations_from(board, 1, "K7") == {"K8", "H7", "J6", "I5", "G3"}
 
 
-def test_lone_ring_on_the_edge_counts_eighteen():
+def test_lone_ring_on_the_edge_counts_eighteen() -> None:
     # K7 alone: K8 K9 K10 (3); along number 7 the letters J..B (A stops at 5): 9;
     # both down: J6 I5 H4 G3 F2 E1 (D0 is not a point): 6.  3 + 9 + 6 = 18.
     board = RULES.from_points(rings1="K7 A2 A3 A4 A5", rings2=FAR2)
     assert len(destinations_from(board, 1, "K7")) == 18
 
 
-def test_total_ring_moves_of_a_position():
+def test_total_ring_moves_of_a_position() -> None:
     # Seat 1 rings A2 A3 A4 A5 F6 (seat 2 on J11 I11 H11 G11 E10).
     # A2: A3 is a ring; B2 C2 D2 E2 F2 G2 along number 2 (H2 is not a point): 6;
     #     both up: B3 C4 D5 E6 then F7 ... J11? J11 is a ring of seat 2: B3 C4 D5 E6 F7 G8 H9 I10 = 8.
@@ -177,7 +177,7 @@ def test_total_ring_moves_of_a_position():
 # -- ring move errors ------------------------------------------------------------
 
 
-def blocked_board():
+def blocked_board() -> YinshBoard:
     # E5 ring of seat 1; E8 ring of seat 2; markers on E3 E4; F6 own ring
     return RULES.from_points(
         rings1="E5 F6 K8 K9 K10",
@@ -202,7 +202,7 @@ def blocked_board():
         ("E5", "E5", "must move to another point"),
     ],
 )
-def test_illegal_ring_moves_name_the_rule(frm, to, message):
+def test_illegal_ring_moves_name_the_rule(frm: str, to: str, message: str) -> None:
     with pytest.raises(IllegalAction, match=message):
         RULES.play(blocked_board(), 1, YinshMove(p(frm), p(to)))
 
@@ -210,7 +210,7 @@ def test_illegal_ring_moves_name_the_rule(frm, to, message):
 # -- markers and flips -----------------------------------------------------------
 
 
-def test_the_ring_leaves_a_marker_and_jumped_markers_flip():
+def test_the_ring_leaves_a_marker_and_jumped_markers_flip() -> None:
     # C3 ring moves up column C over C4 (seat 1), C5 (seat 2), C6 (seat 1) to C7
     board = RULES.from_points(
         rings1="C3 " + FAR1, rings2=FAR2, markers1="C4 C6", markers2="C5",
@@ -223,7 +223,7 @@ def test_the_ring_leaves_a_marker_and_jumped_markers_flip():
     assert after.winner is None
 
 
-def test_a_move_without_a_jump_flips_nothing():
+def test_a_move_without_a_jump_flips_nothing() -> None:
     board = RULES.from_points(rings1="C3 " + FAR1, rings2=FAR2, markers2="D4")
     after = RULES.play(board, 1, YinshMove(p("C3"), p("C6")))
     assert cell(after, "D4") == 4
@@ -233,7 +233,7 @@ def test_a_move_without_a_jump_flips_nothing():
 # -- rows ------------------------------------------------------------------------
 
 
-def test_five_markers_in_a_row_win_the_board_for_the_mover():
+def test_five_markers_in_a_row_win_the_board_for_the_mover() -> None:
     # A5 B5 C5 D5 are seat 1's markers; the ring on E5 leaves the fifth
     board = RULES.from_points(rings1="E5 " + FAR1, rings2=FAR2, markers1="A5 B5 C5 D5")
     after = RULES.play(board, 1, YinshMove(p("E5"), p("E6")))
@@ -241,7 +241,7 @@ def test_five_markers_in_a_row_win_the_board_for_the_mover():
     assert after.reason == "row"
 
 
-def test_a_row_made_only_for_the_opponent_wins_for_the_opponent():
+def test_a_row_made_only_for_the_opponent_wins_for_the_opponent() -> None:
     # column G: G2 G3 G5 G6 are seat 2's, G4 is seat 1's; the ring F4 jumps G4 to H4,
     # G4 flips and completes seat 2's row G2-G6
     board = RULES.from_points(
@@ -252,7 +252,7 @@ def test_a_row_made_only_for_the_opponent_wins_for_the_opponent():
     assert after.reason == "row"
 
 
-def test_rows_for_both_players_win_for_the_mover():
+def test_rows_for_both_players_win_for_the_mover() -> None:
     # as above, and the marker left on F4 completes seat 1's column F4-F8
     board = RULES.from_points(
         rings1="F4 " + FAR1, rings2="A2 A3 A4 A5 B1",
@@ -263,23 +263,24 @@ def test_rows_for_both_players_win_for_the_mover():
     assert after.reason == "row"
 
 
-def test_rings_do_not_count_in_a_row():
+def test_rings_do_not_count_in_a_row() -> None:
     board = RULES.from_points(rings1="E5 D5 " + "K8 K9 K10", rings2=FAR2, markers1="A5 B5 C5")
     after = RULES.play(board, 1, YinshMove(p("E5"), p("E6")))
     assert after.winner is None
 
 
-def test_rows_along_the_non_line_diagonal_do_not_count():
+def test_rows_along_the_non_line_diagonal_do_not_count() -> None:
     # D8 E7 F6 G5 H4 (letter +1, number -1) are not on a line: the ring H4 leaves the fifth
     board = RULES.from_points(rings1="H4 " + FAR1, rings2=FAR2, markers1="G5 F6 E7 D8")
     after = RULES.play(board, 1, YinshMove(p("H4"), p("H5")))
     assert after.winner is None
 
 
-def test_standalone_game_reports_the_row():
+def test_standalone_game_reports_the_row() -> None:
     board = RULES.from_points(rings1="E5 " + FAR1, rings2=FAR2, markers1="A5 B5 C5 D5")
     state = play(SoloState(board=board, to_move=1), 1, "E5-E6")
     result = GAME.result(state)
+    assert result is not None
     assert result.winners == {1}
     assert result.reason == "row"
     assert GAME.to_act(state) == frozenset()
@@ -288,7 +289,7 @@ def test_standalone_game_reports_the_row():
 # -- marker supply -----------------------------------------------------------------
 
 
-def test_when_the_last_marker_is_used_without_a_row_the_board_is_drawn():
+def test_when_the_last_marker_is_used_without_a_row_the_board_is_drawn() -> None:
     board = RULES.from_points(rings1="C3 " + FAR1, rings2=FAR2, markers_left=1)
     after = RULES.play(board, 1, YinshMove(p("C3"), p("C6")))
     assert after.markers_left == 0
@@ -296,11 +297,12 @@ def test_when_the_last_marker_is_used_without_a_row_the_board_is_drawn():
     assert after.reason == "markers"
     state = SoloState(board=board, to_move=1)
     result = GAME.result(play(state, 1, "C3-C6"))
+    assert result is not None
     assert result.winners == frozenset()
     assert result.reason == "markers"
 
 
-def test_a_row_made_with_the_last_marker_still_wins():
+def test_a_row_made_with_the_last_marker_still_wins() -> None:
     board = RULES.from_points(rings1="E5 " + FAR1, rings2=FAR2, markers1="A5 B5 C5 D5", markers_left=1)
     after = RULES.play(board, 1, YinshMove(p("E5"), p("E6")))
     assert after.winner == 1
@@ -310,7 +312,7 @@ def test_a_row_made_with_the_last_marker_still_wins():
 # -- no-move boards ------------------------------------------------------------------
 
 
-def stuck_seat_one():
+def stuck_seat_one() -> YinshBoard:
     # Seat 1's rings A2 A3 A4 B2 B3 are boxed in:
     #  A2: A3, B2, B3 are rings (A1 is not a point, nothing left of A).
     #  A3: A4, A2, B3 rings; B4 a ring of seat 2.
@@ -320,7 +322,7 @@ def stuck_seat_one():
     return RULES.from_points(rings1="A2 A3 A4 B2 B3", rings2="B4 B5 C2 C3 C4", markers1="A5 B1")
 
 
-def test_a_player_whose_rings_are_all_blocked_cannot_move():
+def test_a_player_whose_rings_are_all_blocked_cannot_move() -> None:
     board = stuck_seat_one()
     assert list(RULES.legal_moves(board, 1)) == []
     assert not RULES.can_move(board, 1)
@@ -328,7 +330,7 @@ def test_a_player_whose_rings_are_all_blocked_cannot_move():
     assert board.winner is None
 
 
-def test_standalone_player_without_a_ring_move_passes_automatically():
+def test_standalone_player_without_a_ring_move_passes_automatically() -> None:
     state = SoloState(board=stuck_seat_one(), to_move=2)
     # C2-D2 leaves a marker on C2, behind which D2 is now a ring: seat 1 is still boxed in
     state = play(state, 2, "C2-D2")
@@ -340,7 +342,7 @@ def test_standalone_player_without_a_ring_move_passes_automatically():
     assert "B3-D5" in {GAME.format(a) for a in GAME.legal_actions(state, 1)}
 
 
-def test_board_where_neither_player_can_move_is_drawn():
+def test_board_where_neither_player_can_move_is_drawn() -> None:
     # synthetic: seat 1 boxed in as above; seat 2 places its fifth ring on C4, and every
     # line out of seat 2's rings B4 B5 C2 C3 C4 is filled with markers up to the edge or a
     # ring (more markers than a real game could hold, so the supply is set by hand)
@@ -378,12 +380,12 @@ def test_board_where_neither_player_can_move_is_drawn():
         ("e5 e8", ("E5", "E8")),
     ],
 )
-def test_notation(text, expected):
+def test_notation(text: str, expected: tuple[str | None, str]) -> None:
     frm, to = expected
     assert GAME.parse(GAME.new(), 1, text) == YinshMove(None if frm is None else p(frm), p(to))
 
 
-def test_format_is_canonical():
+def test_format_is_canonical() -> None:
     assert GAME.format(YinshMove(None, p("E5"))) == "ring E5"
     assert GAME.format(YinshMove(p("E5"), p("E8"))) == "E5-E8"
 
@@ -397,7 +399,7 @@ def test_format_is_canonical():
         ("squava C3", "this is a Yinsh game"),
     ],
 )
-def test_bad_notation(text, message):
+def test_bad_notation(text: str, message: str) -> None:
     with pytest.raises(NotationError, match=message):
         GAME.parse(GAME.new(), 1, text)
 
@@ -405,7 +407,7 @@ def test_bad_notation(text, message):
 # -- views and storage -----------------------------------------------------------------
 
 
-def test_view_shows_rings_markers_and_supply():
+def test_view_shows_rings_markers_and_supply() -> None:
     board = RULES.from_points(rings1="C3 " + FAR1, rings2=FAR2, markers2="D4")
     state = play(SoloState(board=board, to_move=1), 1, "C3-C6")
     public = GAME.view(state, SPECTATOR)["public"]

@@ -18,10 +18,12 @@ import copy
 import functools
 import json
 import re
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
-from games.core import HOST, SPECTATOR, IllegalAction, NotationError, RuleError
+from games.core import HOST, SPECTATOR, Game, IllegalAction, NotationError, RuleError
 from games.registry import get_game
 from tests.games import playing
 
@@ -48,7 +50,7 @@ def formula_points() -> set[str]:
 POINTS = formula_points()
 
 
-def refused(state, seat, text, *fragments, game=YINSH):
+def refused(state: Any, seat: int, text: str, *fragments: str, game: Game[Any, Any] = YINSH) -> str:
     """The move is refused with IllegalAction naming the problem; nothing changes."""
     before = json.dumps(game.dump(state), sort_keys=True)
     with pytest.raises(IllegalAction) as info:
@@ -59,22 +61,23 @@ def refused(state, seat, text, *fragments, game=YINSH):
     return message
 
 
-def moves_of(state, seat, game=YINSH):
+def moves_of(state: Any, seat: int, game: Game[Any, Any] = YINSH) -> list[str]:
     return sorted(game.format(a) for a in game.legal_actions(state, seat))
 
 
-def ring_moves_from(state, seat, src):
+def ring_moves_from(state: Any, seat: int, src: str) -> list[str]:
     return sorted(m for m in moves_of(state, seat) if m.startswith(f"{src}-"))
 
 
-def public(state, game=YINSH):
-    return game.view(state, SPECTATOR)["public"]
+def public(state: Any, game: Game[Any, Any] = YINSH) -> dict[str, Any]:
+    shown: dict[str, Any] = game.view(state, SPECTATOR)["public"]
+    return shown
 
 
 # -- geometry: the 85 placement points -------------------------------------------
 
 
-def test_formula_and_table_agree_on_85_points():
+def test_formula_and_table_agree_on_85_points() -> None:
     table = {"A": (2, 5), "B": (1, 7), "C": (1, 8), "D": (1, 9), "E": (1, 10), "F": (2, 10),
              "G": (2, 11), "H": (3, 11), "I": (4, 11), "J": (5, 11), "K": (7, 10)}
     from_table = {f"{c}{n}" for c, (lo, hi) in table.items() for n in range(lo, hi + 1)}
@@ -82,7 +85,7 @@ def test_formula_and_table_agree_on_85_points():
     assert len(POINTS) == 85
 
 
-def test_fresh_board_offers_exactly_the_85_ring_placements():
+def test_fresh_board_offers_exactly_the_85_ring_placements() -> None:
     state = YINSH.new()
     assert YINSH.to_act(state) == frozenset({1})
     moves = moves_of(state, 1)
@@ -93,7 +96,7 @@ def test_fresh_board_offers_exactly_the_85_ring_placements():
     assert list(YINSH.legal_actions(state, 2)) == []
 
 
-def test_after_one_ring_84_placements_remain_for_the_other_seat():
+def test_after_one_ring_84_placements_remain_for_the_other_seat() -> None:
     state = play(YINSH.new(), 1, "ring F6")
     assert YINSH.to_act(state) == frozenset({2})
     moves = moves_of(state, 2)
@@ -101,14 +104,14 @@ def test_after_one_ring_84_placements_remain_for_the_other_seat():
 
 
 @pytest.mark.parametrize("name", ["A1", "A6", "F1", "F11", "K6", "K11", "L5", "A12", "B0", "B8", "K5", "E11"])
-def test_points_off_the_board_are_notation_errors_naming_the_text(name):
+def test_points_off_the_board_are_notation_errors_naming_the_text(name: str) -> None:
     state = YINSH.new()
     with pytest.raises(NotationError) as info:
         YINSH.parse(state, 1, f"ring {name}")
     assert name.lower() in str(info.value).lower()
 
 
-def test_ring_on_an_occupied_point_is_refused():
+def test_ring_on_an_occupied_point_is_refused() -> None:
     state = play(YINSH.new(), 1, "ring E5")
     refused(state, 2, "ring E5", r"E5.*(not empty|occupied)")
 
@@ -121,11 +124,11 @@ P_PLACEMENTS = ["ring F6", "ring F9", "ring A2", "ring C6", "ring B1", "ring H8"
                 "ring K10", "ring J11", "ring K7", "ring G11"]
 
 
-def position_p():
+def position_p() -> Any:
     return play(YINSH.new(), *P_PLACEMENTS)
 
 
-def test_position_p_seat_1_has_84_ring_moves():
+def test_position_p_seat_1_has_84_ring_moves() -> None:
     # After 10 placements seat 1 (5 rings) moves a ring.  Only empty points and
     # rings; no markers yet, so every move runs over empty points and stops
     # before the first ring.
@@ -155,7 +158,7 @@ def test_position_p_seat_1_has_84_ring_moves():
     assert counts == {"F6": 17, "A2": 17, "B1": 17, "K10": 16, "K7": 17}
 
 
-def test_position_p_after_f6_f8_seat_2_has_76_moves_with_a_jump():
+def test_position_p_after_f6_f8_seat_2_has_76_moves_with_a_jump() -> None:
     # Seat 1 plays F6-F8: a seat-1 marker on F6, the ring now on F8.
     # Seat 2's rings F9 C6 H8 J11 G11:
     # F9:  up F8 is a ring (0); down F10 (1); row 9 E9 D9 (C9 no point) (2),
@@ -184,7 +187,7 @@ def test_position_p_after_f6_f8_seat_2_has_76_moves_with_a_jump():
     assert "H8-E5" in moves and "H8-D4" not in moves
 
 
-def test_a_jump_flips_the_markers_but_not_the_dropped_one():
+def test_a_jump_flips_the_markers_but_not_the_dropped_one() -> None:
     state = play(position_p(), 1, "F6-F8")
     state = play(state, 2, "C6-G6")  # seat 2 marker on C6, jumps seat 1's F6 marker
     view = public(state)
@@ -193,7 +196,7 @@ def test_a_jump_flips_the_markers_but_not_the_dropped_one():
     assert "G6" in view["rings"]["2"] and "C6" not in view["rings"]["2"]
 
 
-def test_illegal_ring_moves_name_the_rule():
+def test_illegal_ring_moves_name_the_rule() -> None:
     state = play(position_p(), 1, "F6-F8")
     # after the jump the ring must stop on the first empty point (G6), not H6
     refused(state, 2, "C6-H6", r"G6", r"first empty", r"stop")
@@ -213,12 +216,12 @@ def test_illegal_ring_moves_name_the_rule():
     refused(state, 1, "F8-F7", r"not your turn")
 
 
-def test_ring_moves_before_five_rings_are_refused():
+def test_ring_moves_before_five_rings_are_refused() -> None:
     state = play(YINSH.new(), *["ring F6", "ring F9"])
     refused(state, 1, "F6-F7", r"5 rings|five rings|place", r"rings")
 
 
-def test_a_ring_cannot_move_beyond_markers_that_reach_the_edge_or_a_ring():
+def test_a_ring_cannot_move_beyond_markers_that_reach_the_edge_or_a_ring() -> None:
     # Walk seat 1's B1 ring down column B: B1-B2 leaves a marker on B1.
     # P after "B1-B2" then seat 2 "G11-G10": the B2 ring's column B downward:
     # B3..B7 empty (5); upward: B1 is a marker and behind it the edge: no move.
@@ -244,7 +247,7 @@ ROW_PLACEMENTS = ["ring E6", "ring C6", "ring E5", "ring D6", "ring B5", "ring F
 ROW_MOVES = ["E6-F7", "C6-C7", "B5-C5", "D6-D7", "C5-D5", "F6-G7", "D5-D4", "G6-H7"]
 
 
-def test_rows_for_both_players_win_for_the_mover():
+def test_rows_for_both_players_win_for_the_mover() -> None:
     # Seat 1 also leaves a marker on F5 (F5-F4), so row 5 reads B5 C5 D5 (1),
     # E5 seat 1's ring, F5 (1).  Then E5-E7 drops a seat-1 marker on E5 (row 5:
     # B5..F5 all seat 1) and jumps E6, which flips to seat 2 (row 6: C6..G6 all
@@ -259,7 +262,7 @@ def test_rows_for_both_players_win_for_the_mover():
     refused(state, 2, "J10-J9", r"over|finished|ended")
 
 
-def test_a_row_only_for_the_opponent_wins_for_the_opponent():
+def test_a_row_only_for_the_opponent_wins_for_the_opponent() -> None:
     # As above, but seat 1 plays K10-K9 instead of F5-F4: F5 keeps its ring,
     # so E5-E7 makes a row only for seat 2 (C6..G6 after the flip).
     state = play(YINSH.new(), *ROW_PLACEMENTS + ROW_MOVES + ["K10-K9", "J11-J10"])
@@ -268,12 +271,12 @@ def test_a_row_only_for_the_opponent_wins_for_the_opponent():
     assert result is not None and result.winners == frozenset({2}) and result.reason == "row"
 
 
-def test_jumping_too_far_in_the_row_position_is_refused():
+def test_jumping_too_far_in_the_row_position_is_refused() -> None:
     state = play(YINSH.new(), *ROW_PLACEMENTS + ROW_MOVES + ["K10-K9", "J11-J10"])
     refused(state, 1, "E5-E8", r"E7", r"first empty", r"stop")
 
 
-def test_the_first_row_by_walking_a_ring_wins():
+def test_the_first_row_by_walking_a_ring_wins() -> None:
     # P, then seat 1 walks its B1 ring down column B leaving markers B1..B5;
     # seat 2 moves other rings without lining up markers.
     moves = ["B1-B2", "G11-G10", "B2-B3", "J11-J10", "B3-B4", "F9-F10", "B4-B5", "H8-H9"]
@@ -284,7 +287,7 @@ def test_the_first_row_by_walking_a_ring_wins():
     assert result is not None and result.winners == frozenset({1}) and result.reason == "row"
 
 
-def test_the_markers_run_out_and_the_board_is_drawn():
+def test_the_markers_run_out_and_the_board_is_drawn() -> None:
     # 51 markers are shared; the dump carries the supply.  Lower it to 1 in a
     # dumped position P (JSON round trip), then one ring move uses the last one.
     state = position_p()
@@ -304,7 +307,7 @@ def test_the_markers_run_out_and_the_board_is_drawn():
 
 
 @pytest.mark.parametrize("text", ["yinsh ring E5", "ring E5", "ring e5", "  YINSH   ring   e5 ", "yinsh ring e5."])
-def test_placement_notation_with_or_without_the_board_word(text):
+def test_placement_notation_with_or_without_the_board_word(text: str) -> None:
     state = YINSH.new()
     action = YINSH.parse(state, 1, text)
     assert YINSH.format(action) == "ring E5"
@@ -312,7 +315,7 @@ def test_placement_notation_with_or_without_the_board_word(text):
 
 
 @pytest.mark.parametrize("text", ["yinsh F6-F8", "F6-F8", "f6-f8", "yinsh f6 - f8", "F6 to F8", "yinsh F6\u2013F8"])
-def test_ring_move_notation_with_or_without_the_board_word(text):
+def test_ring_move_notation_with_or_without_the_board_word(text: str) -> None:
     state = position_p()
     action = YINSH.parse(state, 1, text)
     assert YINSH.format(action) == "F6-F8"
@@ -321,13 +324,13 @@ def test_ring_move_notation_with_or_without_the_board_word(text):
 
 
 @pytest.mark.parametrize("text", ["", "   ", "yinsh", "ring", "squava C3", "gomoku H7", "E5-E8-E9", "ring Z9", "hello"])
-def test_bad_notation_is_a_notation_error(text):
+def test_bad_notation_is_a_notation_error(text: str) -> None:
     with pytest.raises(NotationError) as info:
         YINSH.parse(YINSH.new(), 1, text)
     assert str(info.value)
 
 
-def test_format_parse_round_trip_over_every_legal_action():
+def test_format_parse_round_trip_over_every_legal_action() -> None:
     for state in (YINSH.new(), position_p(), play(position_p(), 1, "F6-F8")):
         (seat,) = YINSH.to_act(state)
         for action in YINSH.legal_actions(state, seat):
@@ -337,7 +340,7 @@ def test_format_parse_round_trip_over_every_legal_action():
 # -- interface -------------------------------------------------------------------------
 
 
-def test_seat_1_first_and_the_starting_seat_option_also_from_json():
+def test_seat_1_first_and_the_starting_seat_option_also_from_json() -> None:
     assert YINSH.to_act(YINSH.new()) == frozenset({1})
     assert YINSH.to_act(YINSH.new({"starting_seat": 1})) == frozenset({1})
     opts = json.loads('{"starting_seat": 2}')
@@ -348,7 +351,7 @@ def test_seat_1_first_and_the_starting_seat_option_also_from_json():
         YINSH.new({"no_such_option": 1})
 
 
-def test_players_alternate_during_placement_and_movement():
+def test_players_alternate_during_placement_and_movement() -> None:
     state = YINSH.new()
     seen = []
     for text in [*P_PLACEMENTS, "F6-F8", "C6-G6"]:
@@ -358,7 +361,7 @@ def test_players_alternate_during_placement_and_movement():
     assert seen == [1, 2] * 6
 
 
-def test_views_are_json_and_hide_nothing_between_audiences():
+def test_views_are_json_and_hide_nothing_between_audiences() -> None:
     state = play(position_p(), 1, "F6-F8")
     views = {v: YINSH.view(state, v) for v in (1, 2, SPECTATOR, HOST)}
     for view in views.values():
@@ -367,7 +370,7 @@ def test_views_are_json_and_hide_nothing_between_audiences():
     assert len(publics) == 1
 
 
-def test_dump_load_round_trip_keeps_play_identical():
+def test_dump_load_round_trip_keeps_play_identical() -> None:
     state = play(position_p(), 1, "F6-F8")
     again = YINSH.load(json.loads(json.dumps(YINSH.dump(state))))
     assert YINSH.dump(again) == YINSH.dump(state)
@@ -375,7 +378,7 @@ def test_dump_load_round_trip_keeps_play_identical():
     assert YINSH.to_act(again) == YINSH.to_act(state)
 
 
-def test_apply_does_not_mutate_under_deepcopy_comparison():
+def test_apply_does_not_mutate_under_deepcopy_comparison() -> None:
     state = position_p()
     snapshot = copy.deepcopy(YINSH.dump(state))
     YINSH.apply(state, 1, YINSH.parse(state, 1, "F6-F8"))
@@ -385,7 +388,7 @@ def test_apply_does_not_mutate_under_deepcopy_comparison():
 # -- the Yinsh board inside Two Connect ---------------------------------------------------
 
 
-def test_two_connect_yinsh_notation_and_placement_count():
+def test_two_connect_yinsh_notation_and_placement_count() -> None:
     state = TC.new()
     actions = [TC.format(a) for a in TC.legal_actions(state, 1)]
     yinsh_moves = [a for a in actions if a.startswith("yinsh")]
@@ -403,19 +406,19 @@ def test_two_connect_yinsh_notation_and_placement_count():
 LINE_STEPS = ((0, 1), (1, 0), (1, 1), (0, -1), (-1, 0), (-1, -1))
 
 
-def _split(name):
+def _split(name: str) -> tuple[int, int]:
     return LETTERS.index(name[0]), int(name[1:])
 
 
-def _name(col, number):
+def _name(col: int, number: int) -> str:
     return f"{LETTERS[col]}{number}"
 
 
-def reference_ring_moves(view, seat):
+def reference_ring_moves(view: Mapping[str, Any], seat: int) -> set[str]:
     """Every ring move of `seat` from a public view, by the rules of yinsh.md."""
     rings = {p: int(s) for s, ps in view["rings"].items() for p in ps}
     markers = {p: int(s) for s, ps in view["markers"].items() for p in ps}
-    out = set()
+    out: set[str] = set()
     for src in view["rings"][str(seat)]:
         c, n = _split(src)
         for dc, dn in LINE_STEPS:
@@ -435,7 +438,7 @@ def reference_ring_moves(view, seat):
     return out
 
 
-def reference_after(view, seat, move):
+def reference_after(view: Mapping[str, Any], seat: int, move: str) -> tuple[dict[str, int], set[int]]:
     """(markers by point after `move`, set of seats with a row of 5) by yinsh.md."""
     src, dst = move.split("-")
     markers = {p: int(s) for s, ps in view["markers"].items() for p in ps}
@@ -447,7 +450,7 @@ def reference_after(view, seat, move):
         if p in markers:
             markers[p] = 3 - markers[p]
     markers[src] = seat
-    rows = set()
+    rows: set[int] = set()
     for p, owner in markers.items():
         pc, pn = _split(p)
         for dc, dn in LINE_STEPS[:3]:
@@ -459,7 +462,7 @@ def reference_after(view, seat, move):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_random_games_agree_with_the_reference_generator(seed):
+def test_random_games_agree_with_the_reference_generator(seed: int) -> None:
     import random
 
     rng = random.Random(seed)

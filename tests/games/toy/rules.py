@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from games.core import Game, IllegalAction, Result
 from games.core.grid import index_name, parse_index
@@ -25,7 +25,7 @@ class ToyState:
 class TicTacToe(Game[ToyState, int]):
     slug = "tic-tac-toe"
     name = "Tic-Tac-Toe"
-    default_options: Mapping[str, Any] = {"starting_seat": 1}
+    default_options: ClassVar[Mapping[str, Any]] = {"starting_seat": 1}
     reason_words = {"line": "a straight line of three marks", "full": "the board filled up"}
 
     def new(self, options: Mapping[str, Any] | None = None) -> ToyState:
