@@ -37,7 +37,7 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
             # always this process's own name: pytest-django's xdist suffix ("test_postgres_gw0") is
             # the same in every run, so two runs at once dropped each other's database mid-run
             db.setdefault("TEST", {})["NAME"] = f"test_{db['NAME']}_{os.getpid()}"
-    layer = settings.CHANNEL_LAYERS.get("default", {})
+    layer: dict[str, Any] = settings.CHANNEL_LAYERS.get("default", {})
     if "redis" in layer.get("BACKEND", ""):
         layer.setdefault("CONFIG", {}).setdefault("prefix", f"test{os.getpid()}")
     # The default cache too (presence, the shared drawings of live parts): every worker's test

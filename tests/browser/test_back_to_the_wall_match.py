@@ -120,7 +120,7 @@ def test_four_players_click_three_rounds_watch_each_replay_and_read_the_standing
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
     frames: dict[str, list[str]] = {}
-    contexts = {
+    contexts: dict[str, dict[str, Any]] = {
         "host": {"viewport": {"width": 1280, "height": 800}},
         "watch": {"viewport": {"width": 1280, "height": 800}},
     }

@@ -21,7 +21,7 @@ from .conftest import ARTIFACTS, TIMEOUT, StartMatch, wait_connected
 
 pytestmark = pytest.mark.browser
 
-VIEWPORTS = {
+VIEWPORTS: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
 }
@@ -55,7 +55,11 @@ def test_a_finished_bouts_console_by_clicks(browser: Any, start_match: StartMatc
     follower = browser.new_context(**VIEWPORTS["desktop"]).new_page()  # the same host link, in another tab
     match = start_match("lance-assembly", ["Ann", "Bob"], fields={"#bouts": "3"}, host=host)
     asked: list[str] = []
-    host.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    host.on("dialog", answer)
     for page in (host, follower):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
     follower.goto(host.url)
@@ -95,7 +99,7 @@ def test_a_finished_bouts_console_by_clicks(browser: Any, start_match: StartMatc
 
 def _queue(page: Any) -> list[tuple[str, str]]:
     """The pending list as shown: (readable label, notation) each."""
-    return [tuple(row) for row in page.eval_on_selector_all(  # type: ignore[misc]
+    return [tuple(row) for row in page.eval_on_selector_all(
         "#hg-queue-list li", "els => els.map(e => [e.querySelector('.hg-queue-label').textContent,"
                              " e.querySelector('code').textContent])")]
 

@@ -83,7 +83,7 @@ def test_every_page_kept_live_equals_a_fresh_load_when_the_movers_reply_races_it
         start_match: StartMatch, browser: Any) -> None:
     match = _new_match(start_match, browser, seat1="Kai")
     host = match.host
-    urls = {**match.seats, "watch": match.watch, "host": host.url}
+    urls: dict[int | str, str] = {**{n: url for n, url in match.seats.items()}, "watch": match.watch, "host": host.url}
     seats = {}
     for n in (1, 2):
         context = browser.new_context()
@@ -97,7 +97,7 @@ def test_every_page_kept_live_equals_a_fresh_load_when_the_movers_reply_races_it
     for page in (*seats.values(), watch):
         page.wait_for_selector(cell("A1"), timeout=TIMEOUT)
 
-    pages = {1: seats[1], 2: seats[2], "watch": watch, "host": host}
+    pages: dict[int | str, Any] = {1: seats[1], 2: seats[2], "watch": watch, "host": host}
     moves = [(1, "A1", "R"), (2, "F1", "B"), (1, "A2", "R"), (2, "F2", "B"), (1, "A3", "R")]
     for number, (seat, coord, value) in enumerate(moves, start=2):
         seats[seat].wait_for_selector("#status.your-turn", timeout=TIMEOUT)

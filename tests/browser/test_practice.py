@@ -15,7 +15,7 @@ from .conftest import ARTIFACTS, TIMEOUT, Server, StartMatch, wait_connected
 
 pytestmark = pytest.mark.browser
 
-VIEWPORTS = {
+VIEWPORTS: dict[str, tuple[dict[str, Any], str]] = {
     "desktop": ({"viewport": {"width": 1280, "height": 800}}, "1"),
     "phone": ({"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}, "2"),
 }

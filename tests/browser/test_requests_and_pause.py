@@ -50,7 +50,11 @@ def test_pause_requests_and_resignations_by_clicks(browser: Any, start_match: St
         page.on("dialog", lambda dialog: dialog.accept())
         page.goto(url)
     asked: list[str] = []
-    host.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    host.on("dialog", answer)
     wait_connected(host, ann, bob, spectator)
     pages = (host, ann, bob, spectator)
 

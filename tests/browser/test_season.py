@@ -46,7 +46,8 @@ def _final(rounds: list[list[str]]) -> dict[str, Any]:
     for row in rounds:
         for seat, text in enumerate(row, start=1):
             state = game.play(state, seat, text)
-    return game.view(state, SPECTATOR)["public"]["final"]
+    result: dict[str, Any] = game.view(state, SPECTATOR)["public"]["final"]
+    return result
 
 
 def _version(page: Any) -> int:
@@ -69,7 +70,8 @@ def _act(page: Any, form: str, fields: dict[str, str], button: str) -> str:
             page.fill(selector, value)
     with page.expect_navigation():
         page.click(button)
-    return page.inner_text(".season-messages")
+    result: str = page.inner_text(".season-messages")
+    return result
 
 
 def _axe(page: Any) -> list[str]:
@@ -155,12 +157,12 @@ def test_a_season_from_roster_to_elimination(server: Server, browser: Any) -> No
         winner = NAMES[final["token_of_life"][0] - 1]
         candidate = NAMES[final["elimination_candidate"][0] - 1]
         for seat, name in enumerate(NAMES, start=1):
-            row = _row(public, name)
+            standing = _row(public, name)
             earned = final["garnets_earned"][str(seat)]
             spent = len(final["garnet_spends"][str(seat)])
-            assert int(row["garnets"]) == (1 if name == "Bob" else 0) + earned - spent, name
-            assert row["tokens"] == ("1" if name == winner else "0") and row["played"] == "1"
-            assert row["status"] == ("elimination candidate" if name == candidate else "active")
+            assert int(standing["garnets"]) == (1 if name == "Bob" else 0) + earned - spent, name
+            assert standing["tokens"] == ("1" if name == winner else "0") and standing["played"] == "1"
+            assert standing["status"] == ("elimination candidate" if name == candidate else "active")
         ledger = public.inner_text("#ledger")
         assert "spent on Once" in ledger and "opening bonus" in ledger
         assert ("sole first on" in ledger) == any(final["garnets_earned"].values())

@@ -45,11 +45,13 @@ def _act(page: Any, fields: dict[str, str], button: str) -> str:
             page.fill(selector, value)
     with page.expect_navigation():
         page.click(button)
-    return page.inner_text(".season-messages")
+    result: str = page.inner_text(".season-messages")
+    return result
 
 
 def _status(page: Any, name: str) -> str:
-    return page.inner_text(f'#standings tr[data-player="{name}"] .status-badge').strip()
+    result: str = page.inner_text(f'#standings tr[data-player="{name}"] .status-badge').strip()
+    return result
 
 
 def test_the_host_answers_the_token_of_life_question_by_clicks(server: Server, browser: Any) -> None:

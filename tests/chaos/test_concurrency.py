@@ -59,7 +59,7 @@ def test_a_thousand_concurrent_requests_give_no_500_and_apply_doubles_once(
         _, html, _ = http.get(f"/h/{match['host']}/")
         cookie = "; ".join(f"{c.name}={c.value}" for c in http.jar)
         seq = host_seq(html)
-        jobs = []
+        jobs: list[tuple[str, str, dict[str, str] | None]] = []
         for n in range(REQUESTS):
             kind = n % 5
             if kind in (0, 1):

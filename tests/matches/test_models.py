@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from typing import Any
 
 import pytest
 from django.contrib import admin
 from django.db import IntegrityError, transaction
+from django.test import Client
 from django.urls import reverse
 
 from matches.core import formats
@@ -28,14 +30,14 @@ from matches.play import services
 ALL_MODELS = [Season, SeasonPlayer, GarnetEntry, TokenOfLife, Match, MatchGarnet, Seat, Bout, TurnLog, Clock]
 
 
-def test_tokens_are_unguessable_and_distinct(db):
+def test_tokens_are_unguessable_and_distinct(db: Any) -> None:
     matches = [services.create_match("lance-assembly") for _ in range(3)]
     tokens = [t for m in matches for t in (m.host_token, m.watch_token, *m.seats.values_list("token", flat=True))]
     assert len(set(tokens)) == len(tokens) == 12
     assert all(re.fullmatch(r"[A-Za-z0-9_-]{32}", t) for t in tokens)
 
 
-def test_every_model_is_in_the_admin_and_its_list_renders(roles, admin_client, play):
+def test_every_model_is_in_the_admin_and_its_list_renders(roles: Any, admin_client: Client, play: Any) -> None:
     play(roles.match, 1, "place C3")
     services.adjust_garnets(roles.match, 1, 1, "test")
     services.end_match(roles.match, [1])
@@ -45,7 +47,7 @@ def test_every_model_is_in_the_admin_and_its_list_renders(roles, admin_client, p
         assert admin_client.get(url).status_code == 200, url
 
 
-def test_match_score_current_bout_and_next_bout_flag(roles):
+def test_match_score_current_bout_and_next_bout_flag(roles: Any) -> None:
     match = roles.match
     assert match.current_bout.number == 1 and not match.needs_next_bout
     services.award_bout(match, 2)
@@ -54,7 +56,7 @@ def test_match_score_current_bout_and_next_bout_flag(roles):
     assert match.current_bout.number == 2 and match.seat(2).name == "Bob"
 
 
-def test_log_entries_say_who_acted(grid_roles):
+def test_log_entries_say_who_acted(grid_roles: Any) -> None:
     match = grid_roles.match
     bout = match.current_bout
     services.host_apply(match, "seat 1: place A1", bout.version)
@@ -63,7 +65,7 @@ def test_log_entries_say_who_acted(grid_roles):
     assert whos == ["host", "host for seat 1", "seat 2"]
 
 
-def test_only_one_active_entry_per_sequence(grid_roles):
+def test_only_one_active_entry_per_sequence(grid_roles: Any) -> None:
     match = grid_roles.match
     entry = services.submit(match, 1, "place A1", match.current_bout.version)
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -73,7 +75,7 @@ def test_only_one_active_entry_per_sequence(grid_roles):
     TurnLog.objects.create(match=match, bout=entry.bout, sequence=entry.sequence, actor=1, text="place C1")
 
 
-def test_clock_remaining():
+def test_clock_remaining() -> None:
     now = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
     running = Clock(per_move=60, reserve=300, running_since=now, deadline=now + dt.timedelta(seconds=360))
     assert running.remaining(now + dt.timedelta(seconds=10)) == 350
@@ -83,7 +85,7 @@ def test_clock_remaining():
     assert paused.remaining(now) == 340 and paused.as_json(now)["paused"]
 
 
-def test_season_ledger_balances(db):
+def test_season_ledger_balances(db: Any) -> None:
     season = Season.objects.create(name="Winter")
     ann = SeasonPlayer.objects.create(season=season, name="Ann")
     GarnetEntry.objects.create(season=season, player=ann, amount=3, reason="won")
@@ -107,7 +109,8 @@ def test_season_ledger_balances(db):
         ("squava", {}, 1, None),
     ],
 )
-def test_default_formats_follow_the_rulings(slug, options, bouts, clock):
+def test_default_formats_follow_the_rulings(slug: str, options: dict[str, Any], bouts: int,
+                                           clock: dict[str, Any] | None) -> None:
     fmt = formats.default_format(slug, options)
     assert fmt["bouts"] == bouts
     if clock is None:
@@ -117,14 +120,15 @@ def test_default_formats_follow_the_rulings(slug, options, bouts, clock):
     assert fmt["stalemate_replays"] == (slug == "lance-assembly")
 
 
-def test_the_host_changes_the_format():
+def test_the_host_changes_the_format() -> None:
     fmt = formats.build_format("grid-master", bouts=5, clock={"per_move": 30, "reserve": 60})
     assert fmt["bouts"] == 5 and fmt["clock"]["per_move"] == 30 and fmt["clock"]["on_timeout"] == "bout"
     bank = formats.build_format("grid-master", clock={"bank": 600, "on_timeout": "match"})["clock"]
     assert (bank["per_move"], bank["reserve"], bank["refill"], bank["on_timeout"]) == (None, 600, False, "match")
     assert formats.build_format("lance-assembly", clock=None)["clock"] is None
     assert formats.build_format("bidding-ttt", clock={"round_seconds": "90"})["clock"]["round_seconds"] == 90
-    for bad in [{"per_move": -1}, {"speed": 3}, {"on_timeout": "never"}, {"round_seconds": 0}]:
+    bad_clocks: list[dict[str, Any]] = [{"per_move": -1}, {"speed": 3}, {"on_timeout": "never"}, {"round_seconds": 0}]
+    for bad in bad_clocks:
         with pytest.raises(formats.FormatError):
             formats.build_format("grid-master", clock=bad)
     with pytest.raises(formats.FormatError):

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from games.core import Game
 from games.registry import get_game, get_page, registered, slugs
 from matches.core import formats
 from matches.models import Match
@@ -25,7 +26,7 @@ TOY = Path(__file__).resolve().parents[1] / "games" / "toy"
 
 
 @pytest.fixture
-def toy(settings: Any) -> Iterator[TicTacToe]:
+def toy(settings: Any) -> Iterator[Game[Any, Any]]:
     """Tic-tac-toe registered for one test; its templates found where the toy keeps them."""
     engine = settings.TEMPLATES[0]
     settings.TEMPLATES = [{**engine, "DIRS": [*engine["DIRS"], TOY / "templates"]}]
@@ -66,6 +67,7 @@ def test_a_game_from_the_registry_alone_is_offered_played_and_ends_in_its_own_wo
     services.start_match(match, starting_seat=1)
     for seat, square in [(1, "A1"), (2, "A2"), (1, "B1"), (2, "B2"), (1, "C1")]:
         bout = match.bouts.order_by("-number").first()
+        assert bout is not None
         services.submit(match, seat, square, bout.version)
     match.refresh_from_db()
     assert match.status == Match.FINISHED and match.winners == [1]

@@ -7,6 +7,7 @@ import threading
 from typing import Any
 
 import pytest
+from django.apps import apps
 from django.core.management import CommandError, call_command
 from django.db.utils import DatabaseError
 
@@ -16,7 +17,7 @@ from matches.discord import sender
 
 def test_a_worker_runs_only_once_every_app_is_ready(monkeypatch: Any) -> None:
     setting_up = threading.Event()  # Django's apps.ready_event while MatchesConfig.ready runs
-    monkeypatch.setattr(runtime.apps, "ready_event", setting_up)
+    monkeypatch.setattr(apps, "ready_event", setting_up)  # the registry runtime waits on
     seen: list[tuple[str, bool]] = []
     worker = runtime.start_worker(lambda word: seen.append((word, setting_up.is_set())), "swept", name="test-worker")
     assert worker.daemon and worker.name == "test-worker"
@@ -32,7 +33,8 @@ def _worker(step: Any, **fields: Any) -> runtime.Worker:
 
 
 def test_the_runner_does_a_round_each_time_it_is_woken_until_stopped() -> None:
-    stop, rounds, seen = threading.Event(), threading.Semaphore(0), []
+    stop, rounds = threading.Event(), threading.Semaphore(0)
+    seen: list[int] = []
 
     def step() -> int:
         seen.append(len(seen))
@@ -54,7 +56,8 @@ def test_the_runner_does_a_round_each_time_it_is_woken_until_stopped() -> None:
 
 
 def test_the_runner_sleeps_what_the_worker_asks_and_retries_a_database_not_ready(caplog: Any) -> None:
-    stop, rounds, waits = threading.Event(), threading.Semaphore(0), []
+    stop, rounds = threading.Event(), threading.Semaphore(0)
+    waits: list[float | None] = []
 
     def step() -> int:
         rounds.release()

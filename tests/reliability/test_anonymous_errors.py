@@ -14,13 +14,13 @@ import secrets
 from typing import Any
 
 import pytest
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
 from matches.models import Season
 from tests.conftest import POSTGRES
 from tests.threads import released_together
+from tests.wsclient import Communicator
 
 BAD_TOKENS = ["%00", "a%00b", "x" * 129, "a.b", "%C3%A9t%C3%A9", "a%20b"]
 TOKEN_PAGES = ["/p/{t}/", "/p/{t}/move/", "/h/{t}/", "/h/{t}/act/", "/w/{t}/", "/f/{t}/", "/s/{t}/", "/s/{t}/act/",
@@ -75,7 +75,7 @@ def test_a_form_post_that_names_utf8_is_read(charset: str) -> None:
 @pytest.mark.parametrize("path", ["/ws/x/", "/ws/m/a.b/", f"/ws/m/{'a' * 129}/", "/ws/m/%00/", "/ws/m/\x00/",
                                   "/ws/m/", "/ws/m/abc/extra/", "/", "/p/abc/"])
 async def test_a_websocket_with_no_route_is_closed_4404(path: str) -> None:
-    comm = WebsocketCommunicator(application, path, headers=[(b"host", b"testserver"),
+    comm = Communicator(application, path, headers=[(b"host", b"testserver"),
                                                              (b"origin", b"http://testserver")])
     connected, code = await comm.connect(timeout=10)
     if connected:
@@ -87,7 +87,7 @@ async def test_a_websocket_with_no_route_is_closed_4404(path: str) -> None:
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_websocket_with_no_route_from_a_foreign_origin_is_still_denied() -> None:
-    comm = WebsocketCommunicator(application, "/ws/x/", headers=[(b"host", b"testserver"),
+    comm = Communicator(application, "/ws/x/", headers=[(b"host", b"testserver"),
                                                                  (b"origin", b"http://evil.example")])
     connected, _ = await comm.connect(timeout=10)
     assert not connected

@@ -23,7 +23,7 @@ from config.channel_layer import ResilientRedisChannelLayer
 pytestmark = pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL")
 
 
-class LosesACancellation(RedisChannelLayer):
+class LosesACancellation(RedisChannelLayer):  # type: ignore[misc]  # channels_redis is untyped (Any): no stubs
     """channels_redis's layer, whose receive loses the first cancellation it gets."""
 
     started: asyncio.Event
@@ -34,7 +34,8 @@ class LosesACancellation(RedisChannelLayer):
             await asyncio.Event().wait()  # cancelled here...
         except asyncio.CancelledError:
             pass  # ...and the cancellation is lost, as in redis-py's command write
-        return await super().receive(channel)  # back to the blocking read
+        result: dict[str, Any] = await super().receive(channel)  # back to the blocking read
+        return result
 
 
 class Layer(ResilientRedisChannelLayer, LosesACancellation):

@@ -16,6 +16,12 @@ def run(coro: Any) -> Any:
     return asyncio.run(coro)
 
 
+async def _request(wrapped: draining.App) -> None:
+    """An HTTP request through `wrapped`: the apps here never receive or send, hence None for both."""
+    nothing: Any = None
+    await wrapped({"type": "http"}, nothing, nothing)
+
+
 @pytest.fixture(autouse=True)
 def no_grace(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(draining, "BROADCAST_GRACE", 0.0)
@@ -32,7 +38,7 @@ def test_a_drain_answers_the_requests_in_flight_then_stops() -> None:
 
         served = Drain()
         wrapped = served.wrap(app)
-        request = asyncio.create_task(wrapped({"type": "http"}, None, None))
+        request = asyncio.create_task(_request(wrapped))
         await asyncio.sleep(0)
         assert served.calls == 1
         stopping = asyncio.create_task(served.run(lambda: said.append("closed the port"), lambda: 0,
@@ -91,7 +97,7 @@ def test_a_drain_that_takes_too_long_stops_anyway() -> None:
             await asyncio.Event().wait()  # never answers
 
         served = Drain()
-        hanging = asyncio.create_task(served.wrap(app)({"type": "http"}, None, None))
+        hanging = asyncio.create_task(_request(served.wrap(app)))
         await asyncio.sleep(0)
         await served.run(lambda: None, lambda: 0, stopped.set, 0.1)
         hanging.cancel()

@@ -151,7 +151,7 @@ def test_fuzzed_chat_and_moderation_posts_never_give_a_500(make_match: Any) -> N
         client.cookies.clear()
         for name, value in cookies.items():
             client.cookies[name] = value
-        headers = {"HTTP_HX_REQUEST": "true"} if number % 2 else {}
+        headers: dict[str, Any] = {"HTTP_HX_REQUEST": "true"} if number % 2 else {}
         response = client.post(url, data, REMOTE_ADDR=f"10.{number >> 16 & 255}.{number >> 8 & 255}.{number & 255}",
                                **headers)
         statuses[response.status_code] += 1

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from config import logredact
 from matches.core import tokens
@@ -149,7 +150,7 @@ def test_daphne_and_django_logs_of_a_real_server_hold_no_token(daphne: Server) -
     for path, _ in SHAPES:
         assert _raw_get(daphne.port, path).startswith(b"HTTP/1.1 "), path
     for path in (f"/ws/{OTHER}/", f"/ws/m/{SEAT}/?t={OTHER}"):
-        with connect(f"ws://127.0.0.1:{daphne.port}{path}", origin=daphne.url, open_timeout=10) as ws, \
+        with connect(f"ws://127.0.0.1:{daphne.port}{path}", origin=Origin(daphne.url), open_timeout=10) as ws, \
                 pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404  # opens nothing

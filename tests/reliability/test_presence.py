@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from matches.live import presence
+from tests.wsclient import Communicator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = [(b"origin", b"http://testserver")]
@@ -42,7 +42,7 @@ async def _rows(match: Any) -> dict[str, int | None]:
 
 async def test_concurrent_sockets_are_each_counted_and_uncounted(make_match: Any) -> None:
     match = await database_sync_to_async(make_match)("lance-assembly")
-    comms = [WebsocketCommunicator(application, f"/ws/m/{match.watch_token}/", headers=ORIGIN)
+    comms = [Communicator(application, f"/ws/m/{match.watch_token}/", headers=ORIGIN)
              for _ in range(SOCKETS)]
     results = await asyncio.gather(*(c.connect(timeout=20) for c in comms))
     assert all(ok for ok, _ in results)
@@ -61,7 +61,7 @@ async def test_sockets_that_close_while_a_heartbeat_is_on_its_way_are_not_counte
     reaches the store were removed first and then added back by it (2,000 spectators leaving at
     once left dozens counted for a minute)."""
     match = await database_sync_to_async(make_match)("lance-assembly")
-    comms = [WebsocketCommunicator(application, f"/ws/m/{match.watch_token}/", headers=ORIGIN) for _ in range(5)]
+    comms = [Communicator(application, f"/ws/m/{match.watch_token}/", headers=ORIGIN) for _ in range(5)]
     assert all(ok for ok, _ in await asyncio.gather(*(c.connect(timeout=20) for c in comms)))
     for comm in comms:
         await comm.receive_from(timeout=20)

@@ -29,12 +29,11 @@ import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import time_machine
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.core.cache import caches
 from django.test import Client
@@ -46,6 +45,7 @@ from matches.play import season_matches
 from matches.seasons import ledger as seasons
 from tests.conftest import REDIS
 from tests.hostform import seq
+from tests.wsclient import Communicator
 
 ROOT = Path(__file__).resolve().parents[2]
 ORIGIN = [(b"origin", b"http://testserver")]
@@ -177,7 +177,7 @@ async def test_websockets_of_unknown_links_count_and_a_valid_one_still_opens(mak
         async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
             await application({**scope, "client": (address, 50000)}, receive, send)
 
-        comm = WebsocketCommunicator(app, f"/ws/m/{token}/", headers=ORIGIN)
+        comm = Communicator(app, f"/ws/m/{token}/", headers=ORIGIN)
         assert (await comm.connect())[0]
         output = await comm.receive_output(timeout=5)
         await comm.disconnect()
@@ -271,7 +271,9 @@ def test_with_redis_the_misses_of_another_process_count_here(client: Client) -> 
     assert "Redis" in django_settings.CACHES["ratelimit"]["BACKEND"]
     address = "198.51.100.20"
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
-    out = subprocess.run([sys.executable, "-c", COUNT_ELSEWHERE, django_settings.RATELIMIT_CACHE_PREFIX,
+    # this test's own prefix (tests/conftest.py's fresh_rate_limits), a setting config.settings does not name
+    prefix: str = cast(Any, django_settings).RATELIMIT_CACHE_PREFIX
+    out = subprocess.run([sys.executable, "-c", COUNT_ELSEWHERE, prefix,
                           str(NOON.timestamp()), address, "20"],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and "counted" in out.stdout, out.stderr
@@ -287,7 +289,8 @@ def unreachable_redis(request: pytest.FixtureRequest, tmp_path: Path, settings: 
     """The ratelimit cache pointed at a Redis that does not answer: a port nothing listens on
     ("closed"), or a redis-server of this test's own stopped with SIGSTOP ("frozen": connections
     open, no reply comes)."""
-    from tests.chaos.conftest import RedisServer, free_port
+    from tests.chaos.conftest import RedisServer
+    from tests.servers import free_port
 
     monkeypatch.setattr(ratelimits, "_failed_at", None)  # put back as it was (None) afterwards
     server = None

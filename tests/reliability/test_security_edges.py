@@ -32,8 +32,10 @@ pytestmark = pytest.mark.django_db
 def _season_form(client: Client) -> dict[str, str]:
     """The season list's form as the page draws it for this client: its key and CSRF token."""
     page = client.get(reverse("season_list")).content.decode()
-    return {"key": re.search(r'name="key" value="([^"]+)"', page).group(1),
-            "csrfmiddlewaretoken": re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)}
+    key = re.search(r'name="key" value="([^"]+)"', page)
+    csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert key is not None and csrf is not None
+    return {"key": key.group(1), "csrfmiddlewaretoken": csrf.group(1)}
 
 
 # -- 1. the season form's key ------------------------------------------------------------------

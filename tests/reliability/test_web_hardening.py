@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
+from tests.wsclient import Communicator
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,7 +51,7 @@ async def test_websocket_origin_must_match_scheme_host_and_port(make_match: Any,
 
     match = await database_sync_to_async(make_match)("lance-assembly")
     headers = [(b"host", host.encode())] + ([(b"origin", origin.encode())] if origin else [])
-    comm = WebsocketCommunicator(application, f"/ws/m/{match.watch_token}/", headers=headers)
+    comm = Communicator(application, f"/ws/m/{match.watch_token}/", headers=headers)
     connected, _ = await comm.connect(timeout=10)
     assert connected is accepted
     await comm.disconnect()
@@ -62,7 +62,7 @@ def test_csrf_trusted_origins_are_accepted_exactly(settings: Any) -> None:
 
     settings.CSRF_TRUSTED_ORIGINS = ["https://match.example.org"]
     settings.ALLOWED_HOSTS = ["match.example.org"]
-    scope = {"type": "websocket", "scheme": "ws",
+    scope: dict[str, Any] = {"type": "websocket", "scheme": "ws",
              "headers": [(b"host", b"match.example.org"), (b"origin", b"https://match.example.org")]}
     assert allowed(scope)
     scope["headers"][1] = (b"origin", b"https://match.example.org:8443")

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from channels.testing import WebsocketCommunicator
 
 from matches.live import relay, render
 from matches.live.inorder import HOLD, InOrder, Update
+from tests.wsclient import Communicator
 
 G = "match-1-watch"
 
@@ -134,7 +134,7 @@ def _meta(version: int, base: int | None) -> str:
     return f'<div id="live-meta" data-bout="1" data-version="{version}"{based}></div>'
 
 
-async def _next_update(comm: WebsocketCommunicator) -> str:
+async def _next_update(comm: Communicator) -> str:
     """The next message that is not a box of who is here (redrawn through the relay as sockets come)."""
     while (text := await comm.receive_from(timeout=5)).lstrip().startswith(PRESENCE_BOXES):
         pass
@@ -156,11 +156,12 @@ async def test_a_spectator_socket_gets_updates_relayed_out_of_order_in_version_o
     from config.asgi import application
 
     match = await database_sync_to_async(make_match)("lance-assembly")
-    comm = WebsocketCommunicator(application, f"/ws/m/{match.watch_token}/", headers=ORIGIN)
+    comm = Communicator(application, f"/ws/m/{match.watch_token}/", headers=ORIGIN)
     connected, _ = await comm.connect()
     assert connected
     assert 'id="live-meta"' in await _next_update(comm)  # the state on connect
     layer = get_channel_layer()
+    assert layer is not None
     group = render.group_name(match.id, -1)
 
     async def from_elsewhere(version: int, base: int | None) -> None:

@@ -130,7 +130,11 @@ def test_nothing_is_rendered_for_audiences_without_a_socket(roles: Any, monkeypa
     _open(match, "watch", "seat-2")
     seen: list[int] = []
     real = render.context
-    monkeypatch.setattr(render, "context", lambda m, viewer, snap=None: seen.append(viewer) or real(m, viewer, snap))
+    def context(m: Any, viewer: int, snap: dict[str, Any] | None = None) -> dict[str, Any]:
+        seen.append(viewer)
+        return real(m, viewer, snap)
+
+    monkeypatch.setattr(render, "context", context)
     _play(match, 1, "place C3")
     groups = [group for group, _ in live.prepare(match.id)]
     assert sorted(seen) == [SPECTATOR, 2]
@@ -184,11 +188,14 @@ def test_the_first_update_is_whole_then_deltas_apply_to_the_version_before(roles
     first = _updates(match)
     for html in first.values():
         assert 'id="log"' in html and 'data-base' not in html  # whole: this process sent nothing before
-    version = int(META.search(first["watch"]).group(1))
+    hit = META.search(first["watch"])
+    assert hit is not None
+    version = int(hit.group(1))
     _play(match, 2, "place D4")
     second = _updates(match)
     for html in second.values():
         found = META.search(html)
+        assert found is not None
         assert int(found.group(1)) == version + 1 and int(found.group(2)) == version
         assert 'id="log"' not in html and 'hx-swap-oob="beforeend:#log-list"' in html
         assert "place D4" in html
@@ -252,6 +259,7 @@ def test_a_delta_is_made_from_the_version_before_whichever_process_drew_it(
             message = update[f"match-{match.id}-{label}"]
             assert message["base"] == message["version"] - 1, (text, label)
             found = META.search(message["html"])
+            assert found is not None
             assert (int(found.group(1)), int(found.group(2))) == (message["version"], message["base"])
             assert _cells(_apply(before[viewer], message["html"])) == _cells(render.fragments(match, viewer))
             assert _rows(_apply(before[viewer], message["html"])) == _rows(render.fragments(match, viewer))
@@ -768,9 +776,13 @@ def test_a_move_that_does_not_follow_the_update_sent_is_read_back(
         ((_, sent),) = live.prepare(match.id, handed[-1])
     assert queries.captured_queries  # read back
     assert "place D4" in sent["html"] and "place C4" in sent["html"]
-    version = int(META.search(sent["html"]).group(1))
+    hit = META.search(sent["html"])
+    assert hit is not None
+    version = int(hit.group(1))
     ((_, late),) = live.prepare(match.id, older)  # the hand-over of version n+1 arrives last
-    assert int(META.search(late["html"]).group(1)) == version
+    hit = META.search(late["html"])
+    assert hit is not None
+    assert int(hit.group(1)) == version
 
 
 def test_the_seat_to_act_is_sent_first_then_spectators(roles: Any) -> None:
@@ -896,6 +908,9 @@ async def test_the_relay_writes_to_every_socket_and_drops_one_that_fails() -> No
                 raise RuntimeError("socket closed")
             self.got.append(text_data or "")
 
+        async def layer_recovered(self) -> None:  # relay.Socket's; no outage here
+            pass
+
     layer = InMemoryChannelLayer()
     mine = relay.Relay(layer)
     good, bad, other = Sock(), Sock(broken=True), Sock()
@@ -930,6 +945,9 @@ async def test_an_update_reaches_this_process_at_once_and_other_processes_throug
 
         async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
             self.got.append(text_data or "")
+
+        async def layer_recovered(self) -> None:  # relay.Socket's; no outage here
+            pass
 
     layer = InMemoryChannelLayer()
     monkeypatch.setattr(live, "get_channel_layer", lambda: layer)
@@ -1012,6 +1030,9 @@ async def test_the_relay_renews_its_memberships(monkeypatch: Any) -> None:
 
     class Sock:
         async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+            pass
+
+        async def layer_recovered(self) -> None:  # relay.Socket's; no outage here
             pass
 
     monkeypatch.setattr(relay, "REJOIN_AFTER", 0.05)

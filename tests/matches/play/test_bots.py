@@ -8,13 +8,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from django.test import Client
 
 from games.bots import STRENGTHS
 from matches.core.errors import NotAllowed
-from matches.models import Match, Seat, TurnLog
+from matches.models import Bout, Match, Seat, TurnLog
 from matches.play import bots, services
 from tests.conftest import POSTGRES
 from tests.threads import released_together
@@ -27,20 +28,22 @@ SMALL = {name: replace(knobs, iterations=20, seconds=None, candidates=min(knobs.
          for name, knobs in STRENGTHS.items()}
 
 
-def current(match):
-    return match.bouts.order_by("-number").first()
+def current(match: Match) -> Bout:
+    bout = match.bouts.order_by("-number").first()
+    assert bout is not None
+    return bout
 
 
-def moves(match, seat):
+def moves(match: Match, seat: int) -> list[str]:
     return list(TurnLog.objects.filter(match=match, kind=TurnLog.MOVE, actor=seat, undone=False)
                 .values_list("text", flat=True))
 
 
-def bot_seat(match, number):
+def bot_seat(match: Match, number: int) -> Seat:
     return Seat.objects.get(match=match, number=number)
 
 
-def test_a_bot_moves_on_its_turn_once_and_only_then(make_match, play):
+def test_a_bot_moves_on_its_turn_once_and_only_then(make_match: Any, play: Any) -> None:
     match = make_match("squava", seat_names=["Ann", "Bob"])
     bots.set_bot(match, 2, "normal")
     assert bots.sweep_bots(SMALL) == 0  # seat 1 to move: the bot waits
@@ -52,7 +55,7 @@ def test_a_bot_moves_on_its_turn_once_and_only_then(make_match, play):
     assert bots.sweep_bots(SMALL) == 1 and len(moves(match, 2)) == 2
 
 
-def test_a_bot_plays_a_whole_game_against_a_bot(make_match):
+def test_a_bot_plays_a_whole_game_against_a_bot(make_match: Any) -> None:
     match = make_match("squava")
     bots.set_bot(match, 1, "easy")
     bots.set_bot(match, 2, "strong")
@@ -63,7 +66,7 @@ def test_a_bot_plays_a_whole_game_against_a_bot(make_match):
     assert match.status == Match.FINISHED and current(match).finished is not None
 
 
-def test_the_host_puts_a_bot_in_a_seat_and_takes_it_out(make_match, play):
+def test_the_host_puts_a_bot_in_a_seat_and_takes_it_out(make_match: Any, play: Any) -> None:
     match = make_match("squava", seat_names=["Ann", "Bob"])
     bout_version = current(match).version
     text = bots.set_bot(match, 2, "strong")
@@ -81,7 +84,7 @@ def test_the_host_puts_a_bot_in_a_seat_and_takes_it_out(make_match, play):
     assert notes[-2:] == [text, "seat 2 (Bob) is played by its person again"]
 
 
-def test_a_doubled_claim_never_plays_twice(make_match, play):
+def test_a_doubled_claim_never_plays_twice(make_match: Any, play: Any) -> None:
     match = make_match("squava")
     bots.set_bot(match, 2, "normal")
     play(match, 1, "C3")
@@ -100,7 +103,7 @@ def test_a_doubled_claim_never_plays_twice(make_match, play):
     assert len(moves(match, 2)) == 1
 
 
-def test_a_sealed_round_is_one_turn_for_the_bot(make_match):
+def test_a_sealed_round_is_one_turn_for_the_bot(make_match: Any) -> None:
     match = make_match("bidding-ttt")
     bots.set_bot(match, 2, "normal")
     seat, bout = bot_seat(match, 2), current(match)
@@ -114,7 +117,7 @@ def test_a_sealed_round_is_one_turn_for_the_bot(make_match):
     assert len(moves(match, 2)) == 1
 
 
-def test_the_bot_decides_from_its_own_view_only(make_match):
+def test_the_bot_decides_from_its_own_view_only(make_match: Any) -> None:
     """Two matches that differ only in the human's sealed bid: with one seed the bot chooses the
     same.  (A seat's own seed includes its match, so each match's bot plays a game of its own:
     the seed is fixed here, and the state is the bout's own, rebuilt from its log.)"""
@@ -131,10 +134,11 @@ def test_the_bot_decides_from_its_own_view_only(make_match):
     assert texts[0] == texts[1]
 
 
-def test_the_bot_thinks_within_its_clock(make_match):
+def test_the_bot_thinks_within_its_clock(make_match: Any) -> None:
     match = make_match("squava", clock={"per_move": 4, "reserve": 0})
     bout = current(match)
     clock = bout.clocks.get(seat=1)
+    assert clock.deadline is not None
     short = bots._within_clock(STRENGTHS["strong"], bout, 1, clock.deadline - dt.timedelta(seconds=3))
     assert short.seconds == pytest.approx(1.5)  # half of the 3 s its clock has left (not 2.5)
     assert short.iterations == STRENGTHS["strong"].iterations
@@ -146,7 +150,7 @@ def test_the_bot_thinks_within_its_clock(make_match):
 @pytest.mark.skipif(not POSTGRES, reason="needs DATABASE_URL pointing at PostgreSQL")
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("game", ["squava", "bidding-ttt"])
-def test_two_workers_at_once_play_one_move(make_match, game):
+def test_two_workers_at_once_play_one_move(make_match: Any, game: str) -> None:
     match = make_match(game)
     bots.set_bot(match, 2, "normal")
     if game == "squava":
@@ -160,14 +164,14 @@ def test_two_workers_at_once_play_one_move(make_match, game):
 # -- the pages --------------------------------------------------------------------------
 
 
-def _form(html, action):
+def _form(html: str, action: str) -> dict[str, str]:
     for form in re.findall(r"<form[^>]*>(.*?)</form>", html, re.S):
         if f'name="action" value="{action}"' in form:
             return dict(re.findall(r'<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"', form))
     raise AssertionError(f"no {action} form on the dashboard")
 
 
-def test_the_host_console_puts_a_bot_in_a_seat(client: Client, make_match, play):
+def test_the_host_console_puts_a_bot_in_a_seat(client: Client, make_match: Any, play: Any) -> None:
     match = make_match("squava", seat_names=["Ann", "Bob"])
     data = _form(client.get(f"/h/{match.host_token}/").content.decode(), "bot")
     flash = client.post(f"/h/{match.host_token}/act/", {**data, "seat": "2", "strength": "easy"}).content.decode()
@@ -183,7 +187,7 @@ def test_the_host_console_puts_a_bot_in_a_seat(client: Client, make_match, play)
     assert bots.sweep_bots(SMALL) == 1
 
 
-def test_practice_starts_a_match_against_the_computer(client: Client):
+def test_practice_starts_a_match_against_the_computer(client: Client) -> None:
     home = client.get("/").content.decode()
     assert 'id="practice-form"' in home and 'value="gomoku"' in home
     response = client.post("/practice/", {"game": "back-to-the-wall", "strength": "strong", "seat": "3"})
@@ -196,7 +200,7 @@ def test_practice_starts_a_match_against_the_computer(client: Client):
     assert "Opponent 1 (computer, strong)" in page
 
 
-def test_a_practice_match_never_points_the_player_to_a_host(client: Client, play, make_match):
+def test_a_practice_match_never_points_the_player_to_a_host(client: Client, play: Any, make_match: Any) -> None:
     """Nobody holds a practice match's host link: a declined draw offer says so, not that "the host
     may still grant it" (a hosted match's pages still say that: test_offers.py)."""
     from matches.play import requests
@@ -222,13 +226,13 @@ def test_a_practice_match_never_points_the_player_to_a_host(client: Client, play
     ({"game": "squava", "strength": "easy", "seat": "3"}, "Squava has seats 1 to 2"),
     ({"game": "squava", "strength": "easy", "seat": "x"}, "choose your seat"),
 ])
-def test_bad_practice_requests_say_why_and_create_nothing(client: Client, data, message):
+def test_bad_practice_requests_say_why_and_create_nothing(client: Client, data: dict[str, str], message: str) -> None:
     response = client.post("/practice/", data)
     assert response.status_code == 400 and message in response.content.decode()
     assert not Match.objects.exists()
 
 
-def test_bots_in_two_matches_of_one_game_do_not_replay_one_game(make_match):
+def test_bots_in_two_matches_of_one_game_do_not_replay_one_game(make_match: Any) -> None:
     """A seat's seed is its match's too: before, seats of two matches at the same bout, version
     and seat number drew the same seed, so two practice matches against the computer replayed
     one game move for move."""
@@ -243,12 +247,12 @@ def test_bots_in_two_matches_of_one_game_do_not_replay_one_game(make_match):
     assert len(games) >= 2
 
 
-def _notes(match):
+def _notes(match: Match) -> list[str]:
     return list(TurnLog.objects.filter(match=match, kind=TurnLog.SEAT_NOTE).order_by("sequence")
                 .values_list("text", flat=True))
 
 
-def test_the_bot_grants_a_takeback_at_once_and_only_once(make_match, play):
+def test_the_bot_grants_a_takeback_at_once_and_only_once(make_match: Any, play: Any) -> None:
     from matches.play import requests
 
     match = make_match("squava", seat_names=["Ann", "Bob"])
@@ -267,7 +271,7 @@ def test_the_bot_grants_a_takeback_at_once_and_only_once(make_match, play):
     assert bots.sweep_bots(SMALL) == 1 and len(moves(match, 2)) == 1
 
 
-def test_the_bot_declines_a_draw_and_plays_on(make_match, play):
+def test_the_bot_declines_a_draw_and_plays_on(make_match: Any, play: Any) -> None:
     from matches.play import requests
 
     match = make_match("squava", seat_names=["Ann", "Bob"])
@@ -283,7 +287,7 @@ def test_the_bot_declines_a_draw_and_plays_on(make_match, play):
     assert bots.sweep_bots(SMALL) == 0 and _notes(match)[-1].endswith("no longer offers a draw: seat 2 (Bob) moved")
 
 
-def test_where_the_host_answers_the_bot_leaves_requests_to_the_host(make_match, play):
+def test_where_the_host_answers_the_bot_leaves_requests_to_the_host(make_match: Any, play: Any) -> None:
     from matches.play import requests
 
     match = make_match("squava", seat_names=["Ann", "Bob"], answers="host")

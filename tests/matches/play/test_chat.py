@@ -126,6 +126,7 @@ def test_mute_tells_until_when_and_is_audited(match: Any, caplog: Any) -> None:
         chat.mute(match, "spectator-abc123", "15", "ghosting")
     mute = ChatMute.objects.get()
     assert (mute.name, mute.reason) == ("Zed", "ghosting")
+    assert mute.until is not None
     until = mute.until.astimezone(UTC)
     refusal = _refused(_spectator, match, "again")
     assert refusal == f"The host muted you in this match's chat until {until:%H:%M} UTC. Reason: ghosting"

@@ -26,7 +26,8 @@ LOSE = ["F1", "F3", "F5", "D6", "C4"]
 def _waits_for_the_disk() -> bool:
     with connection.cursor() as cursor:
         cursor.execute("SHOW synchronous_commit")
-        return cursor.fetchone()[0] == "on"
+        result: bool = cursor.fetchone()[0] == "on"
+        return result
 
 
 def test_a_move_inside_a_bout_does_not_wait_for_the_disk_and_the_bouts_last_move_does(roles: Any, play: Any) -> None:

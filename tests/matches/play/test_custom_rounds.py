@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from games.core import RuleError
 from matches.models import SeasonPlayer, TokenOfLife, TurnLog, WebhookPost
 from matches.play import season_matches, services
 from matches.replays import records
@@ -55,7 +56,7 @@ def test_a_rounds_time_limit_closes_it_on_the_server_clock_and_logs_who_gave_no_
     assert notes == ["the round deadline passed: the round is resolved", "seat 2 (Bob): no answer",
                      "seat 3 (Cy): no answer"]
     assert bout.state == match.game.dump(services.replay_bout(bout))
-    with pytest.raises(services.RuleError, match="round 1 is closed; answers are no longer taken"):
+    with pytest.raises(RuleError, match="round 1 is closed; answers are no longer taken"):
         services.submit(match, 2, "round 1 answer 3", bout.version)
 
 

@@ -15,17 +15,17 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
 from config.asgi import application
 from games.registry import get_game
 from matches.core import events
-from matches.models import Match
+from matches.models import Bout, Match
 from matches.play import requests, services, sweeper
 from matches.play.engine import host_seq
 from tests.hostform import seq
+from tests.wsclient import Communicator
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +62,9 @@ def _respond(client: Client, seat: Any, kind: str, verdict: str, offer: str) -> 
 def _host(client: Client, match: Any, seat: int, kind: str, verdict: str) -> str:
     html = client.post(f"/h/{match.host_token}/act/", {"action": "answer", "seat": seat, "kind": kind,
                                                        "answer": verdict, "host_seq": seq(match.host_token)})
-    return _text(re.search(r'<div id="host-flash"[^>]*>(.*?)</div>', html.content.decode(), re.S).group(1))
+    hit = re.search(r'<div id="host-flash"[^>]*>(.*?)</div>', html.content.decode(), re.S)
+    assert hit is not None
+    return _text(hit.group(1))
 
 
 def _notes(match: Any) -> list[str]:
@@ -71,6 +73,12 @@ def _notes(match: Any) -> list[str]:
 
 def _fresh(match: Any) -> Match:
     return Match.objects.get(pk=match.pk)
+
+
+def _fresh_bout(match: Any) -> Bout:
+    bout = _fresh(match).current_bout
+    assert bout is not None
+    return bout
 
 
 # -- who answers ------------------------------------------------------------------------------
@@ -145,7 +153,7 @@ def test_the_opponent_accepts_a_draw_once_and_each_audience_sees_its_own(client:
     assert "Bout 1 is drawn" in status and "agreed by the players" in status
     # an agreed draw is an ending the host may take back, like a resignation
     services.reopen_bout(match, version + 1)
-    assert _fresh(match).current_bout.finished is None
+    assert _fresh_bout(match).finished is None
 
 
 def test_a_declined_takeback_can_be_granted_by_the_host(client: Client, make_match: Any, play: Any) -> None:
@@ -165,7 +173,7 @@ def test_a_declined_takeback_can_be_granted_by_the_host(client: Client, make_mat
     assert _host(client, match, 1, "takeback", "decline") == \
         "Bob has declined the takeback request of seat 1 (Ann) already: you may only grant it"
     assert _host(client, match, 1, "takeback", "accept") == "takeback accepted: 1 turn(s) taken back"
-    assert [t.text for t in _fresh(match).current_bout.active_moves()] == []
+    assert [t.text for t in _fresh_bout(match).active_moves()] == []
     assert _notes(match)[-4:] == [
         "seat:seat 1 (Ann) asks to take back their last move",
         "seat:seat 2 (Bob) declines the takeback request of seat 1 (Ann)",
@@ -183,7 +191,7 @@ def test_the_opponent_accepts_a_takeback_as_its_own_undo(client: Client, make_ma
     seq_before = host_seq(match)
     assert _post(client, ann, request="takeback") == ""  # on her turn: her move and Bob's reply go back
     assert _respond(client, bob, "takeback", "accept", _offer_id(client, bob, "takeback")) == ""
-    assert [t.text for t in _fresh(match).current_bout.active_moves()] == []
+    assert [t.text for t in _fresh_bout(match).active_moves()] == []
     assert _notes(match)[-1] == ("seat:seat 2 (Bob) accepts the takeback request of seat 1 (Ann): "
                                  "2 turn(s) taken back")
     assert host_seq(match) == seq_before
@@ -199,14 +207,14 @@ def test_an_offer_ends_when_the_offerer_moves_or_after_one_turn(client: Client, 
     assert _notes(match)[-1] == "seat:seat 1 (Ann) no longer offers a draw: they moved"
     assert _respond(client, bob, "draw", "accept", offer) == \
         "that draw offer is no longer open: it was answered, or a move ended it"
-    assert _fresh(match).current_bout.finished is None
+    assert _fresh_bout(match).finished is None
     # offered on the opponent's turn, it lasts until the opponent moves
     assert _post(client, ann, request="takeback") == ""
     play(match, 2, "place D4")
     assert _notes(match)[-1] == "seat:seat 1 (Ann) no longer asks for a takeback: seat 2 (Bob) moved"
     assert _host(client, match, 1, "takeback", "accept") == \
         "that request is no longer open (it was answered, or the bout ended)"
-    assert [t.text for t in _fresh(match).current_bout.active_moves()] == ["place C3", "place D4"]
+    assert [t.text for t in _fresh_bout(match).active_moves()] == ["place C3", "place D4"]
 
 
 def test_an_offer_and_its_answer_leave_the_board_and_the_clocks_alone(client: Client, make_match: Any,
@@ -219,7 +227,7 @@ def test_an_offer_and_its_answer_leave_the_board_and_the_clocks_alone(client: Cl
     assert _post(client, ann, request="draw") == ""
     time_machine.shift(10)
     assert _respond(client, bob, "draw", "decline", _offer_id(client, bob, "draw")) == ""
-    bout = _fresh(match).current_bout
+    bout = _fresh_bout(match)
     assert (bout.version, bout.deadline) == (version, deadline)  # Ann's clock ran on, the board did not change
     time_machine.shift(10)
     entry = services.submit(match, 1, "place C3", version)  # the page drawn before the offer still plays
@@ -332,7 +340,7 @@ def test_the_hosts_game_has_no_draw_offer_or_takeback_for_seats(client: Client, 
     reply = client.post(f"/p/{ann.token}/move/", {"text": "offer a draw", "version": match.current_bout.version})
     found = re.search(r'<div id="move-error"[^>]*>(.*?)</div>', reply.content.decode(), re.S)
     assert found and _text(found.group(1)) == "there is no open round to answer"
-    assert (_fresh(match).format, match.turns.count(), _fresh(match).current_bout.version) == before
+    assert (_fresh(match).format, match.turns.count(), _fresh_bout(match).version) == before
 
 
 # -- on the wire ----------------------------------------------------------------------------------
@@ -348,7 +356,7 @@ async def test_each_audience_gets_only_its_own_offer_controls_on_the_wire(make_m
     tokens = {"ann": seats[1], "bob": seats[2], "watch": match.watch_token, "host": match.host_token}
     comms = {}
     for who, token in tokens.items():
-        comms[who] = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=[(b"origin", b"http://testserver")])
+        comms[who] = Communicator(application, f"/ws/m/{token}/", headers=[(b"origin", b"http://testserver")])
         assert (await comms[who].connect())[0]
 
     async def update(who: str, needle: str) -> str:

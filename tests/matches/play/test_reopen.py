@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -36,7 +37,8 @@ def fresh_replay(bout: Any) -> dict[str, Any]:
     state = game.new(bout.options)
     for entry in bout.turns.filter(kind=TurnLog.MOVE, undone=False, corrected=False).order_by("sequence"):
         state = game.play(state, entry.actor, entry.text)
-    return game.dump(state)
+    result: dict[str, Any] = game.dump(state)
+    return result
 
 
 def snapshot(match: Any) -> tuple[Any, ...]:
@@ -52,7 +54,7 @@ def timeout(match: Any, frozen: Any) -> None:
     assert services.sweep_clocks() == 1
 
 
-ENDINGS = {
+ENDINGS: dict[str, tuple[Callable[[Any, Any], Any], str]] = {
     "award": (lambda m, f: services.award_bout(m, 1), Match.RUNNING),
     "forfeit-bout": (lambda m, f: services.forfeit(m, 1, "bout"), Match.RUNNING),
     "forfeit-match": (lambda m, f: services.forfeit(m, 2, "match"), Match.FINISHED),
@@ -90,6 +92,7 @@ def test_each_ending_is_reopened(roles: Any, play: Any, frozen: Any, kind: str) 
     ending[0].refresh_from_db()
     assert ending[0].undone
     note = TurnLog.objects.filter(match=match).order_by("-sequence").first()
+    assert note is not None
     assert note.kind == "host" and note.text.startswith("reopened bout 1") and note.version == bout.version
     assert ending[0].text in note.text
     # seat 2 is to act and gets a fresh turn: allowance + what is left of its reserve
@@ -256,6 +259,7 @@ def test_a_time_out_with_no_time_left_is_reopened_with_the_clocks_paused(make_ma
     bout = current(match)
     assert match.paused and bout.finished is None and bout.deadline is None
     note = TurnLog.objects.filter(match=match).order_by("-sequence").first()
+    assert note is not None
     assert note.text.startswith("reopened bout 1") and "no time left" in note.text
     assert services.sweep_clocks() == 0  # no instant second time-out
     services.adjust_clock(match, 1, 60)

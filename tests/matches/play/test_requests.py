@@ -37,7 +37,9 @@ def _ask(client: Client, seat: Any, **data: str) -> str:
 def _answer(client: Client, match: Any, seat: int, kind: str, verdict: str) -> str:
     html = client.post(f"/h/{match.host_token}/act/", {"action": "answer", "seat": seat, "kind": kind,
                                                        "answer": verdict, "host_seq": seq(match.host_token)})
-    return _text(re.search(r'<div id="host-flash"[^>]*>(.*?)</div>', html.content.decode(), re.S).group(1))
+    hit = re.search(r'<div id="host-flash"[^>]*>(.*?)</div>', html.content.decode(), re.S)
+    assert hit is not None
+    return _text(hit.group(1))
 
 
 def _log(match: Any) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -18,11 +19,13 @@ WIN = ["A1", "A2", "A3", "A4", "A5"]
 LOSE = ["F1", "F3", "F5", "D6", "C4"]
 
 
-def current(match):
-    return match.bouts.order_by("-number").first()
+def current(match: Match) -> Bout:
+    bout = match.bouts.order_by("-number").first()
+    assert bout is not None
+    return bout
 
 
-def lance_bout(play, match, winner, starter):
+def lance_bout(play: Any, match: Match, winner: int, starter: int) -> Bout:
     loser = 3 - winner
     order = [(winner, WIN), (loser, LOSE)] if starter == winner else [(loser, LOSE), (winner, WIN)]
     for i in range(5):
@@ -33,7 +36,7 @@ def lance_bout(play, match, winner, starter):
     raise AssertionError("no lance")
 
 
-def random_moves(play, match, n, seed=7):
+def random_moves(play: Any, match: Match, n: int, seed: int = 7) -> None:
     game = match.game
     rng = random.Random(seed)
     for _ in range(n):
@@ -45,7 +48,7 @@ def random_moves(play, match, n, seed=7):
         play(match, seat, game.format(game.random_action(state, seat, rng)))
 
 
-def snapshot(match):
+def snapshot(match: Match) -> tuple[int, Any, list[tuple[int, str, bool, bool]]]:
     bout = current(match)
     return bout.version, bout.state, list(TurnLog.objects.filter(match=match).values_list("id", "text", "undone", "corrected"))
 
@@ -53,7 +56,7 @@ def snapshot(match):
 # -- moves and versions --------------------------------------------------------------
 
 
-def test_submit_applies_logs_canonical_text_and_bumps_version(roles):
+def test_submit_applies_logs_canonical_text_and_bumps_version(roles: Any) -> None:
     match = roles.match
     bout = current(match)
     entry = services.submit(match, 1, "I place a tile on c3", bout.version)
@@ -63,7 +66,7 @@ def test_submit_applies_logs_canonical_text_and_bumps_version(roles):
     assert bout.state == match.game.dump(services.replay_bout(bout))
 
 
-def test_stale_version_is_refused_with_both_versions_and_nothing_changes(roles, play):
+def test_stale_version_is_refused_with_both_versions_and_nothing_changes(roles: Any, play: Any) -> None:
     match = roles.match
     play(match, 1, "place C3")
     before = snapshot(match)
@@ -72,7 +75,7 @@ def test_stale_version_is_refused_with_both_versions_and_nothing_changes(roles, 
     assert snapshot(match) == before
 
 
-def test_double_submit_with_the_same_version_is_applied_once(roles):
+def test_double_submit_with_the_same_version_is_applied_once(roles: Any) -> None:
     match = roles.match
     version = current(match).version
     services.submit(match, 1, "place C3", version)
@@ -81,7 +84,7 @@ def test_double_submit_with_the_same_version_is_applied_once(roles):
     assert current(match).active_moves().count() == 1
 
 
-def test_rule_errors_reach_the_player_and_change_nothing(roles, play):
+def test_rule_errors_reach_the_player_and_change_nothing(roles: Any, play: Any) -> None:
     match = roles.match
     before = snapshot(match)
     with pytest.raises(NotationError):
@@ -91,7 +94,7 @@ def test_rule_errors_reach_the_player_and_change_nothing(roles, play):
     assert snapshot(match) == before
 
 
-def test_moves_are_refused_before_the_start_and_after_the_end(make_match, play):
+def test_moves_are_refused_before_the_start_and_after_the_end(make_match: Any, play: Any) -> None:
     match = make_match("grid-master", start=False)
     with pytest.raises(services.NotAllowed, match="not started"):
         services.submit(match, 1, "place A1", 1)
@@ -101,12 +104,12 @@ def test_moves_are_refused_before_the_start_and_after_the_end(make_match, play):
         play(match, 1, "place A1")
 
 
-def test_each_change_is_announced_once_after_commit(roles, django_capture_on_commit_callbacks):
+def test_each_change_is_announced_once_after_commit(roles: Any, django_capture_on_commit_callbacks: Any) -> None:
     from matches.core import events
 
-    sent = []
+    sent: list[tuple[int, list[str] | None]] = []
 
-    def record(match_id, moved):
+    def record(match_id: int, moved: events.Moved | None) -> None:
         sent.append((match_id, [row.text for row in moved.rows] if moved is not None else None))
 
     events.subscribe(record)
@@ -125,7 +128,7 @@ def test_each_change_is_announced_once_after_commit(roles, django_capture_on_com
 # -- match format ----------------------------------------------------------------------
 
 
-def test_best_of_three_alternates_the_starter_and_ends_at_two_wins(roles, play):
+def test_best_of_three_alternates_the_starter_and_ends_at_two_wins(roles: Any, play: Any) -> None:
     match = roles.match
     assert match.format["bouts"] == 3 and match.bouts_needed == 2
     first = lance_bout(play, match, winner=1, starter=1)
@@ -145,7 +148,7 @@ def test_best_of_three_alternates_the_starter_and_ends_at_two_wins(roles, play):
         services.start_next_bout(match)
 
 
-def test_a_stalemate_is_replayed_with_the_same_starter_and_does_not_count(make_match, play):
+def test_a_stalemate_is_replayed_with_the_same_starter_and_does_not_count(make_match: Any, play: Any) -> None:
     match = make_match("lance-assembly", starting_seat=2)
     for seat, text in [(2, "place A1"), (1, "place F6")] + [
         (2, "slide A1 down 1"), (1, "slide F6 up 1"), (2, "slide A2 up 1"), (1, "slide F5 down 1")
@@ -162,7 +165,7 @@ def test_a_stalemate_is_replayed_with_the_same_starter_and_does_not_count(make_m
     assert match.score() == {1: 0, 2: 1} and match.status == Match.RUNNING
 
 
-def test_host_declared_stalemate_replays_but_a_draw_counts(roles):
+def test_host_declared_stalemate_replays_but_a_draw_counts(roles: Any) -> None:
     match = roles.match
     services.declare_result(match, "stalemate", current(match).version)
     assert not current(match).counts
@@ -174,7 +177,7 @@ def test_host_declared_stalemate_replays_but_a_draw_counts(roles):
         services.declare_result(match, "victory", current(match).version)
 
 
-def test_single_game_ends_the_match_with_the_bout(grid_roles, play):
+def test_single_game_ends_the_match_with_the_bout(grid_roles: Any, play: Any) -> None:
     match = grid_roles.match
     assert match.format["bouts"] == 1 and match.format["clock"] is None
     services.award_bout(match, 2)
@@ -182,7 +185,7 @@ def test_single_game_ends_the_match_with_the_bout(grid_roles, play):
     assert match.status == Match.FINISHED and match.winners == [2] and match.result_reason == "award"
 
 
-def test_create_match_refuses_what_makes_no_sense(db):
+def test_create_match_refuses_what_makes_no_sense(db: Any) -> None:
     with pytest.raises(services.ServiceError, match="no game"):
         services.create_match("chess")
     with pytest.raises(services.ServiceError, match="2 seats"):
@@ -195,7 +198,7 @@ def test_create_match_refuses_what_makes_no_sense(db):
         services.create_match("lance-assembly", bouts=0)
 
 
-def test_create_match_options_and_tokens(db):
+def test_create_match_options_and_tokens(db: Any) -> None:
     match = services.create_match("lance-assembly", seat_names=["Ann"], options={"variant": "sliding-tic-tac-toe"}, bouts=5)
     assert match.format["bouts"] == 5 and match.bouts_needed == 3
     assert match.format["clock"]["per_move"] == 120 and match.format["clock"]["refill"] is False
@@ -208,7 +211,7 @@ def test_create_match_options_and_tokens(db):
 # -- host: undo and correct --------------------------------------------------------------
 
 
-def test_undo_gives_exactly_the_state_of_a_fresh_replay(roles, play):
+def test_undo_gives_exactly_the_state_of_a_fresh_replay(roles: Any, play: Any) -> None:
     match = roles.match
     random_moves(play, match, 12)
     bout = current(match)
@@ -222,11 +225,12 @@ def test_undo_gives_exactly_the_state_of_a_fresh_replay(roles, play):
     assert bout.state == game.dump(fresh) == game.dump(services.replay_bout(bout))
     assert TurnLog.objects.filter(bout=bout, undone=True).count() == 3  # marked, never deleted
     note = TurnLog.objects.filter(match=match, kind=TurnLog.HOST_NOTE).last()
+    assert note is not None
     assert note.who == "host" and note.text.startswith("undo 3")
     assert sorted(game.to_act(services.bout_state(bout))) == [min(game.to_act(fresh))]
 
 
-def test_undo_refuses_more_turns_than_there_are_and_stale_versions(roles, play):
+def test_undo_refuses_more_turns_than_there_are_and_stale_versions(roles: Any, play: Any) -> None:
     match = roles.match
     play(match, 1, "place C3")
     with pytest.raises(services.NotAllowed, match="only 1"):
@@ -235,7 +239,7 @@ def test_undo_refuses_more_turns_than_there_are_and_stale_versions(roles, play):
         services.undo(match, 1)
 
 
-def test_undo_of_the_winning_move_reopens_the_bout_and_the_match(make_match, play):
+def test_undo_of_the_winning_move_reopens_the_bout_and_the_match(make_match: Any, play: Any) -> None:
     match = make_match("lance-assembly", bouts=1)
     bout = lance_bout(play, match, winner=1, starter=1)
     match.refresh_from_db()
@@ -249,7 +253,7 @@ def test_undo_of_the_winning_move_reopens_the_bout_and_the_match(make_match, pla
     assert match.status == Match.FINISHED and match.winners == [1]
 
 
-def test_correct_replaces_the_turn_and_equals_a_fresh_replay(roles, play):
+def test_correct_replaces_the_turn_and_equals_a_fresh_replay(roles: Any, play: Any) -> None:
     match = roles.match
     for seat, text in [(1, "place C3"), (2, "place D4"), (1, "place E5")]:
         play(match, seat, text)
@@ -267,7 +271,7 @@ def test_correct_replaces_the_turn_and_equals_a_fresh_replay(roles, play):
     assert bout.state == game.dump(fresh) == game.dump(services.replay_bout(bout))
 
 
-def test_an_illegal_correction_changes_nothing(roles, play):
+def test_an_illegal_correction_changes_nothing(roles: Any, play: Any) -> None:
     match = roles.match
     for seat, text in [(1, "place C3"), (2, "place D4"), (1, "place E5")]:
         play(match, seat, text)
@@ -285,7 +289,7 @@ def test_an_illegal_correction_changes_nothing(roles, play):
 # -- host: other actions ------------------------------------------------------------------------
 
 
-def test_host_enters_orders_for_a_seat_and_the_log_says_so(grid_roles):
+def test_host_enters_orders_for_a_seat_and_the_log_says_so(grid_roles: Any) -> None:
     match = grid_roles.match
     entry = services.host_apply(match, "seat 1: place A1", current(match).version)
     assert entry.actor == 1 and entry.by_host and entry.who == "host for seat 1"
@@ -295,7 +299,7 @@ def test_host_enters_orders_for_a_seat_and_the_log_says_so(grid_roles):
         services.host_apply(match, "place B2", current(match).version)
 
 
-def test_forfeit_loses_the_bout_or_the_match_per_format(roles, make_match):
+def test_forfeit_loses_the_bout_or_the_match_per_format(roles: Any, make_match: Any) -> None:
     match = roles.match
     services.forfeit(match, 2)  # lance assembly: a forfeit loses the bout
     match.refresh_from_db()
@@ -310,7 +314,7 @@ def test_forfeit_loses_the_bout_or_the_match_per_format(roles, make_match):
     assert four.winners == [1, 2, 4]
 
 
-def test_award_and_end_match_by_bouts_won(roles):
+def test_award_and_end_match_by_bouts_won(roles: Any) -> None:
     match = roles.match
     services.award_bout(match, 2)
     services.start_next_bout(match)
@@ -322,13 +326,13 @@ def test_award_and_end_match_by_bouts_won(roles):
         services.end_match(match)
 
 
-def test_end_match_with_chosen_winners(grid_roles):
+def test_end_match_with_chosen_winners(grid_roles: Any) -> None:
     services.end_match(grid_roles.match, winners=[1, 2])
     grid_roles.match.refresh_from_db()
     assert grid_roles.match.winners == [1, 2]
 
 
-def test_every_host_action_is_logged_as_host(roles, play):
+def test_every_host_action_is_logged_as_host(roles: Any, play: Any) -> None:
     match = roles.match
     play(match, 1, "place C3")
     services.pause_clocks(match)
@@ -359,7 +363,7 @@ def test_every_host_action_is_logged_as_host(roles, play):
     assert len(sequences) == len(set(sequences))
 
 
-def test_garnets_of_a_match_in_no_season_stay_on_the_match(roles):
+def test_garnets_of_a_match_in_no_season_stay_on_the_match(roles: Any) -> None:
     match = roles.match
     services.adjust_garnets(match, 1, 3, "won a board")
     services.adjust_garnets(match, 1, -1, "late")
@@ -371,14 +375,14 @@ def test_garnets_of_a_match_in_no_season_stay_on_the_match(roles):
         services.adjust_garnets(match, 1, 0)
 
 
-def test_garnets_go_to_the_named_season_roster(make_match):
+def test_garnets_go_to_the_named_season_roster(make_match: Any) -> None:
     match = make_match("grid-master", season=seasons.create_season("Autumn"))
     services.adjust_garnets(match, 2, 1, "nice")
     assert match.season.name == "Autumn" and match.season.garnets() == {"Bob": 1}
     assert sorted(match.season.players.values_list("name", flat=True)) == ["Ann", "Bob"]
 
 
-def test_back_to_the_wall_winner_earns_a_token_of_life(make_match):
+def test_back_to_the_wall_winner_earns_a_token_of_life(make_match: Any) -> None:
     match = make_match("back-to-the-wall", season=seasons.create_season("Main"))
     services.end_match(match, [3])
     assert [t.player.name for t in match.season.tokens_of_life.all()] == ["Cy"]
@@ -387,7 +391,7 @@ def test_back_to_the_wall_winner_earns_a_token_of_life(make_match):
 # -- sealed rounds --------------------------------------------------------------------------------
 
 
-def test_sealed_seats_submit_on_the_same_version_and_the_round_resolves(make_match):
+def test_sealed_seats_submit_on_the_same_version_and_the_round_resolves(make_match: Any) -> None:
     match = make_match("bidding-ttt")
     version = current(match).version
     services.submit(match, 1, "A1 3", version)
@@ -399,7 +403,7 @@ def test_sealed_seats_submit_on_the_same_version_and_the_round_resolves(make_mat
     assert bout.state == match.game.dump(services.replay_bout(bout))
 
 
-def test_sealed_double_submit_and_old_round_versions_are_refused(make_match):
+def test_sealed_double_submit_and_old_round_versions_are_refused(make_match: Any) -> None:
     match = make_match("bidding-ttt")
     version = current(match).version
     services.submit(match, 1, "A1 3", version)
@@ -412,7 +416,7 @@ def test_sealed_double_submit_and_old_round_versions_are_refused(make_match):
     assert Bout.objects.get(pk=current(match).pk).state == match.game.dump(services.replay_bout(current(match)))
 
 
-def test_four_seat_sealed_round_through_the_services(make_match):
+def test_four_seat_sealed_round_through_the_services(make_match: Any) -> None:
     match = make_match("back-to-the-wall")
     game = match.game
     rng = random.Random(3)
@@ -429,7 +433,7 @@ def test_four_seat_sealed_round_through_the_services(make_match):
     assert bout.state == game.dump(services.replay_bout(bout))
 
 
-def test_the_host_chooses_who_starts_bout_one_and_starts_once(make_match):
+def test_the_host_chooses_who_starts_bout_one_and_starts_once(make_match: Any) -> None:
     match = make_match("lance-assembly", start=False)
     with pytest.raises(services.NotAllowed, match="no seat 3"):
         services.start_match(match, starting_seat=3)
@@ -442,7 +446,7 @@ def test_the_host_chooses_who_starts_bout_one_and_starts_once(make_match):
         services.start_next_bout(match)
 
 
-def test_bidding_takes_the_garnets_of_the_season_ledger_at_bout_start(make_match):
+def test_bidding_takes_the_garnets_of_the_season_ledger_at_bout_start(make_match: Any) -> None:
     match = make_match("bidding-ttt", season=seasons.create_season("Spring"), start=False)
     services.adjust_garnets(match, 2, 4, "board win")
     bout = services.start_match(match)
@@ -451,7 +455,7 @@ def test_bidding_takes_the_garnets_of_the_season_ledger_at_bout_start(make_match
 
 
 @pytest.mark.parametrize("slug", ["lance-assembly", "grid-master", "two-connect", "bidding-ttt", "back-to-the-wall"])
-def test_random_moves_and_undos_always_equal_a_fresh_replay(make_match, slug):
+def test_random_moves_and_undos_always_equal_a_fresh_replay(make_match: Any, slug: str) -> None:
     match = make_match(slug, clock=False)
     game = match.game
     rng = random.Random(slug)

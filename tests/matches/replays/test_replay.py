@@ -82,7 +82,7 @@ def test_the_last_step_of_a_random_bout_is_the_stored_state(make_match: Any, slu
         assert len(steps) - 1 == match.game.public_view(steps[-1].state).get("round", len(steps) - 1) or len(steps) > 1
         assert [m.pk for s in steps for m in s.moves] == [m.pk for m in active]
     else:
-        assert [s.last.pk for s in steps[1:]] == [m.pk for m in active]
+        assert [s.last.pk if s.last is not None else None for s in steps[1:]] == [m.pk for m in active]
 
 
 @pytest.mark.parametrize("slug", slugs())
@@ -162,7 +162,9 @@ def test_import_reproduces_a_time_out(make_match: Any) -> None:
     clock = bout.clocks.get(seat=2)
     from matches.play import clocks, sweeper
 
-    assert sweeper.claim_and_expire(match.pk, bout.pk, bout.version, clocks.flag_at(clock))
+    flag_at = clocks.flag_at(clock)
+    assert flag_at is not None
+    assert sweeper.claim_and_expire(match.pk, bout.pk, bout.version, flag_at)
     match.refresh_from_db()
     assert _bout(match).reason == "time"
     copy = record.import_record(record.export(match, HOST))
@@ -253,7 +255,9 @@ def test_the_live_pages_link_each_finished_bout_and_the_banner_all_bouts(client:
     match.refresh_from_db()
     assert match.status == Match.FINISHED
     page = client.get(f"/p/{match.seats.get(number=2).token}/").content.decode()
-    banner = re.search(r'<section id="banner".*?</section>', page, re.S).group(0)
+    hit = re.search(r'<section id="banner".*?</section>', page, re.S)
+    assert hit is not None
+    banner = hit.group(0)
     assert 'href="bouts/1/"' in banner and 'href="bouts/2/"' in banner
     host = client.get(f"/h/{match.host_token}/").content.decode()
     assert 'href="record.txt"' in host and 'href="bouts/2/record.txt"' in host
@@ -343,14 +347,14 @@ def test_back_to_the_wall_replays_hide_orders_and_garnet_spends(client: Client, 
     # a round still open is no step, and its orders are nowhere in another audience's replay or record
     rng = random.Random(3)
     state = services.bout_state(_bout(two))
-    orders = {seat: game.format(game.random_action(state, seat, rng)) for seat in (1, 2, 3)}
-    for seat, text in orders.items():
+    open_orders = {seat: game.format(game.random_action(state, seat, rng)) for seat in (1, 2, 3)}
+    for seat, text in open_orders.items():
         services.submit(two, seat, text, _bout(two).version)
     for page in _pages(client, two, SPECTATOR) + _pages(client, two, 4):
-        assert all(text not in page for text in orders.values())
+        assert all(text not in page for text in open_orders.values())
         assert "round not resolved" not in page
     host = client.get(f"/h/{two.host_token}/bouts/1/").content.decode()
-    assert all(text in host for text in orders.values()) and "round not resolved yet" in host
+    assert all(text in host for text in open_orders.values()) and "round not resolved yet" in host
     assert len(replay.build_steps(_bout(two))) == 3  # start + the two resolved rounds
 
 
@@ -362,7 +366,9 @@ def test_records_mask_sealed_orders_for_other_audiences_and_refuse_import(make_m
         record.import_record(blue)
     host = record.export(match, HOST)
     assert "A1 17" in host and "Complete: yes" in host
-    assert json.loads(re.search(r"^Format: (.*)$", host, re.M).group(1))["bouts"] == 1
+    hit = re.search(r"^Format: (.*)$", host, re.M)
+    assert hit is not None
+    assert json.loads(hit.group(1))["bouts"] == 1
 
 
 @pytest.mark.parametrize("slug", slugs())

@@ -34,7 +34,9 @@ def _part(html: str, element_id: str) -> str:
 
 def _resolve_three_rounds(match: Match) -> None:
     for _ in range(3):
-        services.host_apply(match, "resolve", match.bouts.order_by("-number").first().version)
+        bout = match.bouts.order_by("-number").first()
+        assert bout is not None
+        services.host_apply(match, "resolve", bout.version)
     match.refresh_from_db()
     assert match.status == Match.FINISHED
 

@@ -7,6 +7,7 @@ code."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -37,7 +38,8 @@ def season() -> Any:
 
 
 def player(season: Any, name: str) -> SeasonPlayer:
-    return season.players.get(name=name)
+    result: SeasonPlayer = season.players.get(name=name)
+    return result
 
 
 def balances(season: Any) -> dict[str, int]:
@@ -86,6 +88,7 @@ def play_rounds(match: Match, rounds: list[list[str]]) -> None:
     for row in rounds:
         for seat, text in enumerate(row, start=1):
             bout = match.bouts.order_by("-number").first()
+            assert bout is not None
             services.submit(match, seat, text, bout.version)
 
 
@@ -156,6 +159,7 @@ def test_garnets_need_a_reason_and_never_go_below_zero_unless_allowed(season: An
     with pytest.raises(services.ServiceError, match="at most 1000"):
         seasons.adjust_garnets(season, ann, 1001, "too many")
     entry = GarnetEntry.objects.order_by("-id").first()
+    assert entry is not None and entry.event is not None
     assert (entry.kind, entry.reason, entry.event.text) == ("host", "fine", "Ann -2 garnets, now -1")
 
 
@@ -251,6 +255,7 @@ def test_back_to_the_wall_credits_debits_and_names_token_and_candidate(season: A
     assert [n for n, r in rows.items() if r["won"]] == want["token"]
     # fed exactly once: the hooks are idempotent for an already fed bout and match
     bout = match.bouts.get()
+    assert bout.finished is not None
     season_results.bout_finished(match, bout, bout.finished)
     season_results.match_finished(match, bout, bout.finished)
     assert balances(season) == got and season.tokens_of_life.count() == len(want["token"])
@@ -342,6 +347,7 @@ def test_correcting_a_submission_feeds_the_corrected_result_instead(season: Any)
     last = bout.active_moves().filter(actor=3).order_by("-sequence").first()
     fixed = [list(r) for r in rounds]
     fixed[2][2] = orders(3, 3, random.Random(77))
+    assert last is not None
     services.correct(match, last.sequence, fixed[2][2], bout.version)
     want = expected(fixed)
     got = balances(season)
@@ -397,6 +403,7 @@ def test_an_award_in_the_elimination_match_is_reopened_and_the_elimination_undon
     assert player(season, "Di").status == "eliminated"
     services.reopen_bout(match, match.bouts.get().version)
     di = player(season, "Di")
+    assert di.status_event is not None
     assert di.status == "candidate" and di.status_event.text == "Di is an elimination candidate"
     services.award_bout(match, 2)
     # Di won the elimination match: no longer a candidate (issue 25)
@@ -430,7 +437,7 @@ def test_every_manage_action_applies_a_doubled_submit_once(season: Any, action: 
     ann = player(season, "Ann")
     seasons.grant_token(season, ann)
     seasons.set_status(season, ann, "candidate")
-    calls = {
+    calls: dict[str, Callable[[str], Any]] = {
         "match": lambda k: season_matches.create_season_match(season, "squava", [ann.pk, player(season, "Bob").pk], key=k),
         "player": lambda k: seasons.add_player(season, "Eve", key=k),
         "token_use": lambda k: seasons.use_token(season, ann, key=k),

@@ -88,7 +88,9 @@ def test_a_last_submission_racing_round_deadline_sweeps_feeds_once(attempt: int)
             submit(match, seat, text)()
     for seat, text in enumerate(rounds[2][:3], start=1):
         submit(match, seat, text)()
-    later = match.bouts.get().round_deadline + dt.timedelta(seconds=1)
+    round_deadline = match.bouts.get().round_deadline
+    assert round_deadline is not None
+    later = round_deadline + dt.timedelta(seconds=1)
     errors = race(submit(match, 4, rounds[2][3]), *[lambda: services.sweep_clocks(later)] * 3)
     assert all(isinstance(e, services.ServiceError) for e in errors), errors
     match.refresh_from_db()

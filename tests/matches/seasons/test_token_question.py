@@ -46,7 +46,8 @@ def posts(season: Any) -> list[str]:
 
 
 def unused_tokens(season: Any, name: str) -> int:
-    return player(season, name).tokens_of_life.filter(used__isnull=True, revoked__isnull=True).count()
+    result: int = player(season, name).tokens_of_life.filter(used__isnull=True, revoked__isnull=True).count()
+    return result
 
 
 def test_a_loser_holding_a_token_is_asked_and_is_eliminated_unless_it_is_used(season: Any) -> None:

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -20,6 +19,7 @@ from config.asgi import application
 from matches.live import presence
 from matches.models import Match
 from matches.play import services, sweeper
+from tests.wsclient import Communicator
 
 ORIGIN = [(b"origin", b"http://testserver")]
 START = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
@@ -108,8 +108,8 @@ async def test_the_host_sees_the_away_time_left_live_when_the_sweeper_pauses(mak
     match = await database_sync_to_async(make_match)(
         "lance-assembly", clock={"per_move": 60, "reserve": 300, "away_pause": 5})
     token = await database_sync_to_async(lambda: match.seats.get(number=1).token)()
-    host = WebsocketCommunicator(application, f"/ws/m/{match.host_token}/", headers=ORIGIN)
-    seat = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=ORIGIN)
+    host = Communicator(application, f"/ws/m/{match.host_token}/", headers=ORIGIN)
+    seat = Communicator(application, f"/ws/m/{token}/", headers=ORIGIN)
     for comm in (host, seat):
         assert (await comm.connect())[0]
     online = re.compile(r'Ann \(seat 1\)(?![^<]*<span class="away")')

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.db import connection
 from django.test import Client
 
@@ -23,6 +22,7 @@ from matches.live import chat_feed, presence
 from matches.models import ChatMessage
 from matches.play import chat
 from tests.matches.web.test_consumers import state_on_connect
+from tests.wsclient import Communicator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,9 +38,9 @@ def own_cache(settings: Any) -> None:
     settings.CACHES = caches
 
 
-async def _open(token: str, cookie: str = "") -> tuple[WebsocketCommunicator, str]:
+async def _open(token: str, cookie: str = "") -> tuple[Communicator, str]:
     headers = [ORIGIN] + ([(b"cookie", f"{chat_feed.COOKIE}={cookie}".encode())] if cookie else [])
-    comm = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=headers)
+    comm = Communicator(application, f"/ws/m/{token}/", headers=headers)
     connected, _ = await comm.connect()
     assert connected
     first = await state_on_connect(comm)  # the page's state and the chat's history
@@ -48,17 +48,17 @@ async def _open(token: str, cookie: str = "") -> tuple[WebsocketCommunicator, st
     return comm, first
 
 
-async def _frames(comm: WebsocketCommunicator) -> str:
+async def _frames(comm: Communicator) -> str:
     """Everything the socket received until it stays quiet."""
-    out = []
+    out: list[str] = []
     while not await comm.receive_nothing(timeout=presence.PUSH_DELAY + 0.3):
         out.append(await comm.receive_from())
     return "\n".join(out)
 
 
-async def _until(comm: WebsocketCommunicator, needle: str) -> str:
+async def _until(comm: Communicator, needle: str) -> str:
     """Everything the socket received until `needle` arrived and it then stayed quiet."""
-    out = []
+    out: list[str] = []
     while not any(needle in text for text in out):
         out.append(await comm.receive_from(timeout=10))
     return "\n".join(out) + "\n" + await _frames(comm)
@@ -69,8 +69,9 @@ def _rooms_in(panel: str) -> list[str]:
 
 
 @database_sync_to_async
-def _post(match: Any, viewer: int, room: str, text: str, **who: str) -> None:
-    chat.post(match, viewer, room, text, **who)
+def _post(match: Any, viewer: int, room: str, text: str, *, spectator_id: str = "",
+          spectator_name: str = "") -> None:
+    chat.post(match, viewer, room, text, spectator_id=spectator_id, spectator_name=spectator_name)
 
 
 async def test_each_audience_receives_only_its_rooms(make_match: Any) -> None:
@@ -133,11 +134,11 @@ async def test_each_audience_receives_only_its_rooms(make_match: Any) -> None:
     assert (await watch.receive_output(timeout=5))["type"] == "websocket.close"
 
     # removed by the host: replaced by id for the readers of its room only
-    line = await database_sync_to_async(lambda: ChatMessage.objects.get(text="table: good luck"))()
-    await database_sync_to_async(chat.remove)(match, line.pk)
+    removed = await database_sync_to_async(lambda: ChatMessage.objects.get(text="table: good luck"))()
+    await database_sync_to_async(chat.remove)(match, removed.pk)
     removed_one, removed_host = await asyncio.gather(_until(one, "removed by the host"),
                                                      _until(host, "removed by the host"))
-    assert f'id="chat-msg-{line.pk}"' in removed_one and "removed by the host" in removed_one
+    assert f'id="chat-msg-{removed.pk}"' in removed_one and "removed by the host" in removed_one
     assert "table: good luck" not in removed_one and "removed by the host" in removed_host
     for comm in (host, one, two):
         await comm.disconnect()

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
@@ -21,6 +20,7 @@ from config.asgi import application
 from matches.core import netlag
 from matches.models import Match, TurnLog
 from tests.matches.web.test_consumers import state_on_connect
+from tests.wsclient import Communicator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,15 +34,15 @@ def own_cache(settings: Any) -> None:
     settings.CACHES = caches
 
 
-async def _open(token: str) -> WebsocketCommunicator:
-    comm = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=ORIGIN)
+async def _open(token: str) -> Communicator:
+    comm = Communicator(application, f"/ws/m/{token}/", headers=ORIGIN)
     connected, _ = await comm.connect()
     assert connected
     await state_on_connect(comm)
     return comm
 
 
-async def _json(comm: WebsocketCommunicator) -> dict[str, Any]:
+async def _json(comm: Communicator) -> dict[str, Any]:
     """The next JSON message (skipping HTML updates such as the host's presence box)."""
     for _ in range(10):
         text = await comm.receive_from(timeout=5)
@@ -103,6 +103,7 @@ async def test_a_move_by_socket_carries_its_think_time_to_the_clock(roles: Any) 
         if 'id="move-error"' in await seat.receive_from(timeout=5):
             break
     entry = await database_sync_to_async(TurnLog.objects.get)(match=match, kind=TurnLog.MOVE)
+    assert entry.elapsed is not None
     assert entry.client_time == pytest.approx(min(0.001, entry.elapsed), abs=1e-9)
     assert entry.elapsed is not None and entry.lag_comp is not None
     assert entry.time_used == pytest.approx(entry.elapsed - entry.lag_comp)
@@ -115,16 +116,19 @@ def test_a_move_by_form_post_carries_its_think_time(roles: Any) -> None:
     reply = Client().post(url, {"text": "place C3", "version": match.current_bout.version, "think": "0.0005"})
     assert reply.status_code == 200
     entry = TurnLog.objects.get(match=match, kind=TurnLog.MOVE)
+    assert entry.elapsed is not None and entry.lag_comp is not None
     assert entry.client_time is not None and entry.client_time <= entry.elapsed
     assert entry.time_used == pytest.approx(entry.elapsed - entry.lag_comp)
     # a think time that is not a number is no report at all: the seat is charged what the server saw
     reply = Client().post(reverse("player_move", args=[roles.player2.token]),
                           {"text": "place D4", "version": match.current_bout.version, "think": "later"})
-    entry = TurnLog.objects.filter(match=match, kind=TurnLog.MOVE).order_by("-sequence").first()
+    latest = TurnLog.objects.filter(match=match, kind=TurnLog.MOVE).order_by("-sequence").first()
+    assert latest is not None
+    entry = latest
     assert (entry.text, entry.client_time, entry.lag_comp, entry.time_used) == ("place D4", None, 0, entry.elapsed)
 
 
-async def _presence(host: WebsocketCommunicator, pattern: str) -> str:
+async def _presence(host: Communicator, pattern: str) -> str:
     for _ in range(8):
         text = await host.receive_from(timeout=5)
         if 'id="presence"' in text and re.search(pattern, text):
@@ -144,6 +148,7 @@ async def test_the_host_sees_since_when_a_seat_is_away_and_its_lag(roles: Any) -
     since = re.search(r'Ann \(seat 1\) <span class="away" data-since="([^"]+)">disconnected for', box)
     assert since is not None and abs(datetime.fromisoformat(since.group(1)).timestamp() - time.time()) < 30
     entry = await database_sync_to_async(TurnLog.objects.get)(match=match, kind=TurnLog.MOVE)
+    assert entry.lag_comp is not None
     lag_ms = round(1000 * entry.lag_comp)  # the lag the move was counted (issue 41), not its claim
     assert f"lag {lag_ms} ms a move on average · {entry.lag_comp:.2f} s given back" in box
     # a seat that never connected is "off" with no time away

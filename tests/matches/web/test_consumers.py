@@ -11,18 +11,18 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from matches.live import presence
+from tests.wsclient import Communicator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ORIGIN = [(b"origin", b"http://testserver")]
 
 
-async def _open(token: str) -> WebsocketCommunicator:
-    comm = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=ORIGIN)
+async def _open(token: str) -> Communicator:
+    comm = Communicator(application, f"/ws/m/{token}/", headers=ORIGIN)
     connected, _ = await comm.connect()
     assert connected
     first = await state_on_connect(comm)  # the current state, sent on (re)connect
@@ -33,7 +33,7 @@ async def _open(token: str) -> WebsocketCommunicator:
 PRESENCE_BOXES = ('<section id="presence"', '<section id="watching"')
 
 
-async def state_on_connect(comm: WebsocketCommunicator) -> str:
+async def state_on_connect(comm: Communicator) -> str:
     """The state sent on connect.  A page may get a presence box first (the host's "presence",
     everyone else's "watching"): the socket joins the relay before it draws the state (so no
     update in between is lost), and the box of the sockets that just arrived comes through the
@@ -43,7 +43,7 @@ async def state_on_connect(comm: WebsocketCommunicator) -> str:
     return text
 
 
-async def _drain(comm: WebsocketCommunicator) -> list[str]:
+async def _drain(comm: Communicator) -> list[str]:
     """Everything the socket got until it stays quiet for longer than the presence boxes wait
     before they are redrawn (a shorter wait let that redraw arrive after the drain): the host's,
     and the players' and spectators' box of who is here."""
@@ -53,7 +53,7 @@ async def _drain(comm: WebsocketCommunicator) -> list[str]:
     return out
 
 
-async def _reply(comm: WebsocketCommunicator) -> str:
+async def _reply(comm: Communicator) -> str:
     """The next message that is not a presence box: the boxes of who is here are redrawn through
     the relay a moment after any socket of the match opens (another player's page included), so
     one may come between a sent message and its reply."""
@@ -62,7 +62,7 @@ async def _reply(comm: WebsocketCommunicator) -> str:
     return text
 
 
-async def _update(comm: WebsocketCommunicator, *, after: int | None = None) -> str:
+async def _update(comm: Communicator, *, after: int | None = None) -> str:
     """The next message that carries a board update (skips presence/errors); `after`: the next
     one newer than that version (a page is resent the current state whenever the channel layer
     recovers from a Redis time-out, which a loaded machine can cause at any moment)."""
@@ -74,7 +74,9 @@ async def _update(comm: WebsocketCommunicator, *, after: int | None = None) -> s
 
 
 def _version_of(html: str) -> int:
-    return int(re.search(r'id="live-meta"[^>]*data-version="(\d+)"', html).group(1))
+    hit = re.search(r'id="live-meta"[^>]*data-version="(\d+)"', html)
+    assert hit is not None
+    return int(hit.group(1))
 
 
 @database_sync_to_async
@@ -88,7 +90,8 @@ def _submit(match: Any, seat: int, text: str) -> None:
 @database_sync_to_async
 def _current_version(match: Any) -> int:
     match.refresh_from_db()
-    return match.current_bout.version
+    result: int = match.current_bout.version
+    return result
 
 
 @pytest.fixture(autouse=True)
@@ -105,14 +108,14 @@ def lance(make_match: Any) -> Any:
 
 
 async def test_bad_token_closes_with_4404(lance: Any) -> None:
-    comm = WebsocketCommunicator(application, "/ws/m/not-a-real-token/", headers=ORIGIN)
+    comm = Communicator(application, "/ws/m/not-a-real-token/", headers=ORIGIN)
     connected, _ = await comm.connect()
     assert connected
     assert (await comm.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4404}
 
 
 async def test_foreign_origin_is_refused(lance: Any) -> None:
-    comm = WebsocketCommunicator(application, f"/ws/m/{lance.watch_token}/", headers=[(b"origin", b"http://evil.example")])
+    comm = Communicator(application, f"/ws/m/{lance.watch_token}/", headers=[(b"origin", b"http://evil.example")])
     connected, code = await comm.connect()
     assert not connected and code == 1008  # policy violation (the client sees HTTP 403)
     # and the application has ended by itself: a refused socket holds nothing (channels'
@@ -217,7 +220,7 @@ async def test_host_sees_who_is_connected(lance: Any) -> None:
     await host.disconnect()
 
 
-async def _presence_shows(host: WebsocketCommunicator, pattern: str) -> bool:
+async def _presence_shows(host: Communicator, pattern: str) -> bool:
     for _ in range(5):
         presence = await host.receive_from(timeout=5)
         if 'id="presence"' in presence and re.search(pattern, presence):
@@ -302,7 +305,10 @@ async def test_audiences_with_sockets_on_this_process_are_drawn_without_asking_t
     for comm in (seat, watch):
         await _drain(comm)
     asked: list[list[str]] = []
-    monkeypatch.setattr(presence.store, "known", lambda match_id, names: asked.append(names) and None)
+    def known(match_id: int, names: list[str]) -> None:
+        asked.append(names)
+
+    monkeypatch.setattr(presence.store, "known", known)
     opened = await database_sync_to_async(presence.open_audiences)(match.id, ["seat-1", "watch"])
     assert opened == {"seat-1", "watch"} and asked == []
     await seat.disconnect()
@@ -329,7 +335,11 @@ async def test_moves_over_sockets_reach_every_audience_as_deltas_drawn_from_thei
         await _drain(comm)
     read_back: list[bool] = []
     real = live._draw  # (args[3]: what the transaction wrote, when the update is drawn from it)
-    monkeypatch.setattr(live, "_draw", lambda *args: read_back.append(args[3] is None) or real(*args))
+    def draw(*args: Any) -> Any:
+        read_back.append(args[3] is None)
+        return real(*args)
+
+    monkeypatch.setattr(live, "_draw", draw)
     sent: list[str] = []
     real_send = live._deliver_here
 
@@ -347,7 +357,8 @@ async def test_moves_over_sockets_reach_every_audience_as_deltas_drawn_from_thei
             html = await _update(comm)
             assert _version_of(html) == version + 1, name
             base = re.search(r'data-base="(\d+)"', html)
-            assert (base is None and index == 0) or int(base.group(1)) == held[name], (name, text)
+            assert (base is None and index == 0) or (base is not None and int(base.group(1)) == held[name]), \
+                (name, text)
             held[name] = version + 1
         await _drain(socks[seat])  # the mover's own (empty) error box
     assert read_back[1:] == [False, False, False]
@@ -372,6 +383,7 @@ async def test_one_relay_member_per_audience_and_process_carries_the_updates(mak
     for comm in [*watchers, mover]:
         await _drain(comm)
     layer = get_channel_layer()
+    assert layer is not None
     group = relay.relay_group(render.group_name(match.id, -1))
     mine = relay.for_loop(layer)
     if hasattr(layer, "groups"):  # the in-memory layer shows its members

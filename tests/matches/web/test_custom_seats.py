@@ -29,11 +29,15 @@ CSS = Path(__file__).resolve().parents[3] / "static/css/app.css"
 
 
 def _flash(response: Any) -> str:
-    return re.search(r'id="host-flash"[^>]*>([^<]*)<', response.content.decode()).group(1)
+    hit = re.search(r'id="host-flash"[^>]*>([^<]*)<', response.content.decode())
+    assert hit is not None
+    return hit.group(1)
 
 
 def _version(match: Match) -> int:
-    return match.bouts.order_by("-number").first().version
+    bout = match.bouts.order_by("-number").first()
+    assert bout is not None
+    return bout.version
 
 
 @pytest.mark.django_db
@@ -59,7 +63,9 @@ def test_the_create_form_offers_the_hosts_game_with_a_seat_count_and_names(clien
 def test_a_seat_count_outside_2_to_16_is_refused_with_a_sentence(client: Client, count: str) -> None:
     response = client.post("/", {"game": "custom", "opt-custom-seats": count, "seat1": "Ann"})
     assert response.status_code == 400
-    message = re.search(r'id="form-error">([^<]*)<', response.content.decode()).group(1)
+    hit = re.search(r'id="form-error">([^<]*)<', response.content.decode())
+    assert hit is not None
+    message = hit.group(1)
     expected = "option seats must be a whole number" if count == "six" else \
         f"option seats must be a whole number from 2 to 16, got {count}"
     assert expected in message
@@ -139,7 +145,9 @@ def test_a_season_match_of_the_hosts_game_seats_as_many_players_as_are_picked(cl
 
 def test_every_one_of_sixteen_seats_has_a_colour_and_a_shape() -> None:
     css = CSS.read_text()
-    colours = [re.search(rf"--p{n}:\s*(#[0-9a-fA-F]{{6}})", css).group(1).lower() for n in range(1, 17)]
+    found = [re.search(rf"--p{n}:\s*(#[0-9a-fA-F]{{6}})", css) for n in range(1, 17)]
+    colours = [hit.group(1).lower() for hit in found if hit is not None]
+    assert len(colours) == 16, found
     assert len(set(colours)) == 16
     for n in range(1, 17):
         assert re.search(rf"\.seat-{n} \.dot \{{[^}}]*var\(--p{n}\)", css), n

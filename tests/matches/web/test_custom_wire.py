@@ -25,13 +25,13 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
 from games.core import HOST, SPECTATOR
 from matches.play import services
 from tests.hostform import seq
+from tests.wsclient import Communicator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -81,7 +81,7 @@ class Wire:
         self.viewer, self.token, self.prefix = viewer, token, prefix
         self.frames: list[str] = []
         self.pages: list[tuple[int, str]] = []  # (bout version when fetched, html)
-        self.comm = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=ORIGIN)
+        self.comm = Communicator(application, f"/ws/m/{token}/", headers=ORIGIN)
         self.task: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
@@ -121,7 +121,8 @@ async def test_a_six_seat_match_shows_no_answer_before_its_reveal_and_author_ans
 
     @database_sync_to_async
     def version() -> int:
-        return match.bouts.get().version
+        result: int = match.bouts.get().version
+        return result
 
     @database_sync_to_async
     def fetch_pages() -> None:
@@ -196,7 +197,9 @@ async def test_a_six_seat_match_shows_no_answer_before_its_reveal_and_author_ans
         for wire in wires.values():
             first = client.get(f"/{wire.prefix}/{wire.token}/bouts/1/?step=0")
             assert first.status_code == 200
-            last = int(re.search(r'id="replay"[^>]*data-last="(\d+)"', first.content.decode()).group(1))
+            hit = re.search(r'id="replay"[^>]*data-last="(\d+)"', first.content.decode())
+            assert hit is not None
+            last = int(hit.group(1))
             assert last >= 8  # a step per host action and per closed round (round by round)
             for step in range(last + 1):
                 page = client.get(f"/{wire.prefix}/{wire.token}/bouts/1/?step={step}&partial=1")

@@ -22,7 +22,7 @@ BOARD = "opt-back-to-the-wall-boards"
 def _marked(html: str, name: str) -> bool:
     """The field `name` is marked invalid in the returned form."""
     tag = re.search(rf'<(?:input|select)[^>]*name="{re.escape(name)}"[^>]*>', html)
-    return bool(tag) and 'aria-invalid="true"' in tag.group(0)
+    return tag is not None and 'aria-invalid="true"' in tag.group(0)
 
 
 def test_home_shows_variant_and_game_names_with_descriptions_and_no_json(client: Client) -> None:
@@ -115,7 +115,9 @@ def test_back_to_the_wall_garnets_per_seat_empty_means_not_counted(client: Clien
     assert Match.objects.get().options.get("garnets", {}) == {}
     response = client.post("/", {**BTTW, "opt-back-to-the-wall-garnets-1": "2", "opt-back-to-the-wall-garnets-3": "0"})
     assert response.status_code == 302
-    assert Match.objects.order_by("-id").first().options["garnets"] == {"1": 2, "3": 0}
+    created = Match.objects.order_by("-id").first()
+    assert created is not None
+    assert created.options["garnets"] == {"1": 2, "3": 0}
 
 
 def test_the_home_page_leads_to_the_seasons(client) -> None:  # type: ignore[no-untyped-def]

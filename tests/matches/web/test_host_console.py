@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
 from matches.models import Match, TurnLog
 from matches.play import services
 from tests.hostform import seq
+from tests.wsclient import Communicator
 
 #: the ids of the dashboard's controls that act on a bout in play
 IN_PLAY = ("host-forfeit-bout", "host-forfeit-match", "host-stalemate", "host-draw", "host-award", "host-clock",
@@ -84,7 +84,7 @@ def test_a_bout_won_on_the_board_still_offers_undo(client: Client, make_match: A
 
 
 #: each action a page drawn before the ending may still post, and the refusal's words
-REFUSED = [
+REFUSED: list[tuple[dict[str, Any], str]] = [
     ({"action": "forfeit", "seat": 1, "scope": "bout"},
      "bout 1 is already over: no seat can forfeit it now (to change how it ended, reopen it first)"),
     ({"action": "forfeit", "seat": 1, "scope": "match"},
@@ -153,7 +153,9 @@ def test_one_send_applies_the_whole_list_in_order(client: Client, make_match: An
     html = _send(client, match, ["reveal round 1", 'give 2 2 "closest"', 'announce "Round 2 next"', ""])
     assert _flash(html) == 'done: reveal round 1; give 2 2 "closest"; announce "Round 2 next"'
     assert _moves(match)[-3:] == ["reveal round 1", 'give 2 2 "closest"', 'announce "Round 2 next"']
-    state = match.game.load(Match.objects.get(pk=match.pk).current_bout.state)
+    bout = Match.objects.get(pk=match.pk).current_bout
+    assert bout is not None
+    state = match.game.load(bout.state)
     view = match.game.view(state, 3)["public"]
     assert view["points"]["2"] == 2 and view["rounds"][0]["revealed"]
     # the host's page, redrawn by the answer, shows both
@@ -176,7 +178,9 @@ def test_actions_after_the_end_of_the_bout_are_refused_whole(client: Client, mak
     before = _moves(match)
     flash = _flash(_send(client, match, ["end winner 2", "reveal round 1"]))
     assert flash == "error: action 2 of 2 (reveal round 1) comes after the bout ended: none was done"
-    assert _moves(match) == before and Match.objects.get(pk=match.pk).current_bout.finished is None
+    bout = Match.objects.get(pk=match.pk).current_bout
+    assert bout is not None
+    assert _moves(match) == before and bout.finished is None
 
 
 @pytest.mark.django_db
@@ -227,7 +231,7 @@ def _host_page(match: Any) -> str:
 @pytest.mark.django_db(transaction=True)
 async def test_the_host_socket_gets_the_finished_bouts_console(make_match: Any, own_cache: None) -> None:
     match = await database_sync_to_async(make_match)("lance-assembly", bouts=3)
-    comm = WebsocketCommunicator(application, f"/ws/m/{match.host_token}/", headers=[(b"origin", b"http://testserver")])
+    comm = Communicator(application, f"/ws/m/{match.host_token}/", headers=[(b"origin", b"http://testserver")])
     connected, _ = await comm.connect()
     assert connected
     while 'id="live-meta"' not in await comm.receive_from(timeout=5):

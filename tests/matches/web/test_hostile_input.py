@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
 from matches.models import Match, MatchGarnet, TurnLog
 from matches.play import services
 from tests.hostform import seq
+from tests.wsclient import Communicator
 
 
 def _snapshot(match: Any) -> tuple[int, int, str, list[Any]]:
@@ -91,7 +91,7 @@ async def test_websocket_move_with_a_bad_version_closes_4400(make_match: Any, se
     settings.CACHES = caches
     match = await database_sync_to_async(make_match)("lance-assembly")
     token = await database_sync_to_async(lambda: match.seats.get(number=1).token)()
-    comm = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=[(b"origin", b"http://testserver")])
+    comm = Communicator(application, f"/ws/m/{token}/", headers=[(b"origin", b"http://testserver")])
     connected, _ = await comm.connect()
     assert connected
     await comm.receive_from(timeout=5)
@@ -114,6 +114,7 @@ def test_staff_cannot_rewrite_or_delete_the_turn_log_in_the_admin(client: Client
     assert client.get(f"/admin/matches/turnlog/{entry.pk}/change/").status_code == 200  # staff may read it
     client.post(f"/admin/matches/turnlog/{entry.pk}/change/", {"text": "place D4", "sequence": entry.sequence})
     assert client.post(f"/admin/matches/turnlog/{entry.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert bout is not None
     client.post(f"/admin/matches/bout/{bout.pk}/change/", {"version": 99})
     entry.refresh_from_db()
     bout.refresh_from_db()
@@ -193,7 +194,7 @@ async def test_huge_and_binary_websocket_frames_close_4400(make_match: Any, sett
     caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
     settings.CACHES = caches
     match = await database_sync_to_async(make_match)("lance-assembly")
-    comm = WebsocketCommunicator(application, f"/ws/m/{match.watch_token}/", headers=[(b"origin", b"http://testserver")])
+    comm = Communicator(application, f"/ws/m/{match.watch_token}/", headers=[(b"origin", b"http://testserver")])
     assert (await comm.connect())[0]
     await comm.receive_from(timeout=5)
     await comm.send_to(**frame)

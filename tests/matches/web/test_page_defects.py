@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from matches.play import services
+from tests.wsclient import Communicator
 
 ORIGIN = [(b"origin", b"http://testserver")]
 
@@ -117,7 +117,7 @@ async def test_pause_and_resume_are_pushed_to_the_seat(make_match: Any, own_cach
 
     match = await database_sync_to_async(make_match)("squava")
     token = await database_sync_to_async(lambda: match.seat(1).token)()
-    comm = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=ORIGIN)
+    comm = Communicator(application, f"/ws/m/{token}/", headers=ORIGIN)
     assert (await comm.connect())[0]
     assert "Your turn." in await comm.receive_from(timeout=5)
 
@@ -245,8 +245,8 @@ def test_endings_confirm_their_consequence_and_offer_an_undo_toast(client: Clien
     # a bout the rules decided has no toast (there is nothing to reopen)
     squava = make_match("squava")
     _squava_three(squava)
-    reply = client.post(f"/h/{squava.host_token}/act/", {"action": "end", "host_seq": seq(squava.host_token)})
-    assert 'id="undo-toast"' not in reply.content.decode()
+    ended = client.post(f"/h/{squava.host_token}/act/", {"action": "end", "host_seq": seq(squava.host_token)})
+    assert 'id="undo-toast"' not in ended.content.decode()
 
 
 # -- 10. small ones -------------------------------------------------------------------------
@@ -324,6 +324,7 @@ def test_winning_the_elimination_match_clears_the_candidacy_and_reopen_restores_
     assert (ann.status, bob.status) == (SeasonPlayer.ACTIVE, SeasonPlayer.ELIMINATED)
     assert season.events.filter(text="Ann won the elimination match and is no longer an Elimination Candidate").exists()
     match.refresh_from_db()
+    assert match.current_bout is not None
     services.reopen_bout(match, match.current_bout.version)
     ann.refresh_from_db()
     bob.refresh_from_db()

@@ -60,6 +60,7 @@ def test_replayed_stalemate_is_labelled(client: Client) -> None:
     match = services.create_match("lance-assembly", seat_names=["Ann", "Bob"], bouts=3)
     services.start_match(match)
     bout = match.current_bout
+    assert bout is not None
     services.declare_result(match, "stalemate", bout.version)
     html = client.get(f"/w/{match.watch_token}/").content.decode()
     assert "Bout 1 is a stalemate" in html and "replays it with the same starting player" in html
@@ -71,6 +72,7 @@ def test_replayed_stalemate_is_labelled(client: Client) -> None:
 def test_cells_are_buttons_with_spoken_labels(client: Client) -> None:
     match = services.create_match("lance-assembly", seat_names=["Ann", "Bob"])
     services.start_match(match)
+    assert match.current_bout is not None
     services.submit(match, 1, "place C3", match.current_bout.version)
     ann = client.get(f"/p/{match.seat(1).token}/").content.decode()
     bob = client.get(f"/p/{match.seat(2).token}/").content.decode()
@@ -88,9 +90,12 @@ def test_every_two_connect_board_reason_reads_as_words() -> None:
     """Each standalone board's Result reasons (its `reasons` table) are said in words on the banner,
     not as the rules' short code ("row")."""
     from games.registry import get_game
+    from games.two_connect.board import BoardGame
     from matches.core import outcome
 
     for slug in ("squava", "gomoku", "yinsh"):
-        for reason in get_game(slug).reasons:
+        game = get_game(slug)
+        assert isinstance(game, BoardGame)  # the standalone boards, each with its `reasons`
+        for reason in game.reasons:
             words = outcome.why(slug, reason)
             assert words and words != reason, (slug, reason, words)

@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.utils import timezone
 
 from config.asgi import application
 from matches.live import presence
+from tests.wsclient import Communicator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,9 +37,9 @@ def own_cache(settings: Any) -> None:
     settings.CACHES = caches
 
 
-async def _open(token: str) -> tuple[WebsocketCommunicator, str]:
+async def _open(token: str) -> tuple[Communicator, str]:
     """An open socket and the state it was sent on connect."""
-    comm = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=ORIGIN)
+    comm = Communicator(application, f"/ws/m/{token}/", headers=ORIGIN)
     connected, _ = await comm.connect()
     assert connected
     while 'id="live-meta"' not in (text := await comm.receive_from(timeout=5)):
@@ -47,7 +47,7 @@ async def _open(token: str) -> tuple[WebsocketCommunicator, str]:
     return comm, text
 
 
-async def _until(comm: WebsocketCommunicator, pattern: str, frames: list[str] | None = None) -> str:
+async def _until(comm: Communicator, pattern: str, frames: list[str] | None = None) -> str:
     """The first frame that matches `pattern` (every frame read is kept in `frames`)."""
     for _ in range(30):
         text = await comm.receive_from(timeout=5)

@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
 from matches.models import TurnLog
 from matches.play import services
 from tests.hostform import seq
+from tests.wsclient import Communicator
 
 T0 = dt.datetime(2026, 3, 1, 12, 0, tzinfo=dt.UTC)
 
@@ -31,7 +31,8 @@ def _bout(match: Any) -> Any:
 
 
 def _round(match: Any) -> int:
-    return match.game.public_view(services.bout_state(_bout(match)))["round"]
+    result: int = match.game.public_view(services.bout_state(_bout(match)))["round"]
+    return result
 
 
 def _visible(html: str) -> str:
@@ -43,7 +44,9 @@ def _visible(html: str) -> str:
 def _move(client: Client, token: str, text: str, version: int) -> str:
     response = client.post(f"/p/{token}/move/", {"text": text, "version": version})
     assert response.status_code == 200
-    return re.search(r'id="move-error"[^>]*>([^<]*)<', response.content.decode()).group(1)
+    hit = re.search(r'id="move-error"[^>]*>([^<]*)<', response.content.decode())
+    assert hit is not None
+    return hit.group(1)
 
 
 @pytest.mark.django_db
@@ -126,7 +129,7 @@ async def test_sealed_bids_never_reach_another_audience_on_connect(make_match: A
 
     seats = await setup()
     for token, sees in ((seats[1], True), (seats[2], False), (match.watch_token, False), (match.host_token, True)):
-        comm = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=[(b"origin", b"http://testserver")])
+        comm = Communicator(application, f"/ws/m/{token}/", headers=[(b"origin", b"http://testserver")])
         assert (await comm.connect())[0]
         while 'id="live-meta"' not in (first := await comm.receive_from(timeout=5)):
             assert first.lstrip().startswith('<section id="presence"'), first[:200]  # host: may come first
@@ -148,7 +151,7 @@ async def test_a_doubled_sealed_submission_over_the_websocket_is_refused(make_ma
     match = await database_sync_to_async(make_match)("bidding-ttt")
     token = await database_sync_to_async(lambda: match.seats.get(number=1).token)()
     version = await database_sync_to_async(lambda: _bout(match).version)()
-    comm = WebsocketCommunicator(application, f"/ws/m/{token}/", headers=[(b"origin", b"http://testserver")])
+    comm = Communicator(application, f"/ws/m/{token}/", headers=[(b"origin", b"http://testserver")])
     assert (await comm.connect())[0]
     await comm.receive_from(timeout=5)
     errors = []
@@ -157,7 +160,9 @@ async def test_a_doubled_sealed_submission_over_the_websocket_is_refused(make_ma
         for _ in range(5):
             text = await comm.receive_from(timeout=5)
             if text.startswith('<div id="move-error"'):
-                errors.append(re.search(r">([^<]*)</div>", text).group(1))
+                hit = re.search(r">([^<]*)</div>", text)
+                assert hit is not None
+                errors.append(hit.group(1))
                 break
     assert errors[0] == "" and "already submitted" in errors[1]
     moves = await database_sync_to_async(lambda: TurnLog.objects.filter(kind="move").count())()

@@ -35,7 +35,9 @@ def manage(season: Season) -> str:
 def act(client: Any, season: Season, **data: Any) -> Any:
     """Post a manage form the way the page does: with the key the page drew."""
     page = client.get(manage(season)).content.decode()
-    key = re.search(r'name="key" value="([^"]+)"', page).group(1)
+    hit = re.search(r'name="key" value="([^"]+)"', page)
+    assert hit is not None
+    key = hit.group(1)
     return client.post(reverse("season_act", args=[season.manage_token]), {"key": key, **data}, follow=True)
 
 
@@ -63,7 +65,9 @@ def played_season(season: Season) -> Match:
 
 def test_creating_a_season_lands_on_its_manage_page(client: Any) -> None:
     page = client.get(reverse("season_list")).content.decode()
-    key = re.search(r'name="key" value="([^"]+)"', page).group(1)
+    hit = re.search(r'name="key" value="([^"]+)"', page)
+    assert hit is not None
+    key = hit.group(1)
     response = client.post(reverse("season_list"), {"name": "Summer Cup", "webhook_url": "", "key": key})
     season = Season.objects.get(name="Summer Cup")
     assert response.status_code == 302 and response["Location"] == manage(season)
@@ -151,7 +155,9 @@ def test_manage_forms_do_what_they_say_and_refuse_in_a_sentence(client: Any, sea
 
 def test_a_doubled_manage_post_is_applied_once(client: Any, season: Season) -> None:
     page = client.get(manage(season)).content.decode()
-    key = re.search(r'name="key" value="([^"]+)"', page).group(1)
+    hit = re.search(r'name="key" value="([^"]+)"', page)
+    assert hit is not None
+    key = hit.group(1)
     ann = season.players.get(name="Ann")
     url = reverse("season_act", args=[season.manage_token])
     data = {"key": key, "action": "garnets", "player": ann.pk, "amount": "2", "reason": "style"}
@@ -209,6 +215,7 @@ def test_staff_find_every_season_model_in_the_admin_and_the_manage_link(admin_cl
     assert manage(season) in page
     # the ledger is append-only: no one edits or deletes an entry in the admin
     entry = season.garnet_entries.first()
+    assert entry is not None
     assert admin_client.post(reverse("admin:matches_garnetentry_delete", args=[entry.pk]), {"post": "yes"}).status_code == 403
 
 

@@ -54,7 +54,9 @@ def test_the_host_panel_asks_and_no_other_audience_sees_the_question(client: Any
 def test_the_host_answers_on_the_match_page_once(client: Any, season: Season, lost: Match) -> None:
     xavi = season.players.get(name="Xavi")
     page = client.get(reverse("host_page", args=[lost.host_token])).content.decode()
-    seq = re.search(r'name="host_seq" value="(\d+)"', page).group(1)
+    hit = re.search(r'name="host_seq" value="(\d+)"', page)
+    assert hit is not None
+    seq = hit.group(1)
     url = reverse("host_act", args=[lost.host_token])
     form = {"host_seq": seq, "action": "token", "player": xavi.pk, "answer": "keep"}
     first = html.unescape(client.post(url, form).content.decode())
@@ -75,7 +77,9 @@ def test_the_manage_page_asks_and_a_doubled_answer_is_applied_once(client: Any, 
     assert "eliminated unless the Token of Life is used" in page  # the standings while it is open
     public = client.get(reverse("season_page", args=[season.slug])).content.decode()
     assert "eliminated unless the Token of Life is used" in public and 'value="token_question"' not in public
-    key = re.search(r'name="key" value="([^"]+)"', page).group(1)
+    hit = re.search(r'name="key" value="([^"]+)"', page)
+    assert hit is not None
+    key = hit.group(1)
     url = reverse("season_act", args=[season.manage_token])
     form = {"key": key, "action": "token_question", "player": xavi.pk, "answer": "use"}
     response = client.post(url, form, follow=True)

@@ -17,7 +17,10 @@ pytestmark = pytest.mark.django_db
 
 
 def _version(match: Any) -> int:
-    return match.bouts.order_by("-number").first().version
+    bout = match.bouts.order_by("-number").first()
+    assert bout is not None
+    result: int = bout.version
+    return result
 
 
 def _html(client: Client, url: str) -> str:
@@ -222,7 +225,9 @@ def test_csrf_is_enforced_on_every_post(roles: Any) -> None:
     assert strict.post("/", {"game": "lance-assembly"}).status_code == 403
     # with the token from the page (sent by htmx as a header) it goes through
     page = strict.get(f"/p/{roles.player1.token}/").content.decode()
-    token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+    hit = re.search(r'"X-CSRFToken": "([^"]+)"', page)
+    assert hit is not None
+    token = hit.group(1)
     response = strict.post(f"/p/{roles.player1.token}/move/", {"text": "place C3", "version": version},
                            HTTP_X_CSRFTOKEN=token)
     assert response.status_code == 200 and roles.match.turns.filter(kind="move").count() == 1
