@@ -5,6 +5,8 @@
 - "table": the players' table, seats and host; a match option, on by default for 2-player games.
 - "spectators": spectators and host; players never read it, except when the option is
   "delayed" and the match has ended (then they read it, and cannot write in it).
+
+A practice match (no host, the computer in every other seat) has only the spectators' room.
 """
 
 from __future__ import annotations
@@ -61,6 +63,10 @@ def options_of(match: Any, row: Any) -> Options:
 def readable(match: Any, viewer: int, opts: Options) -> list[str]:
     """The rooms `viewer` reads, in the order the chat panel shows them."""
     seats = range(1, match.seat_count + 1)
+    if (match.format or {}).get("practice") and viewer != HOST:
+        # a practice match has no host and a computer in every other seat: nobody would read the
+        # player's lines; spectators (someone the player sent the link) still talk among themselves
+        return [SPECTATORS] if viewer == SPECTATOR and opts.spectators != OFF else []
     if viewer == HOST:
         rooms = [ANNOUNCE, *(private_room(s) for s in seats)]
         rooms += [TABLE] if opts.table else []

@@ -118,8 +118,10 @@ def panel_context(match: Any, viewer: int, *, spectator_id: str = "", spectator_
 
 def panel(match: Any, viewer: int, *, oob: bool = False, request: Any = None, **identity: str) -> str:
     """The whole chat panel of `viewer`'s page (`oob`: to replace the page's by id; `request`: the
-    page's, for the forms' CSRF token when they post without JavaScript)."""
+    page's, for the forms' CSRF token when they post without JavaScript); "" when it reads no room."""
     context = panel_context(match, viewer, **identity)
+    if not context["chat_rooms"]:
+        return ""  # no room to read (a player in practice): no panel, no Chat button
     return render_to_string("matches/partials/chat.html", {**context, "oob": oob}, request=request)
 
 

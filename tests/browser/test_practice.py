@@ -207,7 +207,7 @@ def test_the_computer_grants_a_takeback_and_declines_a_draw(server: Server, brow
     """By clicks: the player's move and the computer's reply are taken back at once when the player
     asks; a draw offer is declined at once (the player does not wait for a move to end it), the answer
     pointing to no host (nobody hosts a practice match), and the game goes on, the turn log showing
-    its latest rows.  Screenshot: test-artifacts/practice-answers-*.png."""
+    its latest rows.  The page has no chat: nobody would read it.  Screenshot: test-artifacts/practice-answers-*.png."""
     ARTIFACTS.mkdir(exist_ok=True)
     options, _ = VIEWPORTS[device]
     page = browser.new_context(**options).new_page()
@@ -239,4 +239,6 @@ def test_the_computer_grants_a_takeback_and_declines_a_draw(server: Server, brow
     page.wait_for_function("() => { const l = document.querySelector('#log-list');"
                            " return l.scrollTop + l.clientHeight >= l.scrollHeight - 2; }", timeout=TIMEOUT)
     page.screenshot(path=str(ARTIFACTS / f"practice-answers-{device}.png"), full_page=True)
+    # no chat nobody would read: no panel, and no Chat button in the phone's top bar
+    assert page.locator("#chat").count() == 0 and page.locator(".chat-toggle").count() == 0
     assert not errors, errors

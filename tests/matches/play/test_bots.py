@@ -220,6 +220,25 @@ def test_a_practice_match_never_points_the_player_to_a_host(client: Client, play
     assert re.search(r'<span class="who">host</span>\s*<span class="text">started the match', hosted)
 
 
+def test_a_practice_match_offers_the_player_no_chat_nobody_would_read(client: Client, make_match: Any) -> None:
+    """No host, the computer in the other seat: the player's page has no chat (it showed rooms
+    nobody reads, "Host (private)" first), and a line posted anyway is refused and kept nowhere.
+    Spectators the player sent the link keep their own room; a hosted match keeps every room."""
+    from matches.models import ChatMessage
+
+    response = client.post("/practice/", {"game": "squava", "strength": "easy", "seat": "1"})
+    match = Match.objects.get()
+    page = client.get(response["Location"]).content.decode()
+    assert 'id="chat"' not in page and "Host (private)" not in page
+    refused = client.post(f"{response['Location']}chat/", {"room": "seat-1", "text": "hello?"},
+                          headers={"HX-Request": "true"}).content.decode()
+    assert "You cannot write in that room." in refused and not ChatMessage.objects.exists()
+    watch = client.get(f"/w/{match.watch_token}/").content.decode()
+    assert 'id="chat-tab-spectators"' in watch and 'id="chat-tab-announce"' not in watch
+    hosted = client.get(f"/p/{make_match('squava').seat(1).token}/").content.decode()
+    assert all(f'id="chat-tab-{room}"' in hosted for room in ("seat-1", "announce", "table"))
+
+
 @pytest.mark.parametrize("data, message", [
     ({"game": "chess", "strength": "easy", "seat": "1"}, "choose a game to practise"),
     ({"game": "squava", "strength": "godlike", "seat": "1"}, "easy, normal or strong"),
