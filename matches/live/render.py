@@ -173,6 +173,7 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         ctx["offers"] = [r for r in ctx["requests"] if r["boxed"]]  # a seat's offers box (answered by the opponent)
     if ctx["banner"] and ctx["banner"]["kind"] == "match" and not snap.get("replay"):
         ctx["rematch_url"] = _rematch_url(match, viewer)
+        ctx["again"] = _practice_again(match, viewer, seats)
     if viewer == HOST and ctx["banner"] and ctx["banner"]["kind"] == "match" and not snap.get("replay"):
         ctx["banner"] = {**ctx["banner"], **_host_match_end(match, bout)}
     if viewer == HOST and snap.get("presence", True):
@@ -507,6 +508,18 @@ def _rematch_url(match: Any, viewer: int) -> str:
         return ""
     return (reverse("host_page", args=[new["host_token"]]) if viewer == HOST
             else reverse("watch_page", args=[new["watch_token"]]))
+
+
+def _practice_again(match: Any, viewer: int, seats: list[Any]) -> dict[str, Any] | None:
+    """A finished practice match's "Play again", as the practice form posts it: the same game
+    against the same computer, the player in the next seat (in a two-seat game the other side, as
+    lichess alternates colours); None for anyone else or any other match."""
+    strength = next((s.bot for s in seats if s.bot), "")
+    if viewer < 1 or not (match.format or {}).get("practice") or not strength:
+        return None
+    seat = viewer % len(seats) + 1
+    note = ("you move first" if seat == 1 else "you move second") if len(seats) == 2 else f"you take seat {seat}"
+    return {"game": match.game_slug, "strength": strength, "seat": seat, "note": note}
 
 
 def _host_match_end(match: Any, bout: Any) -> dict[str, Any]:

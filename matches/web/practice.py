@@ -2,7 +2,7 @@
 
 No host is needed: the match starts on creation and the player lands on their own
 seat's page; the bots move from a worker (matches/play/bots.py).  One bout, the
-game's own clock."""
+game's own clock.  A finished one offers "Play again" (render._practice_again), posted here."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
 from config.ratelimits import limit_posts
@@ -69,7 +70,15 @@ def practice(request: HttpRequest) -> HttpResponse:
                     bots.set_bot(match, number, strength)
             services.start_match(match, starting_seat=1)
     except (PracticeError, services.ServiceError) as error:
+        if request.headers.get("HX-Request"):  # "Play again" on a finished practice match's page
+            return HttpResponse(format_html('<span id="practice-again-error" class="move-error" role="alert" '
+                                            'hx-swap-oob="true">{}</span>', str(error)))
         context = {"practice_games": practice_games(), "strengths": STRENGTH_CHOICES, "practice_error": str(error),
                    "practice_posted": request.POST}
         return render(request, "matches/practice_error.html", context, status=400)
-    return redirect("player_page", token=match.seats.get(number=mine).token)
+    page = redirect("player_page", token=match.seats.get(number=mine).token)
+    if request.headers.get("HX-Request"):  # htmx follows a redirect itself: the browser is sent there
+        response = HttpResponse()
+        response["HX-Redirect"] = page["Location"]
+        return response
+    return page

@@ -76,6 +76,18 @@ def test_a_player_practises_squava_against_the_computer_to_the_end(server: Serve
     log = page.inner_text("#log-list")
     assert "Opponent (computer, easy)" in log
     page.screenshot(path=str(ARTIFACTS / f"practice-end-{device}.png"), full_page=True)
+    # "Play again": a new match against the same computer, the player on the other side
+    again = "2" if seat == "1" else "1"
+    assert page.inner_text("#practice-again") == f"Play again (you move {'first' if again == '1' else 'second'})"
+    finished = page.url
+    page.click("#practice-again-button")
+    page.wait_for_url(lambda url: "/p/" in url and url != finished, timeout=TIMEOUT)
+    wait_connected(page)
+    _wait_turn_or_end(page, server)
+    assert page.locator("#status.your-turn").count() == 1 and "Opponent (computer, easy)" in page.inner_text("body")
+    # seat 1 moves first: the computer has, when the player took seat 2
+    first = page.locator('#tc-root .pt[data-board="squava"].s1').count()
+    assert (first, page.locator('#tc-root .pt[data-board="squava"].s2').count()) == ((1, 0) if again == "2" else (0, 0))
     context.close()
     assert not errors, errors
 

@@ -239,6 +239,40 @@ def test_a_practice_match_offers_the_player_no_chat_nobody_would_read(client: Cl
     assert all(f'id="chat-tab-{room}"' in hosted for room in ("seat-1", "announce", "table"))
 
 
+def test_a_finished_practice_match_offers_to_play_again_on_the_other_side(client: Client, make_match: Any) -> None:
+    """The end of a practice match offers "Play again": the same game against the same computer,
+    the player on the other side.  Posted by htmx (a live update's form has no CSRF token; the
+    page's header has), the browser is sent to the new seat; without JavaScript, redirected."""
+    from matches.play import requests
+
+    first = client.post("/practice/", {"game": "squava", "strength": "normal", "seat": "1"})["Location"]
+    match = Match.objects.get()
+    assert "practice-again" not in client.get(first).content.decode()  # not while it is played
+    requests.resign(match, 1, "match")
+    page = client.get(first).content.decode()
+    form = re.search(r'<form [^>]*id="practice-again".*?</form>', page, re.S)
+    assert form and 'hx-post="/practice/"' in form.group(0) and "you move second" in form.group(0)
+    posted = dict(re.findall(r'<input type="hidden" name="(game|strength|seat)" value="([^"]*)"', form.group(0)))
+    assert posted == {"game": "squava", "strength": "normal", "seat": "2"}
+    reply = client.post("/practice/", posted, headers={"HX-Request": "true"})
+    new = Match.objects.exclude(pk=match.pk).get()
+    you = new.seats.get(number=2)
+    assert reply.status_code == 200 and reply["HX-Redirect"] == f"/p/{you.token}/"
+    assert new.format["practice"] and new.status == "running" and (you.name, you.bot) == ("You", "")
+    assert new.seats.get(number=1).bot == "normal"
+    assert client.post("/practice/", posted)["Location"] == f"/p/{Match.objects.latest('pk').seats.get(number=2).token}/"
+    # a refusal comes back to the form's own error line; nothing is created
+    count = Match.objects.count()
+    refused = client.post("/practice/", {**posted, "seat": "3"}, headers={"HX-Request": "true"}).content.decode()
+    assert 'id="practice-again-error"' in refused and "Squava has seats 1 to 2" in refused
+    assert Match.objects.count() == count
+    # neither the spectators nor a hosted match's players are offered it
+    assert "practice-again" not in client.get(f"/w/{match.watch_token}/").content.decode()
+    hosted = make_match("squava")
+    requests.resign(hosted, 1, "match")
+    assert "practice-again" not in client.get(f"/p/{hosted.seat(1).token}/").content.decode()
+
+
 @pytest.mark.parametrize("data, message", [
     ({"game": "chess", "strength": "easy", "seat": "1"}, "choose a game to practise"),
     ({"game": "squava", "strength": "godlike", "seat": "1"}, "easy, normal or strong"),
