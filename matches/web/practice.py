@@ -64,11 +64,14 @@ def practice(request: HttpRequest) -> HttpResponse:
         # the pages add "(computer, easy)" to a bot's name: "Opponent (computer, easy)"
         names = ["You" if n == mine else "Opponent" if seats == 2 else f"Opponent {n}" for n in range(1, seats + 1)]
         with transaction.atomic():
-            match = services.create_match(slug, seat_names=names, bouts=1, practice=True)
+            # the form's double-submit key: a doubled click finds the match its first one made
+            match = services.create_match(slug, seat_names=names, bouts=1, practice=True, key=forms.create_key(request))
             for number in range(1, seats + 1):
                 if number != mine:
                     bots.set_bot(match, number, strength)
             services.start_match(match, starting_seat=1)
+    except services.AlreadyCreated as done:
+        return _to_seat(request, done.match.seats.get(bot=""))
     except (PracticeError, services.ServiceError) as error:
         if request.headers.get("HX-Request"):  # "Play again" on a finished practice match's page
             return HttpResponse(format_html('<span id="practice-again-error" class="move-error" role="alert" '
@@ -76,8 +79,14 @@ def practice(request: HttpRequest) -> HttpResponse:
         context = {"practice_games": practice_games(), "strengths": STRENGTH_CHOICES, "practice_error": str(error),
                    "practice_posted": request.POST}
         return render(request, "matches/practice_error.html", context, status=400)
-    page = redirect("player_page", token=match.seats.get(number=mine).token)
-    if request.headers.get("HX-Request"):  # htmx follows a redirect itself: the browser is sent there
+    return _to_seat(request, match.seats.get(number=mine))
+
+
+def _to_seat(request: HttpRequest, seat: Any) -> HttpResponse:
+    """To the player's seat page; by htmx ("Play again"), which would follow a redirect itself, the
+    browser is sent there."""
+    page = redirect("player_page", token=seat.token)
+    if request.headers.get("HX-Request"):
         response = HttpResponse()
         response["HX-Redirect"] = page["Location"]
         return response

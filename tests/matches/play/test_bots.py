@@ -252,6 +252,7 @@ def test_a_finished_practice_match_offers_to_play_again_on_the_other_side(client
     page = client.get(first).content.decode()
     form = re.search(r'<form [^>]*id="practice-again".*?</form>', page, re.S)
     assert form and 'hx-post="/practice/"' in form.group(0) and "you move second" in form.group(0)
+    assert 'name="key"' in form.group(0)  # a doubled click makes one match (test_create_form_key.py)
     posted = dict(re.findall(r'<input type="hidden" name="(game|strength|seat)" value="([^"]*)"', form.group(0)))
     assert posted == {"game": "squava", "strength": "normal", "seat": "2"}
     reply = client.post("/practice/", posted, headers={"HX-Request": "true"})

@@ -70,10 +70,27 @@ def test_a_refused_form_is_drawn_with_a_fresh_key_and_made_nothing() -> None:
     key = _form_key(ann)
     reply = ann.post("/", {**FORM, "key": key, "seat1": "x" * 5000, "bouts": "-1"})
     assert reply.status_code == 400 and Match.objects.count() == 0
-    fresh = KEY.findall(reply.content.decode())
+    fresh = KEY.findall(reply.content.decode().split('id="create-form"', 1)[1].split("</form>", 1)[0])
     assert len(fresh) == 1 and fresh[0] != key
     _host_token(ann.post("/", {**FORM, "key": key}))  # the refused key was not spent
     assert Match.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_doubled_practice_submit_makes_one_match_and_leads_both_to_its_seat() -> None:
+    """The practice form has a key too: a double click on "Play the computer" (or on "Play again",
+    posted by htmx) made a second match and left the first running against nobody."""
+    ann, eve = Client(), Client()
+    page = ann.get("/").content.decode()
+    found = KEY.findall(page.split('id="practice-form"', 1)[1].split("</form>", 1)[0])
+    assert len(found) == 1
+    form = {"game": "squava", "strength": "easy", "seat": "2", "key": found[0]}
+    first = ann.post("/practice/", form)["Location"]
+    assert ann.post("/practice/", form)["Location"] == first and Match.objects.count() == 1
+    assert ann.post("/practice/", form, headers={"HX-Request": "true"})["HX-Redirect"] == first
+    assert first == f"/p/{Match.objects.get().seats.get(number=2).token}/"  # the player's seat
+    eve.get("/")  # (Eve's own CSRF cookie): the same key is her own new match
+    assert eve.post("/practice/", form)["Location"] != first and Match.objects.count() == 2
 
 
 @pytest.mark.postgres
