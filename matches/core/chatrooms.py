@@ -63,7 +63,7 @@ def options_of(match: Any, row: Any) -> Options:
 def readable(match: Any, viewer: int, opts: Options) -> list[str]:
     """The rooms `viewer` reads, in the order the chat panel shows them."""
     seats = range(1, match.seat_count + 1)
-    if (match.format or {}).get("practice") and viewer != HOST:
+    if match.practice and viewer != HOST:
         # a practice match has no host and a computer in every other seat: nobody would read the
         # player's lines; spectators (someone the player sent the link) still talk among themselves
         return [SPECTATORS] if viewer == SPECTATOR and opts.spectators != OFF else []

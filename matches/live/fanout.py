@@ -502,7 +502,7 @@ def _draw(match: Any, current: Any, last: sent.Sent | None, moved: Moved | None,
         if old is None or last is None:
             if full_snap is None:
                 turns = list(log_rows.select_related("bout").order_by("sequence", "id"))
-                full_snap = {**snap, "turns": turns, "presence": True, "last_move": None, "log_top": None}
+                full_snap = {**snap, "turns": turns, "presence": True, "last_move": None}
             ctx = render.context(match, viewer, full_snap)
             if viewer == HOST:
                 now.host_seq = ctx["host_seq"] = _host_seq(match, last if delta else None, rows)

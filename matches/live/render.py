@@ -48,7 +48,7 @@ def shared(match: Any, *, turns: bool = True, bout: Any = None,
     also the way to draw a board for any (match, viewer, bout, state): build
     it with another bout/state and pass it to `context()` (see
     matches/live/README.md).  `turns=False` leaves the log out (live updates
-    append only the new rows; see `log_rows`).  Live updates pass what they
+    append only the new rows; see `log_rows`; they set `log_top`, the log's highest sequence).  Live updates pass what they
     loaded already: `bout` (the current bout) and `standing` (score and bout
     label, unchanged while the same bout runs), `seats`, the bout's `clocks` rows and its
     game `state` (as the rules returned it, not loaded again from `bout.state`)."""
@@ -125,8 +125,8 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "bout_number": bout.number if bout is not None else 0,
         # the highest log sequence drawn: an offer, its answer or a note adds a row but no version,
         # so a page orders what it receives by (bout, version, log_top) (static/js/live.js)
-        "log_top": snap["log_top"] if snap.get("log_top") is not None else max(
-            (row.sequence for row in snap["turns"] or []), default=0),
+        # (from the rows drawn; a live update that draws none says it: fanout.py)
+        "log_top": snap["log_top"] if snap["turns"] is None else max((row.sequence for row in snap["turns"]), default=0),
         "viewer": viewer,
         "audience": viewer_label(viewer),
         "is_host": viewer == HOST,
@@ -385,8 +385,7 @@ def _previous_bout(match: Any, bout: Any) -> Any:
 
 def log_entries(match: Any, rows: list[Any], viewer: int, names: dict[int, str]) -> list[dict[str, Any]]:
     sealed = match.game.sealed
-    # nobody hosts a practice match: what the server did for it (started it) is nobody's
-    hostless = bool((match.format or {}).get("practice"))
+    hostless = match.practice  # what the server did for a practice match (started it) is nobody's
     out = []
     for row in rows:
         text = row.text
@@ -469,7 +468,7 @@ def _requests(match: Any, bout: Any, names: dict[int, str], viewer: int) -> list
     found = open_requests(match, bout)
     by_opponent = bool(found) and answerer(match) == OPPONENT
     # a practice match has no host to overrule (nobody holds its host link)
-    overrule = "" if (match.format or {}).get("practice") else "; the host may still grant it"
+    overrule = "" if match.practice else "; the host may still grant it"
     out = []
     for r in found:
         seat, kind, declined = int(r["seat"]), str(r["kind"]), bool(r.get("declined"))
@@ -515,7 +514,7 @@ def _practice_again(match: Any, viewer: int, seats: list[Any]) -> dict[str, Any]
     against the same computer, the player in the next seat (in a two-seat game the other side, as
     lichess alternates colours); None for anyone else or any other match."""
     strength = next((s.bot for s in seats if s.bot), "")
-    if viewer < 1 or not (match.format or {}).get("practice") or not strength:
+    if viewer < 1 or not match.practice or not strength:
         return None
     seat = viewer % len(seats) + 1
     note = ("you move first" if seat == 1 else "you move second") if len(seats) == 2 else f"you take seat {seat}"

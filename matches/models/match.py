@@ -63,6 +63,11 @@ class Match(models.Model):
         return self.game.seat_count(self.options)
 
     @property
+    def practice(self) -> bool:
+        """A match against the computer (matches/web/practice.py): nobody holds its host link."""
+        return bool((self.format or {}).get("practice"))
+
+    @property
     def current_bout(self) -> Bout | None:
         """The latest bout (running or the last one played); None before the start."""
         return self.bouts.order_by("-number").first()

@@ -60,15 +60,11 @@
     // every form acts on the version the page shows (a delta leaves older forms' inputs behind)
     var inputs = document.querySelectorAll('#live input[name="version"]');
     for (var i = 0; i < inputs.length; i++) { inputs[i].value = now.version; }
-    if (!last || last.bout !== now.bout || last.version !== now.version) {
-      var changed = last !== null;
-      last = now;
-      if (changed) { document.dispatchEvent(new CustomEvent("dm:board-changed", { detail: now })); }
-      scrollLog(true);
-    } else {
-      last = now;  // rows without a new version (an offer, its answer)
-      scrollLog(false);
-    }
+    var moved = !last || last.bout !== now.bout || last.version !== now.version;
+    var changed = moved && last !== null;
+    last = now;  // also when only rows came (an offer, its answer): the log orders them
+    if (changed) { document.dispatchEvent(new CustomEvent("dm:board-changed", { detail: now })); }
+    scrollLog(moved);
   }
 
   document.addEventListener("htmx:wsBeforeMessage", function (e) {
