@@ -329,3 +329,20 @@ def test_winning_the_elimination_match_clears_the_candidacy_and_reopen_restores_
     ann.refresh_from_db()
     bob.refresh_from_db()
     assert (ann.status, bob.status) == (SeasonPlayer.CANDIDATE, SeasonPlayer.CANDIDATE)
+
+
+@pytest.mark.django_db
+def test_the_turn_sound_is_offered_while_the_match_has_turns_to_come(client: Client, make_match: Any) -> None:
+    """A seat's page offers the turn sound (static/js/alerts.js shows the offer while no choice is
+    saved); a finished match has no turn left to sound, so its pages offer nothing."""
+    match = make_match("squava", bouts=3)
+    assert 'id="sound-offer"' in client.get(f"/p/{match.seat(1).token}/").content.decode()
+    services.forfeit(match, 1, scope="bout")
+    match.refresh_from_db()
+    assert match.status != "finished"  # between bouts: the next one has turns
+    assert 'id="sound-offer"' in client.get(f"/p/{match.seat(1).token}/").content.decode()
+    services.end_match(match)
+    match.refresh_from_db()
+    assert match.status == "finished"
+    for seat in (1, 2):
+        assert 'id="sound-offer"' not in client.get(f"/p/{match.seat(seat).token}/").content.decode()
