@@ -51,6 +51,11 @@ def _play(player: Any, others: dict[str, Any], clicks: list[str], expect: str, v
             latencies.append(page.evaluate("window.__seen") - sent)
 
 
+#: where the host page's Links card is: before the board and the side ("top") or after them
+LINKS_AT = """(() => { const grid = document.querySelector('.match-grid'), links = document.getElementById('links');
+  return grid.compareDocumentPosition(links) & Node.DOCUMENT_POSITION_FOLLOWING ? 'under' : 'top'; })()"""
+
+
 def test_lance_assembly_bout_played_by_clicking_with_live_pages(server: Server, browser: Any) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     host_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -85,9 +90,12 @@ def test_lance_assembly_bout_played_by_clicking_with_live_pages(server: Server, 
     host.wait_for_selector("#presence li.on >> text=Bob (seat 2)", timeout=TIMEOUT)
 
     # the host starts the match: every page shows the board without reload
+    assert host.evaluate(LINKS_AT) == "top"  # while the match is set up, the links lead the page
     host.click("#host-start")
     for page in (ann, bob, spectator, host):
         page.wait_for_selector(cell("A1"), timeout=TIMEOUT)
+    # once it has started they sit under the board, as a fresh host page draws them
+    host.wait_for_function(f"({LINKS_AT}) === 'under'", timeout=TIMEOUT)
     ann.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
     # the clock counts down locally from the server deadline (no per-second messages)
     before = ann.inner_text(".clock.seat-1 .clock-time")
