@@ -43,6 +43,7 @@ def test_a_player_practises_squava_against_the_computer_to_the_end(server: Serve
     page.wait_for_url("**/p/*/")
     wait_connected(page)
     assert "Opponent (computer, easy)" in page.inner_text("body")
+    assert page.is_visible("#sound-offer")  # a first visit: the turn sound is offered, and left unanswered
     # on the phone the player chooses "send on click": each click on a point is the move (no Play);
     # the choice belongs to this browser and is kept over a reload
     send_on_click = device == "phone"
@@ -75,6 +76,8 @@ def test_a_player_practises_squava_against_the_computer_to_the_end(server: Serve
     assert moves >= 2 and bot_moves in (moves - 1, moves, moves + 1)  # the computer answered every move
     log = page.inner_text("#log-list")
     assert "Opponent (computer, easy)" in log
+    # the match is over: no turn left to sound, so the offer the page still held is gone
+    page.wait_for_selector("#sound-offer", state="hidden", timeout=TIMEOUT)
     page.screenshot(path=str(ARTIFACTS / f"practice-end-{device}.png"), full_page=True)
     # "Play again": a new match against the same computer, the player on the other side
     again = "2" if seat == "1" else "1"
