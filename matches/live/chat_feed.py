@@ -64,11 +64,14 @@ def _lines(match: Any, rooms: list[str]) -> dict[str, list[Any]]:
 
 
 def panel_context(match: Any, viewer: int, *, spectator_id: str = "", spectator_name: str = "",
-                  error: str = "", error_room: str = "") -> dict[str, Any]:
+                  error: str = "", error_room: str = "") -> dict[str, Any] | None:
+    """The chat panel's context for `viewer`; None when it reads no room (a player in practice)."""
     from matches.models import ChatMessage
 
     opts = chatrooms.options(match)
     rooms = chatrooms.readable(match, viewer, opts)
+    if not rooms:
+        return None  # nothing to draw: no names, lines or mutes to load
     names = dict(match.seats.values_list("number", "name"))
     lines = _lines(match, rooms)
     mute = (chatrooms.active_mute(match.pk, chatrooms.writer_of(viewer, spectator_id))
@@ -120,7 +123,7 @@ def panel(match: Any, viewer: int, *, oob: bool = False, request: Any = None, **
     """The whole chat panel of `viewer`'s page (`oob`: to replace the page's by id; `request`: the
     page's, for the forms' CSRF token when they post without JavaScript); "" when it reads no room."""
     context = panel_context(match, viewer, **identity)
-    if not context["chat_rooms"]:
+    if context is None:
         return ""  # no room to read (a player in practice): no panel, no Chat button
     return render_to_string("matches/partials/chat.html", {**context, "oob": oob}, request=request)
 

@@ -48,10 +48,11 @@ def shared(match: Any, *, turns: bool = True, bout: Any = None,
     also the way to draw a board for any (match, viewer, bout, state): build
     it with another bout/state and pass it to `context()` (see
     matches/live/README.md).  `turns=False` leaves the log out (live updates
-    append only the new rows; see `log_rows`; they set `log_top`, the log's highest sequence).  Live updates pass what they
-    loaded already: `bout` (the current bout) and `standing` (score and bout
-    label, unchanged while the same bout runs), `seats`, the bout's `clocks` rows and its
-    game `state` (as the rules returned it, not loaded again from `bout.state`)."""
+    append only the new rows, see `log_rows`, and set `log_top`, the log's
+    highest sequence).  Live updates pass what they loaded already: `bout`
+    (the current bout) and `standing` (score and bout label, unchanged while
+    the same bout runs), `seats`, the bout's `clocks` rows and its game
+    `state` (as the rules returned it, not loaded again from `bout.state`)."""
     bout = bout if bout is not None else match.current_bout
     seats = seats if seats is not None else list(match.seats.order_by("number"))
     score, label = standing if standing is not None else (None, None)
