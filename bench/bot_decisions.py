@@ -69,6 +69,7 @@ def main() -> None:
     planner = replace(STRENGTHS[args.strength], seconds=args.seconds, iterations=args.iterations)
     started = time.time()
     total = 0.0
+    beaten = 0.0
     count = 0
     for p, state in enumerate(positions(game, args.round, args.positions)):
         draws: list[dict[int, Any]] = []
@@ -84,11 +85,17 @@ def main() -> None:
                 after = state
                 for s in SEATS:
                     after = game.apply(after, s, mine if s == seat else theirs[s])
-                total += sum(place_points(scores)[seat] for scores in game.board_scores(after))
+                points = [place_points(scores) for scores in game.board_scores(after)]
+                totals = {s: sum(p[s] for p in points) for s in SEATS}
+                total += totals[seat]
+                # the duel's score (bench/bots.py): the share of the other seats with fewer points
+                beaten += sum(1.0 if totals[seat] > totals[s] else 0.5 if totals[seat] == totals[s] else 0.0
+                              for s in SEATS if s != seat) / (len(SEATS) - 1)
                 count += 1
     print(f"round {args.round} truth {args.truth} {args.strength} iterations {args.iterations} "
           f"seconds {args.seconds}: "
-          f"{total / count:.3f} points a match over {count} decisions and draws "
+          f"{total / count:.3f} points a match, {100 * beaten / count:.1f} % of the others placed below, "
+          f"over {count} decisions and draws "
           f"({time.time() - started:.0f} s, "
           f"load {os.getloadavg()[0]:.1f})")
 

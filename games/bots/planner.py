@@ -9,14 +9,26 @@ resolving the round with the game's own rules (wallsim.py: resolve.py's walls,
 rays and fallbacks, owners only) against the other seats' orders sampled from
 the observed state (`random_action`: their sealed orders are unknown).  The same
 samples judge every trial (common random numbers), so two trials differ only
-by our orders.  Normal and strong use the rest of their clock: once a sweep
-changes nothing, the orders are judged again on more samples and fresh wall sets.
+by our orders.  Once a sweep changes nothing, the orders are judged again on
+more samples and fresh wall sets, while the budget lasts.
 
 The three boards resolve independently, so one trial is judged on all three
 at once: trial k sets choice k of the part on every board, and each board
 keeps its own best.  A board is valued by the place points it would give
 (6/4/2/1, ties shared: the match's own score) plus a little for the margin of
 captured squares over the best other seat.
+
+The strengths (`PLANS`; issue 42, bench/README.md).  Easy is a beginner: it
+looks at a few hundred orders and forgets the garnet bonus.  Normal judges a
+fixed number of orders (its iterations), a fraction of a second.  Strong
+spends its whole clock, and samples a seat that has shown it plans (a full set
+of walls on every board in every round resolved so far: the logs are public)
+with a planner's walls and garnets instead of random ones (`plans_walls`,
+`_as_planner`); in round 1 nothing has shown yet and every other seat is
+sampled at random.  Normal with its clock came within 59 % of strong (160
+games), however strong spent its own: with three other seats choosing at once,
+a seat's extra thought moves its places little, so the strengths differ by how
+much each looks at, as a player's do.
 
 Reads only the observed state (observe.py: others' submissions, spends and
 bonuses unknown).
@@ -27,6 +39,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from games.back_to_the_wall.board import ROUNDS, SEATS, Board, BoardOrders, Orders
@@ -37,15 +50,37 @@ from games.core import Game
 from .search import Strength
 from .wallsim import TRIPLES, board_owners, board_walls, ray_cache
 
-#: evaluations per iteration of the strength when no clock is given
-EVALS_PER_ITERATION = 2
+
+@dataclass(frozen=True)
+class Plan:
+    """How a strength plans here."""
+
+    #: judged trials (one resolution of every board per sample) per iteration of the strength
+    evals_per_iteration: int
+    #: whether, once a sweep changes nothing, it judges again on more samples while the budget lasts
+    resample: bool
+    #: whether the rest of the clock is its budget (else its iterations are)
+    clock: bool
+    #: whether it spends garnets (their bonus counts the walls placed with one on that board)
+    garnets: bool
+    #: whether it samples the seats that have shown they plan as planners
+    model: bool
+
+
+#: each strength's way of planning (bench/README.md, "Back to the Wall's strengths"): easy 60
+#: iterations x 7 (a few hundred trials), normal 400 x 2, strong its 2.5 s
+PLANS = {
+    "easy": Plan(evals_per_iteration=7, resample=False, clock=False, garnets=False, model=False),
+    "normal": Plan(evals_per_iteration=2, resample=True, clock=False, garnets=True, model=False),
+    "strong": Plan(evals_per_iteration=2, resample=True, clock=True, garnets=True, model=True),
+}
 #: weight of the captured-squares margin beside the place points
 MARGIN = 0.15
 #: wall sets tried per board
 WALL_CHOICES = 8
 #: alternatives tried per part of the orders when each is judged over several samples
 WIDE = 32
-#: most samples normal and strong judge on once the first ones have nothing more to tell
+#: most samples a strength that resamples judges on once the first ones have nothing more to tell
 MAX_EXTENDED = 80
 
 
@@ -147,34 +182,69 @@ def _random(game: Game[Any, Any], state: BackToTheWallState, other: int, rng: ra
     return tuple(orders.boards)
 
 
+def plans_walls(state: BackToTheWallState, other: int) -> bool:
+    """Whether `other` submitted a full set of walls on every board in every round resolved so far
+    (the resolution logs are public), as the planners do: a random player submits 0 to the limit,
+    so it does so in one round of 24.  False before the first resolution."""
+    if not state.logs:
+        return False
+    for logs in state.logs:
+        for board, log in zip(state.boards, logs, strict=True):
+            if sum(1 for note in log.walls if note.seat == other) != board.wall_limit:
+                return False
+    return True
+
+
+def _as_planner(state: BackToTheWallState, other: int, drawn: tuple[BoardOrders, ...],
+                rng: random.Random) -> tuple[BoardOrders, ...]:
+    """`drawn` (random orders of `other`) with the walls and garnets a planner submits: a full set of
+    walls that stand (`_wall_sets`), a garnet where `_garnet_ok` would spend one.  Their spends are
+    hidden, so a garnet this round stands in for the bonus they earned in an earlier one.  The
+    directions stay random: greedy directions judged no better (bench/README.md)."""
+    garnets = _garnet_ok(state, other)
+    out: list[BoardOrders] = []
+    for b, board in enumerate(state.boards):
+        sets = _wall_sets(board, other, rng, 1)
+        walls = sets[0] if sets else ()
+        out.append(BoardOrders(walls, drawn[b].moves, garnets[b] and bool(walls)))
+    return tuple(out)
+
+
+def modelled(state: BackToTheWallState, seat: int, knobs: Strength) -> set[int]:
+    """The other seats `knobs`'s strength samples with a planner's walls and garnets: for strong, those
+    that have shown they plan (random walls are half as many, and many of them are dropped)."""
+    if not PLANS.get(knobs.name, PLANS["normal"]).model:
+        return set()
+    return {other for other in SEATS if other != seat and plans_walls(state, other)}
+
+
 def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rng: random.Random) -> Any:
     """`seat`'s orders for this round: coordinate ascent over walls and each piece's directions,
-    judged by resolving the round against sampled orders of the other seats.  Normal and strong
-    (`Strength.tactics`) use the rest of their clock: once a sweep changes nothing, more samples."""
+    judged by resolving the round against sampled orders of the other seats, as `PLANS` says for
+    the strength (a strength of another name plans as normal does)."""
+    plan = PLANS.get(knobs.name, PLANS["normal"])
     started = time.perf_counter()
     deadline = None if knobs.seconds is None else started + knobs.seconds
-    extend = knobs.tactics
-    evals = knobs.iterations * EVALS_PER_ITERATION
-    if extend and deadline is not None:
-        evals = 10**9  # the clock ends the search: the quick judge would leave most of it unused
+    evals = knobs.iterations * plan.evals_per_iteration
     # more sampled rounds per trial for a bigger budget (less luck, fewer trials)
-    sample_count = max(1, min(10, knobs.iterations * EVALS_PER_ITERATION // 150))
+    sample_count = max(1, min(10, evals // 150))
+    if plan.clock and deadline is not None:
+        evals = 10**9  # the clock ends the search: the quick judge would leave most of it unused
     others = [s for s in SEATS if s != seat]
+    planners = modelled(state, seat, knobs)
 
     def draw(count: int) -> list[tuple[dict[int, BoardOrders], ...]]:
         samples: list[tuple[dict[int, BoardOrders], ...]] = []
         for _ in range(count):
             drawn = {o: _random(game, state, o, rng) for o in others}
+            drawn.update({o: _as_planner(state, o, drawn[o], rng) for o in planners})
             samples.append(tuple({o: drawn[o][b] for o in others} for b in range(3)))
         return samples
 
     judge = _Judge(state, seat, draw(sample_count))
-    garnets = _garnet_ok(state, seat)
-    if not knobs.tactics:
-        # easy makes a beginner's mistake: it spends a garnet on the biggest board only, and forgets
-        # the bonus of the two small ones (up to 1 + 2 points).  With every garnet easy took 55 % of
-        # the places against normal, and normal 55 % against it (bench/README.md)
-        garnets = [False, False, garnets[2]]
+    # easy makes a beginner's mistake: it forgets the garnet bonus (up to 1 + 2 + 3 squares),
+    # which costs it places against seats as good as it and few against random players
+    garnets = _garnet_ok(state, seat) if plan.garnets else [False, False, False]
     boards: list[Board] = list(state.boards)
     wall_choices: list[list[tuple[tuple[tuple[int, int], ...], bool]]] = []
     for b, board in enumerate(boards):
@@ -209,7 +279,7 @@ def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rn
         if not improved:
             # a sweep changed nothing: the orders are the best these samples tell.  With time left
             # (normal and strong), judge them on more samples and fresh wall sets
-            if not extend or len(judge.samples) >= MAX_EXTENDED:
+            if not plan.resample or len(judge.samples) >= MAX_EXTENDED:
                 break
             judge.samples.extend(draw(len(judge.samples)))
             for b, board in enumerate(boards):

@@ -234,14 +234,76 @@ def test_the_planners_quick_resolution_is_the_games_own() -> None:
     assert compared == 12 * 3 * 3
 
 
-def test_easy_spends_a_garnet_on_the_biggest_board_only_normal_on_every_board() -> None:
+def test_a_seat_that_submits_full_wall_sets_every_round_is_taken_for_a_planner() -> None:
+    """Strong samples a seat as a planner once the public logs show it submitted a full set of
+    walls on every board in every round so far; not before the first round resolves, and not a
+    seat that submitted fewer on any board in any round."""
+    from games.back_to_the_wall.board import BoardOrders, Orders
+    from games.bots.planner import plans_walls
+
+    game = get_game("back-to-the-wall")
+    state = game.new({})
+    assert not any(plans_walls(state, seat) for seat in (1, 2, 3, 4))
+    # seat 3 submits one wall of two on Twice; walls are (col, row) pairs
+    for seat in (1, 2, 3, 4):
+        mine = []
+        for board in state.boards:
+            limit = board.wall_limit if seat != 3 or board.index != 1 else 1
+            walls = tuple((2 * k + 1, seat if board.index else 2) for k in range(limit))
+            moves = tuple((p.number, ("down", "right", "up")) for p in board.pieces_of(seat))
+            mine.append(BoardOrders(walls, moves))
+        state = game.apply(state, seat, Orders((mine[0], mine[1], mine[2])))
+    assert state.round == 2
+    # B3 is a pre-placed wall on Once: a wall dropped at resolution still counts as submitted
+    assert [plans_walls(state, seat) for seat in (1, 2, 3, 4)] == [True, True, False, True]
+
+
+def test_a_planners_sampled_orders_keep_the_random_directions_with_walls_that_stand() -> None:
+    """A seat taken for a planner is sampled with a full set of walls that the placement rules would
+    not drop on their own, a garnet where the planner would spend one (free garnets: with walls on
+    every board), and the random directions it was drawn with."""
+    from games.back_to_the_wall.board import cut_corners
+    from games.back_to_the_wall.resolve import resolve_walls
+    from games.bots.planner import _as_planner, _random
+
+    game = get_game("back-to-the-wall")
+    state = game.new({})
+    rng = random.Random(2)
+    for seat in (1, 2, 3, 4):
+        drawn = _random(game, state, seat, rng)
+        planned = _as_planner(state, seat, drawn, rng)
+        for board, theirs, mine in zip(state.boards, drawn, planned, strict=True):
+            assert mine.moves == theirs.moves
+            assert len(mine.walls) == board.wall_limit and mine.garnet
+            walls, notes, placed = resolve_walls(board, {seat: mine})
+            assert placed[seat] == board.wall_limit, notes
+            assert not cut_corners(board.size, walls)
+
+
+def test_strong_samples_the_seats_that_plan_as_planners_and_normal_does_not() -> None:
+    """After a round in which the others placed full wall sets, strong samples them as planners;
+    normal and easy sample every seat at random, and nobody is modelled before the first round."""
+    from games.bots.planner import modelled
+
+    game = get_game("back-to-the-wall")
+    state = game.new({})
+    knobs = {name: replace(STRENGTHS[name], seconds=None, iterations=40) for name in STRENGTHS}
+    assert modelled(state, 1, knobs["strong"]) == set()
+    for seat in (1, 2, 3, 4):
+        state = game.apply(state, seat, choose(game, state, seat, knobs["normal"], seed=seat))
+    assert modelled(state, 1, knobs["strong"]) == {2, 3, 4}
+    assert modelled(state, 1, knobs["normal"]) == modelled(state, 1, knobs["easy"]) == set()
+
+
+def test_easy_forgets_the_garnet_normal_spends_one_on_every_board() -> None:
     """Free garnets: normal spends one with the walls it places on every board in round 1 (their
-    bonus counts the walls placed); easy, a beginner, only on Thrice."""
+    bonus counts the walls placed); easy, a beginner, forgets the bonus."""
     game = get_game("back-to-the-wall")
     state = game.new({})
     for seed in range(3):
         easy = choose(game, state, 1, replace(STRENGTHS["easy"], seconds=None), seed=seed)
-        assert [b.garnet for b in easy.boards][:2] == [False, False]
+        assert not any(b.garnet for b in easy.boards)
+        assert any(b.walls for b in easy.boards)
         normal = choose(game, state, 1, replace(STRENGTHS["normal"], seconds=None, iterations=40), seed=seed)
         assert all(b.garnet for b in normal.boards if b.walls)
         assert any(b.walls for b in normal.boards)
