@@ -19,16 +19,17 @@ keeps its own best.  A board is valued by the place points it would give
 captured squares over the best other seat.
 
 The strengths (`PLANS`; issue 42, bench/README.md).  Easy is a beginner: it
-looks at a few hundred orders and forgets the garnet bonus.  Normal judges a
-fixed number of orders (its iterations), a fraction of a second.  Strong
-spends its whole clock, and samples a seat that has shown it plans (a full set
-of walls on every board in every round resolved so far: the logs are public)
-with a planner's walls and garnets instead of random ones (`plans_walls`,
+looks at a few hundred orders and forgets the garnet bonus.  Normal judges its
+iterations' worth of orders and stops, a fraction of a second.  Strong spends
+its whole clock, and samples a seat that has shown it plans (a full set of
+walls on every board in every round resolved so far: the logs are public) with
+a planner's walls and garnets instead of random ones (`plans_walls`,
 `_as_planner`); in round 1 nothing has shown yet and every other seat is
-sampled at random.  Normal with its clock came within 59 % of strong (160
-games), however strong spent its own: with three other seats choosing at once,
-a seat's extra thought moves its places little, so the strengths differ by how
-much each looks at, as a player's do.
+sampled at random.  While normal spent its whole clock too, strong placed above
+it 59 % of the time over 160 games, however long it thought: with three other
+seats choosing at once, a seat's extra thought moves its places little.  So the
+strengths differ in how much each looks at, as players' do, and in what strong
+reads from the others' past rounds.
 
 Reads only the observed state (observe.py: others' submissions, spends and
 bonuses unknown).
