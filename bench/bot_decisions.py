@@ -31,6 +31,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from games.back_to_the_wall.resolve import place_points
 from games.back_to_the_wall.rules import BackToTheWall
 from games.bots import STRENGTHS, choose
+from games.bots.search import reward
+from games.core import Result
 from games.registry import get_game
 
 SEATS = (1, 2, 3, 4)
@@ -85,12 +87,11 @@ def main() -> None:
                 after = state
                 for s in SEATS:
                     after = game.apply(after, s, mine if s == seat else theirs[s])
-                points = [place_points(scores) for scores in game.board_scores(after)]
-                totals = {s: sum(p[s] for p in points) for s in SEATS}
+                boards = [place_points(scores) for scores in game.board_scores(after)]
+                totals = {s: sum(points[s] for points in boards) for s in SEATS}
                 total += totals[seat]
-                # the duel's score (bench/bots.py): the share of the other seats with fewer points
-                beaten += sum(1.0 if totals[seat] > totals[s] else 0.5 if totals[seat] == totals[s] else 0.0
-                              for s in SEATS if s != seat) / (len(SEATS) - 1)
+                # the duel's own score (bench/bots.py): the share of the other seats with fewer points
+                beaten += reward(Result(winners=frozenset(), reason="standing", scores=totals), seat, len(SEATS))
                 count += 1
     print(f"round {args.round} truth {args.truth} {args.strength} iterations {args.iterations} "
           f"seconds {args.seconds}: "

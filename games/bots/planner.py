@@ -211,10 +211,15 @@ def _as_planner(state: BackToTheWallState, other: int, drawn: tuple[BoardOrders,
     return tuple(out)
 
 
+def _plan(knobs: Strength) -> Plan:
+    """How `knobs`'s strength plans (a strength of another name plans as normal does)."""
+    return PLANS.get(knobs.name, PLANS["normal"])
+
+
 def modelled(state: BackToTheWallState, seat: int, knobs: Strength) -> set[int]:
     """The other seats `knobs`'s strength samples with a planner's walls and garnets: for strong, those
     that have shown they plan (random walls are half as many, and many of them are dropped)."""
-    if not PLANS.get(knobs.name, PLANS["normal"]).model:
+    if not _plan(knobs).model:
         return set()
     return {other for other in SEATS if other != seat and plans_walls(state, other)}
 
@@ -222,8 +227,8 @@ def modelled(state: BackToTheWallState, seat: int, knobs: Strength) -> set[int]:
 def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rng: random.Random) -> Any:
     """`seat`'s orders for this round: coordinate ascent over walls and each piece's directions,
     judged by resolving the round against sampled orders of the other seats, as `PLANS` says for
-    the strength (a strength of another name plans as normal does)."""
-    plan = PLANS.get(knobs.name, PLANS["normal"])
+    the strength."""
+    plan = _plan(knobs)
     started = time.perf_counter()
     deadline = None if knobs.seconds is None else started + knobs.seconds
     evals = knobs.iterations * plan.evals_per_iteration
@@ -278,8 +283,8 @@ def plan_orders(game: Game[Any, Any], state: Any, seat: int, knobs: Strength, rn
     improved = True
     while not out_of_budget():
         if not improved:
-            # a sweep changed nothing: the orders are the best these samples tell.  With time left
-            # (normal and strong), judge them on more samples and fresh wall sets
+            # a sweep changed nothing: the orders are the best these samples tell.  With budget left,
+            # a strength that resamples judges them on more samples and fresh wall sets
             if not plan.resample or len(judge.samples) >= MAX_EXTENDED:
                 break
             judge.samples.extend(draw(len(judge.samples)))
