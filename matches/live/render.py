@@ -29,6 +29,7 @@ from matches.live.clockfaces import clock_faces, configured_clocks
 from matches.play import endings
 from matches.play.offers import ASKS, NAMES, OPPONENT, answerer
 from matches.play.offers import pending as open_requests
+from matches.seasons import notices
 from matches.templatetags.live_parts import MARK, Parts
 from matches.templatetags.live_parts import PARTS as PARTS_KEY
 
@@ -114,6 +115,8 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         for s in seats
     ]
     banner = outcome.banner(match, bout, names, viewer, score)
+    if "season" not in snap:  # what the page says about its season (read once per update, every audience)
+        snap["season"] = notices.page_facts(match)
     # the live bout is over (a move, a time-out, a resignation or the host ended it, or the match):
     # the rules' state may still name a seat to move, so the page hooks hear it here (a replay step
     # is drawn as the rules left it)
@@ -157,6 +160,11 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "title": outcome.title(match),
         "bout_label": snap.get("bout_label") or outcome.bout_label(match, bout, None),
         "banner": banner,
+        # an elimination match says so on every page, and who it put out once over (issue 52)
+        "elimination": snap["season"]["elimination"],
+        # a season's main match: how many Tokens of Life and candidates it gives (the host's game's
+        # console previews them); None outside a season and in an elimination match
+        "season_awards": snap["season"]["awards"],
         # a game may show its bank to the minute to players, exactly to the host
         "clock_minutes": match.game.clock_minutes and viewer != HOST,
         "viewer_cls": f"p{viewer}" if viewer >= 1 else "",
@@ -251,6 +259,7 @@ def meta(ctx: dict[str, Any], base: int | None, oob: bool = True) -> str:
 PARTS = (
     ("status", "matches/partials/status.html"),
     ("banner", "matches/partials/banner.html"),
+    ("elimination", "matches/partials/elimination.html"),
     ("score", "matches/partials/score.html"),
     ("board", "matches/partials/board_wrap.html"),
     ("clocks", "matches/partials/clocks.html"),

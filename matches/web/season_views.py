@@ -26,6 +26,7 @@ from games.registry import get_game, slugs
 from matches.models import Match, Season, WebhookPost
 from matches.play import season_matches, season_tokens
 from matches.seasons import ledger as seasons
+from matches.seasons import season_options
 from matches.web import forms
 
 LEDGER_ROWS = 500
@@ -212,6 +213,19 @@ def _add_player(season: Season, data: Any, key: str | None) -> tuple[str, str]:
     return f"{player.name} added to the roster", "roster"
 
 
+def _add_players(season: Season, data: Any, key: str | None) -> tuple[str, str]:
+    added = season_options.add_players(season, str(data.get("names", "")), key=key)
+    names = [p.name for p in added]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{listed} added to the roster ({len(names)} player{'s' if len(names) != 1 else ''})", "roster"
+
+
+def _result_options(season: Season, data: Any, key: str | None) -> tuple[str, str]:
+    season_options.set_result_options(season, data.get("main_tokens", ""), data.get("main_candidates", ""),
+                                      data.get("winner_takes_garnets") == "on", key=key)
+    return "episode results options saved", "result-options"
+
+
 def _rename(season: Season, data: Any, key: str | None) -> tuple[str, str]:
     player = seasons.rename_player(season, _int(data, "player", "player"), str(data.get("name", "")), key=key)
     return f"renamed to {player.name}", "roster"
@@ -300,6 +314,8 @@ def _webhook(season: Season, data: Any, key: str | None) -> tuple[str, str]:
 ACTIONS = {
     "undo": _undo,
     "add_player": _add_player,
+    "add_players": _add_players,
+    "result_options": _result_options,
     "rename": _rename,
     "remove": _remove,
     "garnets": _garnets,
