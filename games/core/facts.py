@@ -82,7 +82,7 @@ def ranked_awards(ranking: Sequence[Sequence[int]], counts: AwardCounts,
     """The awards of a ranking (places best first; a place of several seats is a tie) by the
     counts: Tokens of Life to the top places, Elimination Candidates to the bottom ones.  A place
     that straddles a cut is tied (`tied_tokens`, `tied_candidates`) and gets nothing: the host
-    settles it.  A seat given a Token of Life is never a candidate: the bottom cut stops above it
+    settles it.  A seat given a Token of Life is never a candidate: the bottom cut passes over it
     (a short ranking may then give fewer candidates, with no tie to settle).  `tokens`: the
     Tokens of Life already named (the match named them), given instead of the top places.
 
@@ -92,16 +92,18 @@ def ranked_awards(ranking: Sequence[Sequence[int]], counts: AwardCounts,
         top, tied_top = _cut(places, max(0, counts.tokens))
     else:
         top, tied_top = [int(s) for s in tokens], []
-    bottom, tied_bottom = _cut(list(reversed(places)), max(0, counts.candidates), stop=set(top))
+    # a seat given a Token of Life is never a candidate: the bottom cut passes over it
+    rest = [kept for kept in (tuple(s for s in place if s not in top) for place in reversed(places)) if kept]
+    bottom, tied_bottom = _cut(rest, max(0, counts.candidates))
     return {"tokens": tuple(sorted(top)), "tied_tokens": tuple(sorted(tied_top)),
             "candidates": tuple(sorted(bottom)), "tied_candidates": tuple(sorted(tied_bottom))}
 
 
-def _cut(places: Sequence[tuple[int, ...]], count: int, stop: set[int] | None = None) -> tuple[list[int], list[int]]:
+def _cut(places: Sequence[tuple[int, ...]], count: int) -> tuple[list[int], list[int]]:
     """The seats of the first places that fit in `count`, and the place straddling the cut (tied)."""
     taken: list[int] = []
     for place in places:
-        if len(taken) >= count or (stop and stop.intersection(place)):
+        if len(taken) >= count:
             break
         if len(taken) + len(place) > count:
             return taken, list(place)

@@ -7,7 +7,8 @@ Ruling: an ending names its Tokens of Life and Elimination Candidates
   Life (1 by default); one that names no candidate makes the bottom place(s) its
   count of candidates.  What the ending names is kept whatever the counts, each
   of the two apart: `token 3` alone keeps seat 3's token, and the bottom of the
-  ranking is still the candidate (never seat 3).
+  ranking is still the candidate (passing over seat 3: a seat given a
+  Token of Life is never a candidate).
 Ruling: "top" and "bottom" are places, not seats: a place that straddles a cut
   (two seats equal for first with one token to give) gets nothing and is flagged
   to the host, who settles it, as Back to the Wall's ties for first or last are.

@@ -297,7 +297,7 @@ def _awards_words(awards: SeasonAwards, names: dict[int, str]) -> str:
             given.append(f"{_who(names, tied)} tied, for the host to settle")
         if given:
             words += f" {what}: {'; '.join(given)}."
-    return words
+    return "." + words if words else ""
 
 
 def _ended_state(match: Match, bout: Bout | None) -> Any:
