@@ -152,6 +152,9 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "last_cells": [],
         "win_cells": [],
         "host_act_url": _host_act_url(match.host_token) if viewer == HOST else "",
+        # what an ending the host types would give in the season, in words (issue 52: the console's preview)
+        "host_end_preview_url": (reverse("host_end_preview", args=[match.host_token])
+                                 if viewer == HOST and snap["season"]["awards"] is not None else ""),
         "round_deadline": "" if snap.get("replay") else _round_deadline(bout, match),
         "round_left": bout.round_left if bout is not None and not snap.get("replay") else None,
         "last_text": last_text,
@@ -162,8 +165,8 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "banner": banner,
         # an elimination match says so on every page, and who it put out once over (issue 52)
         "elimination": snap["season"]["elimination"],
-        # a season's main match: how many Tokens of Life and candidates it gives (the host's game's
-        # console previews them); None outside a season and in an elimination match
+        # the AwardCounts the season asks of the match (none of an elimination match; the host's game's
+        # console previews them); None outside a season
         "season_awards": snap["season"]["awards"],
         # a game may show its bank to the minute to players, exactly to the host
         "clock_minutes": match.game.clock_minutes and viewer != HOST,
