@@ -95,8 +95,8 @@ def test_a_main_match_and_a_match_outside_a_season_say_nothing_of_it(client: Any
 def _forfeit(match: Match) -> int:
     match.refresh_from_db()
     services.forfeit(match, 2)
-    match.refresh_from_db()
-    version: int = match.current_bout.version
+    bout = match.bouts.get()
+    version: int = bout.version
     return version
 
 
