@@ -150,6 +150,7 @@ def season_manage(request: HttpRequest, token: str) -> HttpResponse:
         events=season.events.select_related("match").order_by("-created", "-id")[:200],
         posts_pending=season.webhook_posts.filter(status=WebhookPost.PENDING).count(),
         posts_failed=season.webhook_posts.filter(status=WebhookPost.FAILED).count(),
+        paste=request.session.pop(_PASTE.format(season.pk), ""),
     )
     return render(request, "matches/season_manage.html", context)
 
@@ -175,6 +176,8 @@ def season_act(request: HttpRequest, token: str) -> HttpResponse:
         messages.info(request, f"{exc} (a doubled submit: nothing was applied twice)")
     except (seasons.ServiceError, ValueError) as exc:
         messages.error(request, str(exc))
+        if action == "add_players":  # a refused paste comes back in its box, for the host to fix
+            request.session[_PASTE.format(season.pk)] = str(data.get("names", ""))[:PASTE_CHARS]
     else:
         # a status change or garnets: the message carries an Undo for 30 s (season_manage.html)
         undoable = done.undo if isinstance(done, Undoable) else None
@@ -182,6 +185,11 @@ def season_act(request: HttpRequest, token: str) -> HttpResponse:
         if undoable:  # the page opens at its message, where the Undo is (not at the form's section)
             anchor = "season-messages"
     return redirect(reverse("season_manage", args=[token]) + (f"#{anchor}" if anchor else ""))
+
+
+#: the session key of a refused roster paste (shown again once in the box), and how much of it is kept
+_PASTE = "roster-paste:{}"
+PASTE_CHARS = 5000
 
 
 class Undoable(NamedTuple):

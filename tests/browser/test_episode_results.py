@@ -59,6 +59,7 @@ def test_the_roster_paste_on_a_phone(server: Server, browser: Any) -> None:
     assert "Ann, Bob, Cy and Di added to the roster (4 players)" in _paste(phone, "Ann\nBob\n\nCy\nDi\n")
     refused = _paste(phone, "Eve\nbob\nEve")
     assert "nothing was added: Bob is already on the roster and Eve is listed twice" in refused
+    assert phone.input_value("#add-names") == "Eve\nbob\nEve"  # back in its box, to fix
     phone.screenshot(path=str(ARTIFACTS / "episode-roster-paste-phone.png"), full_page=False)
     _fits(phone)
     rows = phone.eval_on_selector_all("#standings tbody tr th, #standings tbody tr td:first-child",

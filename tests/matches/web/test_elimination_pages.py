@@ -145,6 +145,10 @@ def test_pasting_names_adds_them_all_or_none_with_one_sentence(client: Any) -> N
     assert flash(refused) == ["nothing was added: Finn is already on the roster and Ivy is listed twice; fix the list "
                               "and paste it again"]
     assert not season.players.filter(name="Ivy").exists()
+    # the refused paste is back in its box (once), for the host to fix
+    assert "Ivy\nfinn\nIvy</textarea>" in refused.content.decode()
+    assert "</textarea>" in client.get(manage(season)).content.decode()
+    assert "Ivy\nfinn" not in client.get(manage(season)).content.decode()
     single = act(client, season, action="add_player", name="Jo")  # one name, as before
     assert flash(single) == ["Jo added to the roster"]
 
