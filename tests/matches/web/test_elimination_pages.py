@@ -165,3 +165,27 @@ def test_the_episode_results_options_are_saved_from_the_manage_page(client: Any)
     assert flash(refused) == ["the number of Tokens of Life must be a whole number"]
     season.refresh_from_db()
     assert season.winner_takes_garnets is False
+
+
+@pytest.mark.django_db
+def test_the_end_preview_says_what_a_typed_end_gives_to_the_host_only(client: Any, make_match: Any) -> None:
+    season = make_season()
+    main = season_matches.create_season_match(season, "custom", [p.pk for p in season.players.all()])
+    services.start_match(main)
+    names = dict(main.seats.values_list("number", "name"))
+    url = reverse("host_end_preview", args=[main.host_token])
+    said = client.get(url, {"text": "end ranking 2, 3, 1=4"})
+    assert said["Cache-Control"].startswith("max-age=0") or "private" in said["Cache-Control"]
+    assert said.content.decode() == (f"This end gives: Token of Life: {names[2]}. Elimination Candidate: {names[1]} "
+                                     f"and {names[4]} tied, for you to settle.")
+    named = client.get(url, {"text": "end ranking 2, 3, 1=4 token 3 candidate 1"}).content.decode()
+    assert named == f"This end gives: Token of Life: {names[3]}. Elimination Candidate: {names[1]}."
+    assert client.get(url, {"text": "end ranking 2, 2"}).content.decode().startswith("Not yet: ")
+    assert client.get(url, {"text": 'give 2 1 "x"'}).content.decode() == ""
+    main.refresh_from_db()
+    assert main.status == "running" and not main.bouts.filter(finished__isnull=False).exists()  # read only
+    seat = main.seats.get(number=1).token
+    assert client.get(f"/h/{seat}/end-preview/", {"text": "end ranking 1, 2, 3, 4"}).status_code == 404
+    outside = make_match("custom")
+    assert client.get(reverse("host_end_preview", args=[outside.host_token]),
+                      {"text": "end ranking 1, 2, 3, 4"}).content.decode() == ""
