@@ -7,8 +7,10 @@ ledger and what the match gives, as the Game hooks matches/seasons asks.
 - While a bout runs, a seat's orders may not spend more garnets than its
   season balance less what it has committed and not yet paid: `garnet_cost`
   and `garnets_spent` are what the platform counts.
-- The match's winner(s) earn a Token of Life; the lowest seat(s) on the board
-  are Elimination Candidates.
+- The match's top place earns a Token of Life and its bottom place is the
+  Elimination Candidate (as many as the season's counts ask: `facts.ranked_awards`);
+  a place that straddles a cut (seats equal on every tie-break) is flagged to the
+  host to settle.
 
 Pure: no Django.  `BackToTheWall` (rules.py) inherits these hooks.
 """
@@ -16,7 +18,7 @@ Pure: no Django.  `BackToTheWall` (rules.py) inherits these hooks.
 from __future__ import annotations
 
 from games.core import HOST, SPECTATOR, Game
-from games.core.facts import GarnetChange, SeasonAwards
+from games.core.facts import DEFAULT_COUNTS, AwardCounts, GarnetChange, SeasonAwards, ranked_awards
 
 from .board import BOARD_NAMES, BOARD_TITLES, SEATS, Action
 from .resolve import sole_first
@@ -53,12 +55,15 @@ class SeasonLedger(Game[BackToTheWallState, Action]):
         submission = state.submission(seat) if pending else None
         return spent + (0 if submission is None else self.garnet_cost(submission))
 
-    def season_awards(self, state: BackToTheWallState | None, winners: tuple[int, ...]) -> SeasonAwards:
-        final = self.view(state, HOST)["public"].get("final") or {} if state is not None else {}
-        # seats that share first on every tie-break win (RULINGS.md) but the Token of Life is the
-        # host's to settle (rules.py's ruling on ties); a host's award names its own winners
-        tied = final.get("tied_first") or []
-        tokens = () if tied and set(winners) == {int(s) for s in tied} else winners
-        return SeasonAwards(tokens=tokens, token_reason="won the main match",
-                            candidates=tuple(int(s) for s in final.get("elimination_candidate", [])),
-                            candidate_text="{player} finished last in {match} and is an Elimination Candidate")
+    def season_awards(self, state: BackToTheWallState | None, winners: tuple[int, ...],
+                      counts: AwardCounts = DEFAULT_COUNTS) -> SeasonAwards:
+        text = "{player} finished last in {match} and is an Elimination Candidate"
+        if state is None:  # a host's ruling: the winners it names earn the Token of Life, nobody is ranked last
+            return SeasonAwards(tokens=winners if counts.tokens else (), token_reason="won the main match")
+        # by the final ranking (RULINGS.md): seats that share first (or last) on every tie-break
+        # are the host's to settle (rules.py's ruling on ties), flagged as tied
+        ranking = (self.view(state, HOST)["public"].get("final") or {}).get("ranking") or []
+        ranked = ranked_awards(ranking, counts)
+        return SeasonAwards(tokens=ranked["tokens"], token_reason="won the main match",
+                            candidates=ranked["candidates"], candidate_text=text,
+                            tied_tokens=ranked["tied_tokens"], tied_candidates=ranked["tied_candidates"])

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import IllegalAction
-from .facts import ONE_BOUT, GarnetChange, SeasonAwards, Variant
+from .facts import DEFAULT_COUNTS, ONE_BOUT, AwardCounts, GarnetChange, SeasonAwards, Variant
 from .result import Result
 
 #: Viewer/actor constants.  Seats are numbered from 1.
@@ -127,9 +127,14 @@ class Game(ABC, Generic[S, A]):
         of the open round too when `pending`)."""
         return 0
 
-    def season_awards(self, state: S | None, winners: tuple[int, ...]) -> SeasonAwards:
+    def season_awards(self, state: S | None, winners: tuple[int, ...],
+                      counts: AwardCounts = DEFAULT_COUNTS) -> SeasonAwards:
         """What a finished match gives in its season.  `state` is the last bout's when its rules
-        ended it (None after a host's ruling); `winners` the match's."""
+        ended it (None after a host's ruling); `winners` the match's; `counts` how many Tokens of
+        Life and Elimination Candidates the season asks of it (none of an elimination match).  A
+        game that ranks its seats gives them by `facts.ranked_awards` (ties at a cut flagged in
+        `tied_tokens` / `tied_candidates`); what the match names explicitly (the host's game's
+        `end ... token S candidate S`) is kept whatever the counts."""
         return SeasonAwards()
 
     def __repr__(self) -> str:

@@ -29,11 +29,13 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import HOST
+from games.core.facts import AwardCounts, SeasonAwards
 from games.core.howto import HowToPlay
 from games.core.pages import Page
 
 from .howto import HOW_TO_PLAY
 from .notation import LETTERS, Answer, OpenRound, Spec, format_action, parse_action
+from .season import ending_awards
 
 #: a number round shows a button per number up to this many numbers, else a number field
 MAX_NUMBER_BUTTONS = 20
@@ -104,10 +106,11 @@ def shape(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         "awards": [{"seat": a["seat"], "name": name(a["seat"]), "points": a["points"], "reason": a["reason"]}
                    for a in reversed(public["awards"])],
         "announcements": list(reversed(public["announcements"])),
-        "ending": _ending(public["ending"], name),
+        "ending": _ending(public["ending"], name, ctx.get("season_awards")),
         "finished": view.get("result") is not None,
         "mine": [r for r in rounds if r["mine"] is not None] if viewer >= 1 else [],
-        "host": _host(public, current, every, count, name, board) if viewer == HOST else None,
+        "host": (_host(public, current, every, count, name, board, ctx.get("season_awards"))
+                 if viewer == HOST else None),
     }
     return shaped
 
@@ -210,7 +213,7 @@ def _control(current: dict[str, Any], count: int, name: Any, mine: Any) -> dict[
 
 
 def _host(public: dict[str, Any], current: dict[str, Any] | None, every: dict[int, dict[int, Any]], count: int,
-          name: Any, board: list[int]) -> dict[str, Any]:
+          name: Any, board: list[int], counts: AwardCounts | None = None) -> dict[str, Any]:
     out_seats = set(public["eliminated"])
     number = current["number"] if current is not None else None
     required = {r["seat"] for r in current["required"]} if current is not None else set()
@@ -241,19 +244,49 @@ def _host(public: dict[str, Any], current: dict[str, Any] | None, every: dict[in
             groups[-1].append(s)
         else:
             groups.append([s])
+    awards = _console_awards(groups, count, name, counts)
     return {
         "rows": rows,
         "open": number,
         "resolve": "resolve" if number is not None else "",
         "ranking": "end ranking " + ", ".join("=".join(str(s) for s in g) for g in groups),
         "ranking_words": ", then ".join(" = ".join(name(s) for s in g) for g in groups),
+        "awards": awards,
         "draw": "end draw",
         "seat_numbers": list(range(1, count + 1)),
         "in_play": [s for s in range(1, count + 1) if s not in out_seats],
     }
 
 
-def _ending(ending: dict[str, Any] | None, name: Any) -> str:
+def _console_awards(groups: list[list[int]], count: int, name: Any, counts: AwardCounts | None) -> dict[str, Any] | None:
+    """A season's main match (issue 52): what "End: ranking by points" gives (the preview) and a box per
+    seat to give the Token of Life or the candidacy to others (the click script writes `token S
+    candidate S` into the end's notation).  None outside a season and in an elimination match."""
+    if counts is None or not (counts.tokens or counts.candidates):
+        return None
+    given = ending_awards("ranking", groups, (), (), counts)
+    return {
+        "tokens": [{"seat": s, "name": name(s), "checked": s in given.tokens} for s in range(1, count + 1)],
+        "candidates": [{"seat": s, "name": name(s), "checked": s in given.candidates} for s in range(1, count + 1)],
+        "default_tokens": ",".join(str(s) for s in given.tokens),
+        "default_candidates": ",".join(str(s) for s in given.candidates),
+        "words": awards_words(given, name),
+    }
+
+
+def awards_words(awards: SeasonAwards, name: Any) -> str:
+    """What an ending gives in a season, as the console and the board say it."""
+    words = []
+    for seats, tied, what in ((awards.tokens, awards.tied_tokens, "Token of Life"),
+                              (awards.candidates, awards.tied_candidates, "Elimination Candidate")):
+        given = [" and ".join(name(s) for s in seats)] if seats else []
+        if tied:
+            given.append(" and ".join(name(s) for s in tied) + " tied, for the host to settle")
+        words.append(f"{what}: {'; '.join(given) or 'nobody'}.")
+    return " ".join(words)
+
+
+def _ending(ending: dict[str, Any] | None, name: Any, counts: AwardCounts | None = None) -> str:
     if ending is None:
         return ""
     groups = ending["ranking"]
@@ -264,10 +297,10 @@ def _ending(ending: dict[str, Any] | None, name: Any) -> str:
     else:
         text = "Ranking: " + "; ".join(f"{place}. " + " = ".join(name(s) for s in g)
                                        for place, g in enumerate(groups, start=1)) + "."
-    if ending.get("token"):
-        text += " Token of Life: " + " and ".join(name(s) for s in ending["token"]) + "."
-    if ending.get("candidate"):
-        text += " Elimination Candidate: " + " and ".join(name(s) for s in ending["candidate"]) + "."
+    if counts is not None:  # only a season's match speaks of Tokens of Life and candidates
+        given = ending_awards(ending["how"], groups, ending.get("token") or (), ending.get("candidate") or (), counts)
+        if given.tokens or given.candidates or given.tied_tokens or given.tied_candidates:
+            text += " " + awards_words(given, name)
     return text
 
 

@@ -46,6 +46,7 @@ Ruling: points are whole numbers, given or taken one seat at a time with a
   ranking best first (ties with `=`; every seat exactly once; the winners are
   the first place) or a draw.  The reason is the word "winner", "ranking" or
   "draw".
+Ruling (issue 52): a season's Tokens of Life and candidates: games/custom/season.py.
 Ruling: `legal_actions` of a free-text round is a sample (a few fixed texts):
   there are too many texts to list.  The host's listed actions are a sample
   too (one round of each kind, one point either way per seat), so random
@@ -62,7 +63,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.core import HOST, Game, IllegalAction, NotationError, Result
-from games.core.facts import SeasonAwards
+from games.core.facts import DEFAULT_COUNTS, AwardCounts, SeasonAwards
 
 from .notation import (
     HOST_ACTIONS,
@@ -86,6 +87,7 @@ from .notation import (
     parse_action,
     parse_value,
 )
+from .season import ending_awards
 
 __all__ = ["CustomGame", "CustomState", "Round", "check_value"]
 
@@ -163,13 +165,13 @@ class CustomGame(Game[CustomState, CustomAction]):
             raise IllegalAction(f"option seats must be a whole number from 2 to {MAX_SEATS}, got {count!r}")
         return CustomState(seats=count, points=(0,) * count)
 
-    def season_awards(self, state: CustomState | None, winners: tuple[int, ...]) -> SeasonAwards:
-        """In a season, the host's ending names who earns a Token of Life and who is an Elimination Candidate."""
+    def season_awards(self, state: CustomState | None, winners: tuple[int, ...],
+                      counts: AwardCounts = DEFAULT_COUNTS) -> SeasonAwards:
+        """In a season: what the host's ending names, else what its ranking gives (ruling above)."""
         if state is None or state.ending is None:
             return SeasonAwards()
-        return SeasonAwards(tokens=tuple(state.ending.token), token_reason="named by the host",
-                            candidates=tuple(state.ending.candidate),
-                            candidate_text="the host of {match} names {player} an Elimination Candidate")
+        return ending_awards(state.ending.how, state.ending.ranking, state.ending.token, state.ending.candidate,
+                             counts)
 
     def seat_count(self, options: Mapping[str, Any] | None = None) -> int:
         return self.new(options).seats

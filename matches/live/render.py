@@ -29,6 +29,7 @@ from matches.live.clockfaces import clock_faces, configured_clocks
 from matches.play import endings
 from matches.play.offers import ASKS, NAMES, OPPONENT, answerer
 from matches.play.offers import pending as open_requests
+from matches.seasons import notices
 from matches.templatetags.live_parts import MARK, Parts
 from matches.templatetags.live_parts import PARTS as PARTS_KEY
 
@@ -114,6 +115,8 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         for s in seats
     ]
     banner = outcome.banner(match, bout, names, viewer, score)
+    if "season" not in snap:  # what the page says about its season (read once per update, every audience)
+        snap["season"] = notices.page_facts(match)
     # the live bout is over (a move, a time-out, a resignation or the host ended it, or the match):
     # the rules' state may still name a seat to move, so the page hooks hear it here (a replay step
     # is drawn as the rules left it)
@@ -149,6 +152,9 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "last_cells": [],
         "win_cells": [],
         "host_act_url": _host_act_url(match.host_token) if viewer == HOST else "",
+        # what an ending the host types would give in the season, in words (issue 52: the console's preview)
+        "host_end_preview_url": (reverse("host_end_preview", args=[match.host_token])
+                                 if viewer == HOST and snap["season"]["awards"] is not None else ""),
         "round_deadline": "" if snap.get("replay") else _round_deadline(bout, match),
         "round_left": bout.round_left if bout is not None and not snap.get("replay") else None,
         "last_text": last_text,
@@ -157,6 +163,11 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
         "title": outcome.title(match),
         "bout_label": snap.get("bout_label") or outcome.bout_label(match, bout, None),
         "banner": banner,
+        # an elimination match says so on every page, and who it put out once over (issue 52)
+        "elimination": snap["season"]["elimination"],
+        # the AwardCounts the season asks of the match (none of an elimination match; the host's game's
+        # console previews them); None outside a season
+        "season_awards": snap["season"]["awards"],
         # a game may show its bank to the minute to players, exactly to the host
         "clock_minutes": match.game.clock_minutes and viewer != HOST,
         "viewer_cls": f"p{viewer}" if viewer >= 1 else "",
@@ -251,6 +262,7 @@ def meta(ctx: dict[str, Any], base: int | None, oob: bool = True) -> str:
 PARTS = (
     ("status", "matches/partials/status.html"),
     ("banner", "matches/partials/banner.html"),
+    ("elimination", "matches/partials/elimination.html"),
     ("score", "matches/partials/score.html"),
     ("board", "matches/partials/board_wrap.html"),
     ("clocks", "matches/partials/clocks.html"),

@@ -38,6 +38,13 @@ class Season(models.Model):
     #: scheme://host of the site, for the public links in announcements
     base_url = models.CharField(max_length=200, blank=True)
     created = models.DateTimeField(default=timezone.now)
+    # episode results options
+    #: how many Tokens of Life and Elimination Candidates a main match gives (issue 52; ties at a cut
+    #: are flagged to the host)
+    main_tokens = models.PositiveSmallIntegerField(default=1)
+    main_candidates = models.PositiveSmallIntegerField(default=1)
+    #: the winner of an elimination match takes the eliminated loser's garnets (results.py's ruling)
+    winner_takes_garnets = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["-created"]
@@ -132,8 +139,10 @@ class GarnetEntry(models.Model):
     Append-only: a reversed result adds the opposite entry (`reverses`)."""
 
     HOST, MATCH_HOST, EARNED, SPENT, REVERSAL = "host", "match", "earned", "spent", "reversal"
+    #: an eliminated loser's garnets handed to the elimination match's winner (one entry each way)
+    TRANSFER = "transfer"
     KINDS = [(HOST, "season host"), (MATCH_HOST, "match host"), (EARNED, "earned"), (SPENT, "spent"),
-             (REVERSAL, "reversal")]
+             (REVERSAL, "reversal"), (TRANSFER, "winner takes the loser's garnets")]
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="garnet_entries")
     player = models.ForeignKey(SeasonPlayer, on_delete=models.CASCADE, related_name="garnet_entries")

@@ -50,6 +50,7 @@ __all__ = [
     "standings",
     "test_webhook",
     "use_token",
+    "winner_takes_garnets",
 ]
 
 MAX_GARNETS = 1000
@@ -425,9 +426,35 @@ def answer_token_question(season: Season, player: SeasonPlayer | int, use: bool,
         asked = {"question": question["event"].pk}
         if use:
             return _spend_token(season, found, reason, key, asked)
-        return log_event(season, "token_kept", f"{found.name} does not use a Token of Life: the elimination stands",
+        kept = log_event(season, "token_kept", f"{found.name} does not use a Token of Life: the elimination stands",
                          key=form_key(key), reason=reason, player=found, match=question["match"],
                          data={"result_event": question["event"].pk, **asked})
+        # the elimination now stands: the winner takes the garnets (results.py's ruling), booked on the
+        # match's result, so that taking the match back takes them back with it
+        winner_takes_garnets(season, found, question["match"], question["event"], kept.created)
+        return kept
+
+
+def winner_takes_garnets(season: Season, loser: SeasonPlayer, match: Match, result: SeasonEvent,
+                         now: datetime) -> None:
+    """The eliminated `loser`'s garnets to the elimination match's winner (the season option
+    `winner_takes_garnets`; the ruling is results.py's): one entry each way on the match's `result`
+    event (a reopened match reverses them with it), nothing from a balance of zero or below, nothing
+    without exactly one winner.  Inside the caller's transaction, season row locked."""
+    if not season.winner_takes_garnets or len(match.winners) != 1:
+        return
+    seat = match.seats.select_related("season_player").filter(number=int(match.winners[0])).first()
+    winner = seat.season_player if seat is not None else None
+    balance = loser.garnet_balance()
+    if winner is None or winner.pk == loser.pk or balance <= 0:
+        return
+    reason = f"{loser.name}'s garnets to {winner.name}, winner of the elimination match #{match.pk}"
+    for player, amount in ((loser, -balance), (winner, balance)):
+        GarnetEntry.objects.create(season=season, player=player, amount=amount, reason=reason[:200],
+                                   kind=GarnetEntry.TRANSFER, match=match, event=result, created=now)
+    log_event(season, "garnets", f"{winner.name} takes {loser.name}'s {garnets_text(balance)} "
+              f"(elimination match #{match.pk}): {winner.name} now has {garnets_text(winner.garnet_balance())}, "
+              f"{loser.name} 0", match=match, player=loser, now=now)
 
 
 def set_status(season: Season, player: SeasonPlayer | int, status: str, reason: str = "", *,

@@ -31,6 +31,29 @@ row (lock order: match, bout, season).
   token used against a result); "keep" logs that the elimination stands, and
   taking the match back takes that answer back too (and asks again when the
   match ends again).
+- Tokens of Life and candidates of a main match (issue 52).  The season asks
+  `Game.season_awards` for `AwardCounts(season.main_tokens, season.main_candidates)`
+  (1 and 1 by default) and an elimination match for none (its loser is out:
+  only what its game names explicitly counts).  Seats tied at a cut
+  (`tied_tokens`, `tied_candidates`) get nothing and are flagged to the host
+  (a `tie` line in the log and the webhook, and the result's own line): the
+  host settles it on the manage page.  The result's line names what it gives;
+  `data["awards"]` keeps it for the pages.
+- The winner takes the loser's garnets (issue 52, season option
+  `winner_takes_garnets`, on by default): when the loser of an elimination
+  match is eliminated by it, their whole balance, if above zero, goes to the
+  match's one winner as two ledger entries (kind `transfer`: minus for the
+  loser, plus for the winner) booked on the match's result event, so taking the
+  match back reverses them exactly and finishing it again moves what the
+  balance is then.  The balance is the ledger's at that moment: the garnets the
+  match's own bouts earned or cost (`Game.bout_garnets`, booked before the
+  match result) count, as does anything the host gave.  Nothing moves when a
+  Token of Life question is asked: while it is open the player keeps their
+  garnets; "use it" saves them (nothing moves, ever); "don't use it" makes
+  the elimination stand, and the garnets move then, from the balance at that
+  moment (`ledger.answer_token_question`).  Nothing moves without exactly one
+  winner, from a balance of zero or below, or when the loser was already
+  eliminated before this match.
 - Each event records what it changed (`data["previous"]` statuses, its
   ledger entries, its tokens); a reopened or corrected bout reverses it:
   opposite ledger entries (the ledger is append-only), tokens revoked,
@@ -53,6 +76,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.core import HOST
+from games.core.facts import AwardCounts, SeasonAwards
 from games.registry import get_game, slugs
 from matches.core.errors import NotAllowed
 from matches.models import (
@@ -215,14 +239,16 @@ def match_finished(match: Match, bout: Bout | None, now: datetime) -> None:
     score = match.score()
     if int(match.format.get("bouts", 1)) > 1:
         outcome += " " + "-".join(str(score.get(n, 0)) for n in sorted(names))
+    counts = AwardCounts(0, 0) if match.elimination else AwardCounts(season.main_tokens, season.main_candidates)
+    awards = match.game.season_awards(_ended_state(match, bout), tuple(winners), counts)
     previous: dict[str, Any] = {}
     event = seasons.log_event(season, MATCH_RESULT, f"{_title(match, names)} is over: {outcome} "
-                              f"({match.result_reason})", key=_next_key(season, f"match:{match.pk}"), match=match,
+                              f"({match.result_reason}){_awards_words(awards, names)}",
+                              key=_next_key(season, f"match:{match.pk}"), match=match,
                               bout=bout, now=now, data={"previous": previous})
     _deferred_garnets(season, match, bout, now)
     seats = {s.number: s for s in match.seats.select_related("season_player")}
     asked: list[int] = []
-    awards = match.game.season_awards(_ended_state(match, bout), tuple(winners))
     for number in awards.tokens:
         player = _player(match, seats[int(number)])
         TokenOfLife.objects.create(season=season, player=player, match=match, reason=awards.token_reason,
@@ -232,6 +258,10 @@ def match_finished(match: Match, bout: Bout | None, now: datetime) -> None:
     for number in awards.candidates:
         _set(season, match, _player(match, seats[int(number)]), SeasonPlayer.CANDIDATE, event, previous, now,
              awards.candidate_text.format(player="{}", match=title))
+    for tied, what in ((awards.tied_tokens, "the Token of Life"), (awards.tied_candidates, "Elimination Candidate")):
+        if tied:  # the host settles it (grant the token, mark the candidate on the manage page)
+            seasons.log_event(season, "tie", f"{_who(names, tied)} are tied for {what} in {_title(match, names)}: "
+                              "the host settles it", match=match, now=now)
     if match.elimination:
         if winners:
             for number in winners:  # the winner survived the elimination match: no longer a candidate
@@ -246,11 +276,28 @@ def match_finished(match: Match, bout: Bout | None, now: datetime) -> None:
                          " unless the host has them use their Token of Life: the host decides" if holds else ""))
                 if holds and loser.status_event_id == event.pk:
                     asked.append(loser.pk)
+                elif loser.status_event_id == event.pk:  # eliminated by this match: the winner takes the garnets
+                    seasons.winner_takes_garnets(season, loser, match, event, now)
         else:
             seasons.log_event(season, "status", f"the elimination match {_title(match, names)} ended without a "
                               "winner: nobody is eliminated; the host decides", match=match, now=now)
-    event.data = {"previous": previous, **({"asked": asked} if asked else {})}
+    event.data = {"previous": previous, **({"asked": asked} if asked else {}),
+                  "awards": {"tokens": list(awards.tokens), "candidates": list(awards.candidates),
+                             "tied_tokens": list(awards.tied_tokens), "tied_candidates": list(awards.tied_candidates)}}
     event.save(update_fields=["data"])
+
+
+def _awards_words(awards: SeasonAwards, names: dict[int, str]) -> str:
+    """What a match result gives, for its log line and announcement (" Token of Life: Ann. ...")."""
+    words = ""
+    for seats, tied, what in ((awards.tokens, awards.tied_tokens, "Token of Life"),
+                              (awards.candidates, awards.tied_candidates, "Elimination Candidate")):
+        given = [_who(names, seats)] if seats else []
+        if tied:
+            given.append(f"{_who(names, tied)} tied, for the host to settle")
+        if given:
+            words += f" {what}: {'; '.join(given)}."
+    return "." + words if words else ""
 
 
 def _ended_state(match: Match, bout: Bout | None) -> Any:
@@ -429,3 +476,4 @@ def match_garnet_totals(match: Match) -> dict[int, int]:
     entries = GarnetEntry.objects.filter(season_id=match.season_id, match=match, player__in=list(seat_of))
     totals = entries.values_list("player").annotate(total=Sum("amount"))
     return {seat_of[player]: total or 0 for player, total in totals}
+

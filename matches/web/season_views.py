@@ -26,6 +26,7 @@ from games.registry import get_game, slugs
 from matches.models import Match, Season, WebhookPost
 from matches.play import season_matches, season_tokens
 from matches.seasons import ledger as seasons
+from matches.seasons import season_options
 from matches.web import forms
 
 LEDGER_ROWS = 500
@@ -149,6 +150,7 @@ def season_manage(request: HttpRequest, token: str) -> HttpResponse:
         events=season.events.select_related("match").order_by("-created", "-id")[:200],
         posts_pending=season.webhook_posts.filter(status=WebhookPost.PENDING).count(),
         posts_failed=season.webhook_posts.filter(status=WebhookPost.FAILED).count(),
+        paste=request.session.pop(_PASTE.format(season.pk), ""),
     )
     return render(request, "matches/season_manage.html", context)
 
@@ -174,6 +176,8 @@ def season_act(request: HttpRequest, token: str) -> HttpResponse:
         messages.info(request, f"{exc} (a doubled submit: nothing was applied twice)")
     except (seasons.ServiceError, ValueError) as exc:
         messages.error(request, str(exc))
+        if action == "add_players":  # a refused paste comes back in its box, for the host to fix
+            request.session[_PASTE.format(season.pk)] = str(data.get("names", ""))[:PASTE_CHARS]
     else:
         # a status change or garnets: the message carries an Undo for 30 s (season_manage.html)
         undoable = done.undo if isinstance(done, Undoable) else None
@@ -181,6 +185,11 @@ def season_act(request: HttpRequest, token: str) -> HttpResponse:
         if undoable:  # the page opens at its message, where the Undo is (not at the form's section)
             anchor = "season-messages"
     return redirect(reverse("season_manage", args=[token]) + (f"#{anchor}" if anchor else ""))
+
+
+#: the session key of a refused roster paste (shown again once in the box), and how much of it is kept
+_PASTE = "roster-paste:{}"
+PASTE_CHARS = 5000
 
 
 class Undoable(NamedTuple):
@@ -210,6 +219,19 @@ def _int(data: Any, key: str, label: str) -> int:
 def _add_player(season: Season, data: Any, key: str | None) -> tuple[str, str]:
     player = seasons.add_player(season, str(data.get("name", "")), key=key)
     return f"{player.name} added to the roster", "roster"
+
+
+def _add_players(season: Season, data: Any, key: str | None) -> tuple[str, str]:
+    added = season_options.add_players(season, str(data.get("names", "")), key=key)
+    names = [p.name for p in added]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{listed} added to the roster ({len(names)} player{'s' if len(names) != 1 else ''})", "roster"
+
+
+def _result_options(season: Season, data: Any, key: str | None) -> tuple[str, str]:
+    season_options.set_result_options(season, data.get("main_tokens", ""), data.get("main_candidates", ""),
+                                      data.get("winner_takes_garnets") == "on", key=key)
+    return "episode results options saved", "result-options"
 
 
 def _rename(season: Season, data: Any, key: str | None) -> tuple[str, str]:
@@ -300,6 +322,8 @@ def _webhook(season: Season, data: Any, key: str | None) -> tuple[str, str]:
 ACTIONS = {
     "undo": _undo,
     "add_player": _add_player,
+    "add_players": _add_players,
+    "result_options": _result_options,
     "rename": _rename,
     "remove": _remove,
     "garnets": _garnets,

@@ -18,6 +18,7 @@ urlpatterns = [
     path("w/<token:token>/", views.watch_page, name="watch_page"),
     path("h/<token:token>/", views.host_page, name="host_page"),
     path("h/<token:token>/act/", views.host_act, name="host_act"),
+    path("h/<token:token>/end-preview/", views.host_end_preview, name="host_end_preview"),
     path("f/<token:token>/", views.fragments, name="fragments"),
     path("staff/matches/<int:match_id>/", views.staff_host, name="staff_host"),
     *chat_views.urlpatterns,  # the match chat under each audience's link

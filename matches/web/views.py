@@ -32,6 +32,7 @@ from matches.play import bots, services
 from matches.play import rematch as rematches
 from matches.play import requests as seat_requests
 from matches.play.engine import host_seq
+from matches.seasons import notices
 from matches.web import forms, host_actions, practice
 from matches.web.consumers import parse_think
 
@@ -158,6 +159,16 @@ def watch_page(request: HttpRequest, token: str) -> HttpResponse:
     context = _page(request, match, SPECTATOR, token)
     context.update(role_label="spectator", page_title="watch")
     return render(request, "matches/watch.html", context)
+
+
+@_secret
+@require_GET
+def host_end_preview(request: HttpRequest, token: str) -> HttpResponse:
+    """What an ending the host types would give in the season (the host's game's console shows it
+    before sending; issue 52): plain text, read only."""
+    match = _host_from_token(token)
+    return HttpResponse(notices.end_preview(match, str(request.GET.get("text", ""))[:1000]),
+                        content_type="text/plain; charset=utf-8")
 
 
 @_secret

@@ -72,8 +72,99 @@
     if (empty) { empty.hidden = p.items.length > 0; }
   }
 
+  // -- a season's main match (issue 52): what the end gives.  The boxes of #hg-awards start at what
+  // "End: ranking by points" gives; a change writes `token S candidate S` into the end's notation
+  // (the queued end too), and the server says in words what the end in the box or the list gives.
+  var chosen = null;          // the host's ticks ({token: [seats], candidate: [seats]}), null: untouched
+  var previewed = null, previewWords = "", previewTimer = null;
+  function awardsBox() { return $("hg-awards"); }
+  function seatList(text) { return text ? text.split(",").map(function (n) { return parseInt(n, 10); }) : []; }
+  function ticked(kind) {
+    var out = [];
+    document.querySelectorAll('#hg-awards .hg-award[data-award="' + kind + '"]:checked').forEach(function (b) {
+      out.push(parseInt(b.value, 10));
+    });
+    return out.sort(function (a, b) { return a - b; });
+  }
+  function awardsChanged() {
+    var box = awardsBox();
+    return !!(box && chosen && (chosen.token.join(",") !== seatList(box.dataset.defaultToken).join(",") ||
+                                chosen.candidate.join(",") !== seatList(box.dataset.defaultCandidate).join(",")));
+  }
+  function withAwards(base) {
+    if (!awardsChanged()) { return base; }
+    return base + (chosen.token.length ? " token " + chosen.token.join(",") : "") +
+      (chosen.candidate.length ? " candidate " + chosen.candidate.join(",") : "");
+  }
+  function seatNames(seats) {
+    return seats.map(function (s) {
+      var b = document.querySelector('#hg-awards .hg-award[value="' + s + '"]');
+      return b ? b.dataset.name : "seat " + s;
+    }).join(" and ");
+  }
+  function awardWords() {
+    var box = awardsBox();
+    if (!box) { return ""; }
+    if (!awardsChanged()) { return box.dataset.words; }
+    return "Token of Life: " + (chosen.token.length ? seatNames(chosen.token) : "by the ranking") +
+      ". Elimination Candidate: " + (chosen.candidate.length ? seatNames(chosen.candidate) : "by the ranking") + ".";
+  }
+  function endItem(base, baseLabel) {
+    var words = awardWords();
+    return { text: withAwards(base), label: baseLabel + (words ? ". " + words : ""), end: base, baseLabel: baseLabel };
+  }
+  function rewriteEnds(p) {   // the queued end follows the boxes
+    return pending(p.text, p.seats, p.items.map(function (i) { return i.end ? endItem(i.end, i.baseLabel) : i; }));
+  }
+  // the server's words for the end about to be sent (typed in the box, else the queued one)
+  function preview(p) {
+    var box = awardsBox(), out = $("hg-awards-typed");
+    if (!box || !out || !box.dataset.previewUrl) { return; }
+    var queued = p.items.filter(function (i) { return /^end\b/i.test(i.text); });
+    var text = /^\s*end\b/i.test(p.text) ? p.text.trim() : (queued.length ? queued[queued.length - 1].text : "");
+    if (!text) { previewed = null; previewWords = ""; out.hidden = true; out.textContent = ""; return; }
+    if (text === previewed) {   // a live update redrew the console: put the words back
+      out.textContent = previewWords; out.hidden = !previewWords;
+      return;
+    }
+    previewed = text;
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(function () {
+      fetch(box.dataset.previewUrl + "?text=" + encodeURIComponent(text), { credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.text() : ""; })
+        .then(function (words) {
+          if (previewed !== text) { return; }
+          previewWords = words ? (/^\s*end\b/i.test(p.text) ? "Typed" : "To send") + " (" + text + "): " + words : "";
+          var o = $("hg-awards-typed");
+          if (o) { o.textContent = previewWords; o.hidden = !previewWords; }
+        })
+        .catch(function () { /* offline: no preview, the send still says what it did */ });
+    }, 200);
+  }
+  function drawAwards(p) {
+    var box = awardsBox();
+    if (!box) { return; }
+    if (chosen) {
+      box.querySelectorAll(".hg-award").forEach(function (b) {
+        b.checked = chosen[b.dataset.award].indexOf(parseInt(b.value, 10)) >= 0;
+      });
+    }
+    var line = $("hg-awards-preview");
+    var text = "End: ranking by points gives: " + awardWords();
+    if (line && line.textContent !== text) { line.textContent = text; }
+    preview(p);
+  }
+  document.addEventListener("change", function (e) {
+    if (!e.target.closest || !e.target.closest("#hg-awards .hg-award")) { return; }
+    chosen = { token: ticked("token"), candidate: ticked("candidate") };
+    window.Composer.set(rewriteEnds(current()));
+  });
+
   function click(coord, el, p) {
     if (hosting()) {
+      if (el.id === "hg-end-ranking" && awardsBox()) {
+        return add(p, endItem(el.dataset.notation, el.dataset.baseLabel || el.dataset.label));
+      }
       if (el.dataset.notation) {
         return add(p, { text: el.dataset.notation, label: el.dataset.label || el.textContent.trim() });
       }
@@ -114,6 +205,7 @@
       b.classList.toggle("picked", (!!p.text && b.dataset.notation === p.text) || queued.indexOf(b.dataset.notation) >= 0);
     });
     drawQueue(p);
+    drawAwards(p);
     // a live update redrew the answer field: put back what the seat was typing (the box kept it)
     var free = $("hg-free"), start = prefix();
     if (free && !free.value && start && p.text.indexOf(start) === 0) {
