@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -40,10 +41,11 @@ _clients: dict[str, redis.Redis] = {}
 
 def _redis_urls() -> list[str]:
     """The Redis servers the channel layer uses (none with the in-memory layer)."""
-    layer = settings.CHANNEL_LAYERS.get("default", {})
+    layer: dict[str, Any] = settings.CHANNEL_LAYERS.get("default", {})
     if "redis" not in str(layer.get("BACKEND", "")).lower():
         return []
-    return [str(host["address"] if isinstance(host, dict) else host) for host in layer.get("CONFIG", {}).get("hosts", [])]
+    hosts: list[Any] = layer.get("CONFIG", {}).get("hosts", [])
+    return [str(host["address"] if isinstance(host, dict) else host) for host in hosts]
 
 
 def _database_problem() -> str | None:
