@@ -12,7 +12,10 @@
 #     (2: twice the proxy's DNS interval, config/nginx/) so that the proxy sends it requests;
 #  3. `docker stop` one old replica: SIGTERM, it drains (config/drain.py: refuses new connections,
 #     which the proxy retries on the others, tells its websockets to reconnect, answers what is in
-#     flight) and exits within compose's stop_grace_period; then it is removed.
+#     flight) and exits within compose's stop_grace_period; then it is removed.  Meanwhile a few
+#     GETs of /healthz go through the proxy (PROXY_URL, from the new replica): the proxy tries the
+#     one that refuses and sets it aside before its address vanishes (config/nginx/ says why that
+#     matters), whether or not visitors are about.
 # The replica count is what it was.  A new replica that does not become healthy within
 # HEALTH_TIMEOUT (120 s) is stopped and removed, the old ones keep serving, and this exits 1.
 #
@@ -23,6 +26,7 @@ set -euo pipefail
 SERVICE=${1:-web}
 HEALTH_TIMEOUT=${HEALTH_TIMEOUT:-120}
 RESOLVE_WAIT=${RESOLVE_WAIT:-2}
+PROXY_URL=${PROXY_URL:-http://proxy:80/healthz}
 read -r -a COMPOSE <<<"${COMPOSE:-docker compose}"
 
 say() { printf '%s rolling restart: %s\n' "$(date +%H:%M:%S)" "$*"; }
@@ -58,7 +62,18 @@ for container in "${old[@]}"; do
   done
   sleep "$RESOLVE_WAIT"
   say "$(name "$new") healthy; stopping $(name "$container") (it drains first)"
-  docker stop "$container" >/dev/null
+  docker stop "$container" >/dev/null &
+  stopping=$!
+  docker exec "$new" python -c "
+import time, urllib.request
+for _ in range(20):
+    time.sleep(0.1)
+    try:
+        urllib.request.urlopen('$PROXY_URL', timeout=5).read()
+    except OSError:
+        pass
+" || say "could not reach the proxy at $PROXY_URL from $(name "$new") (PROXY_URL)"
+  wait "$stopping"
   docker rm "$container" >/dev/null
 done
 say "done: $(running | wc -l) replica(s) of $SERVICE, all new"
