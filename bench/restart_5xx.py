@@ -61,10 +61,12 @@ def main() -> int:
     stop.set()
     poller.join()
     counts = Counter(status for _, status in answers)
+    # from the last 200 (or the start) to the next one, or to the last answer when none came
     longest, last_ok = 0.0, 0.0
     for at, status in answers:
+        longest = max(longest, at - last_ok)
         if status == "200":
-            longest, last_ok = max(longest, at - last_ok), at
+            last_ok = at
     print(f"command exited {code} after {took:.1f} s")
     for at, status in answers:
         if status != "200":
