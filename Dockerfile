@@ -33,6 +33,8 @@ RUN DJANGO_DEBUG=0 DJANGO_SECRET_KEY=build-only python manage.py collectstatic -
 USER deathmatch
 ENV DJANGO_DEBUG=0
 EXPOSE 8000
+# the open-files limit raised as far as the host allows, and logged (config/deploy/open-files.sh)
+ENTRYPOINT ["sh", "/app/config/deploy/open-files.sh"]
 # backlog: connections waiting to be accepted (Twisted's default of 50 reset 1,000 clients arriving
 # at once); the kernel caps it at net.core.somaxconn (docker-compose.yml sets that to 4096)
 CMD ["sh", "-c", "python manage.py migrate --noinput && exec daphne -e tcp:port=8000:interface=0.0.0.0:backlog=2048 config.asgi:application"]
@@ -44,9 +46,18 @@ FROM nginx:1.29-alpine AS proxy
 COPY --from=app /app/staticfiles /srv/static
 COPY config/nginx/deathmatch.conf.template /etc/nginx/templates/default.conf.template
 # a websocket holds two connections here (the browser's and web's): the image's 1,024 a worker
-# would cap a worker at ~500 pages
-RUN sed -i -e 's/worker_connections  *[0-9]*;/worker_connections 16384;/' \
-      -e 's/^worker_processes .*/&\nworker_rlimit_nofile 65536;/' /etc/nginx/nginx.conf
+# would cap a worker at ~500 pages.  The grep fails the build when the sed matched nothing (an
+# image whose nginx.conf spells it otherwise) instead of shipping the 1,024 silently.
+RUN sed -i -e 's/^\( *\)worker_connections  *[0-9]*;/\1worker_connections 16384;/' /etc/nginx/nginx.conf \
+ && { grep -q '^ *worker_connections 16384;' /etc/nginx/nginx.conf \
+      || { echo "Dockerfile: no worker_connections line in /etc/nginx/nginx.conf to raise" >&2; exit 1; }; }
+# nginx's workers inherit the open-files limit: raised before the image's own entrypoint, up to what
+# the host allows, and logged (config/deploy/open-files.sh; no worker_rlimit_nofile, whose setrlimit
+# of a hard limit fails where the engine may not raise it)
+COPY config/deploy/open-files.sh /usr/local/bin/deathmatch-open-files
+ENTRYPOINT ["sh", "/usr/local/bin/deathmatch-open-files", "/docker-entrypoint.sh"]
+# a new ENTRYPOINT drops the base image's CMD: the official image's, again
+CMD ["nginx", "-g", "daemon off;"]
 
 # `docker build .` without a target: the web image
 FROM app

@@ -50,6 +50,12 @@ def drain_seconds() -> float:
     return float(os.environ.get("DEATHMATCH_DRAIN_SECONDS", "").strip() or 8.0)
 
 
+def drain_min_seconds() -> float:
+    """DEATHMATCH_DRAIN_MIN_SECONDS (0): the least time between SIGTERM and the exit.  Under compose
+    (3) a replica's address must not vanish before the proxy has seen it refuse: see `run`."""
+    return float(os.environ.get("DEATHMATCH_DRAIN_MIN_SECONDS", "").strip() or 0.0)
+
+
 class Drain:
     """What this process serves (requests and sockets), and the drain that ends it."""
 
@@ -102,7 +108,7 @@ class Drain:
 
     # -- the drain ---------------------------------------------------------------------------
     async def run(self, stop_listening: Callable[[], None], close_sockets: Callable[[], int],
-                  stop: Callable[[], None], seconds: float) -> None:
+                  stop: Callable[[], None], seconds: float, at_least: float = 0.0) -> None:
         started = time.monotonic()
         self.draining = True
         stop_listening()
@@ -121,6 +127,15 @@ class Drain:
         # see that move only with the next one.
         await asyncio.sleep(BROADCAST_GRACE)
         log.warning("drain: done in %.2f s", time.monotonic() - started)
+        # Under compose the proxy finds the replicas by DNS, and the exit is what takes this address
+        # out of it; until the proxy's next look-up a connection to an address gone gets no answer
+        # at all (a connect timeout, then a retry that nginx refuses if the look-up changed the
+        # servers meanwhile: a 502).  Staying a while with the port closed lets the proxy see it
+        # refused at once and set this process aside (max_fails, config/nginx/) before it is gone.
+        rest = at_least - (time.monotonic() - started)
+        if rest > 0:
+            log.warning("drain: port closed, exiting in %.1f s (DEATHMATCH_DRAIN_MIN_SECONDS)", rest)
+            await asyncio.sleep(rest)
         stop()
 
     def install(self) -> None:
@@ -164,7 +179,8 @@ class Drain:
                 log.warning("SIGTERM again: stopping now")
                 stop()
                 return
-            self._task = asyncio.ensure_future(self.run(stop_listening, close_sockets, stop, drain_seconds()))
+            self._task = asyncio.ensure_future(self.run(stop_listening, close_sockets, stop, drain_seconds(),
+                                                        drain_min_seconds()))
 
         # a signal handler may run between any two bytecodes: it only hands the work to the reactor
         # (as Twisted's own handlers do)

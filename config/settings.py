@@ -60,6 +60,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # GET /healthz: answered first, before anything checks the Host header (config/health.py says why)
+    "config.health.HealthMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # a form post declaring another charset than UTF-8: 400 with a sentence, not a 500
     "config.middleware.FormCharsetMiddleware",

@@ -50,8 +50,8 @@ def render(values: dict[str, str], template: Path = TEMPLATE) -> str:
     return VARIABLE.sub(lambda found: values[found.group(1)], template.read_text())
 
 
-def upstream_servers(ports: list[int]) -> str:
-    return "\n    ".join(f"server 127.0.0.1:{port} {UPSTREAM_OPTIONS};" for port in ports)
+def upstream_servers(ports: list[int], options: str = UPSTREAM_OPTIONS) -> str:
+    return "\n    ".join(f"server 127.0.0.1:{port} {options};" for port in ports)
 
 
 def main_conf(prefix: Path, site: Path) -> str:
@@ -69,7 +69,8 @@ def main_conf(prefix: Path, site: Path) -> str:
 class Nginx:
     """nginx in front of `ports`, listening on a free port of its own."""
 
-    def __init__(self, workdir: Path, ports: list[int], static_root: Path = ROOT / "staticfiles") -> None:
+    def __init__(self, workdir: Path, ports: list[int], static_root: Path = ROOT / "staticfiles",
+                 options: str = UPSTREAM_OPTIONS) -> None:
         self.prefix = workdir / f"nginx-{free_port()}"
         (self.prefix / "temp").mkdir(parents=True)
         self.port = free_port()
@@ -78,7 +79,7 @@ class Nginx:
         site = self.prefix / "deathmatch.conf"
         site.write_text(render({
             "DEATHMATCH_LISTEN": f"127.0.0.1:{self.port}",
-            "DEATHMATCH_UPSTREAM_SERVERS": upstream_servers(ports),
+            "DEATHMATCH_UPSTREAM_SERVERS": upstream_servers(ports, options),
             "DEATHMATCH_RESOLVER": "127.0.0.1",  # no name to resolve here: every server is an address
             "DEATHMATCH_STATIC_ROOT": str(static_root),
         }))

@@ -104,3 +104,22 @@ def test_a_drain_that_takes_too_long_stops_anyway() -> None:
         return stopped.is_set()
 
     assert run(scenario())
+
+
+def test_a_drain_keeps_the_port_closed_process_until_its_least_time() -> None:
+    """DEATHMATCH_DRAIN_MIN_SECONDS (compose: 3): the process, its port closed, does not exit before
+    that time has passed since SIGTERM (the proxy must see it refuse before its address vanishes)."""
+    async def scenario() -> list[str]:
+        said: list[str] = []
+        served = Drain()
+        stopping = asyncio.create_task(served.run(lambda: said.append("closed the port"), lambda: 0,
+                                                  lambda: said.append("stopped"), 10, at_least=60))
+        while "closed the port" not in said:
+            await asyncio.sleep(0)
+        await asyncio.sleep(0.05)  # the drain itself has nothing to wait for: it is done by now
+        assert said == ["closed the port"]  # not stopped: the least time has not passed
+        stopping.cancel()
+        await asyncio.gather(stopping, return_exceptions=True)
+        return said
+
+    assert run(scenario()) == ["closed the port"]

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.chaos.cluster import NGINX, Nginx, render, upstream_servers
+from tests.reliability.test_proxy_failover import compose_server_options
 
 
 def nginx_version() -> tuple[int, ...]:
@@ -39,7 +40,8 @@ def test_the_compose_rendering_passes_nginx_t(tmp_path: Path) -> None:
         pytest.skip("this nginx has no `resolve` for upstream servers (compose's official image has)")
     proxy = Nginx(tmp_path, [8001])
     (proxy.prefix / "deathmatch.conf").write_text(render({
-        "DEATHMATCH_LISTEN": "80", "DEATHMATCH_UPSTREAM_SERVERS": "server web:8000 resolve max_fails=0;",
+        "DEATHMATCH_LISTEN": "80",
+        "DEATHMATCH_UPSTREAM_SERVERS": f"server web:8000 resolve {compose_server_options()};",
         "DEATHMATCH_RESOLVER": "127.0.0.11", "DEATHMATCH_STATIC_ROOT": str(tmp_path)}))
     checked = proxy.check()
     assert checked.returncode == 0, checked.stderr
