@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from matches.core import runtime
 from matches.discord import api, hosting, outbox, pings
-from matches.models import DiscordMatch, DiscordMessage, Seat
+from matches.models import DiscordMatch, DiscordMessage, DiscordRefusedToken, Seat
 
 log = logging.getLogger(__name__)
 
@@ -45,19 +45,36 @@ LEASE = timedelta(seconds=60)
 def run_round(http: httpx.Client, now: datetime | None = None) -> int:
     """One pass of the worker; the number of messages sent."""
     hosting.expire_tokens(now)
-    pings.queue_due(now)
+    hosting.forget_interactions(now)
+    if not token_refused():  # a ping queued now would be stale by the time a new token sends it
+        pings.queue_due(now)
     return deliver_due(http, now)
+
+
+def token_refused() -> bool:
+    """Discord answered 401 to the bot token in the settings: nothing goes out with it."""
+    return DiscordRefusedToken.of(api.bot_token()) is not None
 
 
 def deliver_due(http: httpx.Client, now: datetime | None = None, limit: int = 100) -> int:
     now = now or timezone.now()
-    due = list(DiscordMessage.objects.filter(status=DiscordMessage.PENDING, next_attempt__lte=now)
-               .order_by("next_attempt", "id").values_list("id", flat=True)[:limit])
-    return sum(_attempt(pk, now, http) for pk in due)
+    pending = DiscordMessage.objects.filter(status=DiscordMessage.PENDING, next_attempt__lte=now)
+    refused = token_refused()
+    if refused:  # a follow-up carries the interaction's token, not the bot's: it still goes
+        pending = pending.filter(kind=DiscordMessage.FOLLOWUP)
+    due = list(pending.order_by("next_attempt", "id").values_list("id", flat=True)[:limit])
+    sent = 0
+    for pk in due:
+        if not refused:
+            refused = token_refused()  # (another worker's 401, or this round's)
+        sent += _attempt(pk, now, http, bot_token=not refused)
+    return sent
 
 
-def _attempt(pk: int, now: datetime, http: httpx.Client) -> bool:
+def _attempt(pk: int, now: datetime, http: httpx.Client, *, bot_token: bool = True) -> bool:
     message = DiscordMessage.objects.filter(pk=pk, status=DiscordMessage.PENDING).first()
+    if message is not None and message.kind == DiscordMessage.DM and not bot_token:
+        return False
     if message is None or message.next_attempt > now:  # (a rate limit moved it since it was listed)
         return False
     claimed = DiscordMessage.objects.filter(pk=pk, status=DiscordMessage.PENDING, attempts=message.attempts,
@@ -78,6 +95,12 @@ def _attempt(pk: int, now: datetime, http: httpx.Client) -> bool:
         if outcome.bucket_wait:
             _hold_route(message, finished + timedelta(seconds=outcome.bucket_wait))
         return True
+    if outcome.status == 401 and outcome.bot_token:
+        # Discord refused the bot token itself: every message waits for a new one, none fails for it
+        _refuse_token(outcome)
+        DiscordMessage.objects.filter(pk=pk).update(attempts=F("attempts") - 1, next_attempt=finished,
+                                                    last_error=outcome.error)
+        return False
     if outcome.status == 429:  # not a failure: Discord said when to come back
         until = finished + timedelta(seconds=outcome.retry_after or 1.0)
         DiscordMessage.objects.filter(pk=pk).update(attempts=F("attempts") - 1, next_attempt=until,
@@ -104,6 +127,15 @@ def _attempt(pk: int, now: datetime, http: httpx.Client) -> bool:
         # 50007 "Cannot send messages to this user" (DMs closed), or another refusal of this user's DMs
         hosting.dm_closed(message)
     return False
+
+
+def _refuse_token(outcome: api.Outcome) -> None:
+    """Remember that Discord refused the bot token (by its digest), once, in every process's sight."""
+    token = api.bot_token()
+    DiscordRefusedToken.objects.get_or_create(digest=DiscordRefusedToken.digest_of(token),
+                                              defaults={"error": outcome.error[:1000]})
+    log.error("Discord refused the bot token (%s): no message is sent until DISCORD_BOT_TOKEN changes",
+              outcome.error)
 
 
 def _send(http: httpx.Client, message: DiscordMessage) -> api.Outcome:
