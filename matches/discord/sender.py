@@ -1,8 +1,9 @@
 """The Discord worker: sends the outbox (`DiscordMessage`) and queues the your-turn pings, after
 commit and never on a request's path.
 
-`run_round()` is one pass: forget expired interaction tokens, queue the pings that are due
-(`pings.queue_due`), send every message that is due.  `WORKER` repeats it (matches/core/runtime.py),
+`run_round()` is one pass: forget expired interaction tokens and the answered interaction ids no
+signature can bring back, queue the pings that are due (`pings.queue_due`), send every message that
+is due.  `WORKER` repeats it (matches/core/runtime.py),
 at once when a commit in this process queued a message (`outbox.wake`), else every `interval`
 seconds.  It runs as a daemon thread in each web process of a Discord application and/or as
 `manage.py run_discord`; any number of them may run: each attempt is claimed by compare-and-swap on
@@ -12,6 +13,11 @@ Discord's answers (its REST documentation's "Rate Limits" and error codes):
 - 2xx: sent.  With `X-RateLimit-Remaining: 0` the route's next messages wait `X-RateLimit-Reset-After`.
 - 429: the message waits `retry_after` (the body's, else the headers') and is not counted as a
   failure; with `global` every pending message waits.
+- 401 to the bot token (not a follow-up's: that one carries the interaction's token): Discord refuses
+  the token itself.  It is recorded (`DiscordRefusedToken`, by its digest, seen by every worker) and
+  nothing is sent with it again: every 401, 403 and 429 counts toward Discord's invalid-request limit
+  (10,000 in 10 minutes, then the server's address is banned from the API).  The DMs wait, not
+  failed, no ping is queued, follow-ups still go; a new DISCORD_BOT_TOKEN sends them.
 - 5xx or no answer: tried again after 2, 10, 30, 120 then 600 s; given up after `MAX_ATTEMPTS`.
 - any other 4xx: given up at once with the reason logged.  A seat link's DM refused with 403
   (code 50007: the player's DMs are closed) is told to the host in an ephemeral follow-up with the link.
