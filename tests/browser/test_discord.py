@@ -17,8 +17,8 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from tests.discordserver import APPLICATION, BOT_TOKEN, FakeDiscord
 from matches.discord.hosting import TOKEN_REFUSED
+from tests.discordserver import APPLICATION, BOT_TOKEN, FakeDiscord
 from tests.matches.discord.conftest import HOST, PEOPLE, new_command, sign
 
 from .conftest import ARTIFACTS, CHROMIUM, ROOT, TIMEOUT, Server, cell, wait_connected
