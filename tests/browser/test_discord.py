@@ -140,10 +140,9 @@ def test_a_refused_bot_token_is_shown_on_the_host_dashboard_and_used_no_more(
     assert refused_calls() == 1  # ... and its DMs were not even tried with the refused token
 
     ARTIFACTS.mkdir(exist_ok=True)
-    for name, context in (("desktop", {"viewport": {"width": 1280, "height": 800}}),
-                          ("phone", {"viewport": {"width": 390, "height": 844}, "is_mobile": True,
-                                     "has_touch": True})):
-        page = browser.new_context(**context).new_page()
+    for name, width, height, mobile in (("desktop", 1280, 800, False), ("phone", 390, 844, True)):
+        page = browser.new_context(viewport={"width": width, "height": height}, is_mobile=mobile,
+                                   has_touch=mobile).new_page()
         page.goto(host_link.group(0))
         wait_connected(page)
         notice = page.locator("#discord-token-refused")
@@ -151,6 +150,6 @@ def test_a_refused_bot_token_is_shown_on_the_host_dashboard_and_used_no_more(
         assert notice.is_visible() and "Discord refuses the bot's token" in notice.inner_text()
         assert "revoked-token" not in page.content()
         box = notice.bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= context["viewport"]["width"]
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
         page.locator("#discord-status").screenshot(path=str(ARTIFACTS / f"discord-token-refused-{name}.png"))
         page.context.close()
