@@ -60,7 +60,7 @@ MAX_SECONDS = 7 * 24 * 3600
 #: The least a move's allowance and a sealed round's deadline may be: a clock shorter than a round
 #: trip over the network is no clock (the host's form and Discord's /deathmatch new both refuse less).
 #: A reserve may be 0 (every second over the allowance loses).
-MIN_SECONDS = {"per_move": 1.0, "round_seconds": 1.0}
+MIN_SECONDS: dict[str, float] = {"per_move": 1, "round_seconds": 1}
 #: The most bouts a match may have (the host's form and /deathmatch new offer no more).
 MAX_BOUTS = 99
 
