@@ -229,9 +229,7 @@ else:
 RATELIMIT_USE_CACHE = "ratelimit"
 RATELIMIT_IP_META_KEY = "config.ratelimits.client_ip"
 DEATHMATCH_RATE_LIMITS = {"seasons": "10/m", "matches": "10/m", "token-misses": "30/m", "webhook-tests": "3/m",
-                          "chat-names": "10/m",
-                          # posts to /discord/interactions/ with a bad signature, per client address
-                          "discord-unsigned": "30/m"}
+                          "chat-names": "10/m"}
 #: How many proxies in front of the app append the client's address to X-Forwarded-For (0: none; the
 #: client is REMOTE_ADDR).  With 1, the last address in the header (the one the proxy added) is the
 #: client; addresses a client wrote into the header itself are never trusted.

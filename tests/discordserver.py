@@ -8,7 +8,10 @@ fails on demand.
   interaction token in the path is the credential, and it must be one `interaction()` registered);
 - `PUT /applications/{application}/commands` and `…/guilds/{guild}/commands`: bulk overwrite.
 
-Every other route needs `Authorization: Bot <token>` (401 otherwise).  `fail(route, status, ...)`
+Every other route needs `Authorization: Bot <token>` (401 `{"message": "401: Unauthorized", "code": 0}`
+otherwise, as Discord answers a refused bot token).  Every request is checked against what Discord's
+API description says it takes (tests/discordspec.py); what is wrong is kept in `violations`, which
+the tests' fixtures require to stay empty.  `fail(route, status, ...)`
 queues answers for a route ("open-dm", "send", "followup", "commands"): 429 with `retry_after` and
 the rate-limit headers, 403, 500...  `delivered()` classifies every message that went out: a DM to
 whom, an ephemeral reply to whom, or a post in which channel.
@@ -23,6 +26,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests import discordspec
+
 APPLICATION = "1100000000000000001"
 BOT_TOKEN = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.stand-in.bot-token"
 
@@ -35,6 +40,7 @@ class Call:
     authorization: str
     body: Any
     status: int
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -74,6 +80,7 @@ class FakeDiscord:
         self.interactions: dict[str, _Interaction] = {}
         self.commands: dict[str, Any] = {}  # "global" or a guild id -> the command set
         self.exhausted: dict[str, float] = {}  # route -> its next success empties its bucket for so long
+        self.violations: list[str] = []  # what a request did that Discord's API description does not allow
         self._ids = iter(range(1200000000000000000, 1300000000000000000))
         fake = self
 
@@ -167,9 +174,11 @@ class FakeDiscord:
         route, found = next(((name, m) for name, verb, pattern in ROUTES
                              if verb == method and (m := pattern.match(path))), ("", None))
         authorization = handler.headers.get("Authorization", "")
+        sent = {name: value for name, value in handler.headers.items()}
         with self.changed:
             status, answer, headers = self._answer(route, found, authorization, body)
-            self.calls.append(Call(method, path, route, authorization, body, status))
+            self.violations += [f"{method} {route or path}: {w}" for w in discordspec.request(route, method, sent, body)]
+            self.calls.append(Call(method, path, route, authorization, body, status, sent))
             self.changed.notify_all()
         data = json.dumps(answer).encode() if answer is not None else b""
         handler.send_response(status)

@@ -57,6 +57,12 @@ AWAY_BUDGET = 120.0
 #: The longest clock setting (a week): timedelta and the database overflow
 #: long before 1e15 seconds, and no death match waits longer.
 MAX_SECONDS = 7 * 24 * 3600
+#: The least a move's allowance and a sealed round's deadline may be: a clock shorter than a round
+#: trip over the network is no clock (the host's form and Discord's /deathmatch new both refuse less).
+#: A reserve may be 0 (every second over the allowance loses).
+MIN_SECONDS: dict[str, float] = {"per_move": 1, "round_seconds": 1}
+#: The most bouts a match may have (the host's form and /deathmatch new offer no more).
+MAX_BOUTS = 99
 
 
 class FormatError(ValueError):
@@ -93,6 +99,8 @@ def build_format(
     if bouts is not None:
         if int(bouts) < 1:
             raise FormatError("a match needs at least one bout")
+        if int(bouts) > MAX_BOUTS:
+            raise FormatError(f"a match has at most {MAX_BOUTS} bouts")
         fmt["bouts"] = int(bouts)
     if clock is None or clock is False:
         fmt["clock"] = None
@@ -148,6 +156,8 @@ def normalise_clock(clock: Mapping[str, Any], base: Mapping[str, Any] | None = N
             raise FormatError(f"the clock setting {key} must be at most {MAX_SECONDS} seconds (a week)")
         if out[key] < 0 or (key != "reserve" and out[key] == 0):
             raise FormatError(f"the clock setting {key} must be a positive number of seconds")
+        if out[key] < MIN_SECONDS.get(key, 0.0):
+            raise FormatError(f"the clock setting {key} must be at least {MIN_SECONDS[key]:g} s")
     if out["on_timeout"] not in ("bout", "match"):
         raise FormatError("running out of time loses either the bout or the match")
     out["refill"] = bool(out["refill"])

@@ -103,6 +103,8 @@ class Outcome:
     code: int | None = None
     #: the route's bucket is empty after this call: its next call waits this long (X-RateLimit-Reset-After)
     bucket_wait: float | None = None
+    #: the call carried the bot token (a 401 to it is a refusal of the token, not of one message)
+    bot_token: bool = False
 
 
 def call(http: httpx.Client, method: str, path: str, payload: Any = None, *,
@@ -124,7 +126,7 @@ def call(http: httpx.Client, method: str, path: str, payload: Any = None, *,
     wait = _float(response.headers.get("x-ratelimit-reset-after"))
     empty = response.headers.get("x-ratelimit-remaining") == "0"
     if 200 <= response.status_code < 300:
-        return Outcome(True, response.status_code, body, bucket_wait=wait if empty else None)
+        return Outcome(True, response.status_code, body, bucket_wait=wait if empty else None, bot_token=auth)
     fields = body if isinstance(body, dict) else {}
     code = fields.get("code") if isinstance(fields.get("code"), int) else None
     said = str(fields.get("message") or "")[:200]
@@ -135,8 +137,9 @@ def call(http: httpx.Client, method: str, path: str, payload: Any = None, *,
         is_global = (isinstance(body, dict) and body.get("global") is True) or (
             response.headers.get("x-ratelimit-global", "").lower() == "true")
         return Outcome(False, 429, body, error, retry=True, retry_after=min(3600.0, max(0.0, after or 1.0)),
-                       global_limit=is_global, code=code)
-    return Outcome(False, response.status_code, body, error, retry=response.status_code >= 500, code=code)
+                       global_limit=is_global, code=code, bot_token=auth)
+    return Outcome(False, response.status_code, body, error, retry=response.status_code >= 500, code=code,
+                   bot_token=auth)
 
 
 def _json(response: httpx.Response) -> Any:

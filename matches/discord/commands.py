@@ -1,29 +1,32 @@
 """The slash commands: their definition (registered by `manage.py discord_commands`) and the reading
 of an invocation into what to create.  Nothing here touches the database or the network.
 
-    /deathmatch new game:<a registered game> player1:@a player2:@b [player3 … player16]
-                    [bouts:<1-99>] [clock:off|<minutes per move>] [pings:true|false]
+    /deathmatch new game:<a registered game> player1:@a player2:@b [player3 … playerN]
+                    [bouts:<1-formats.MAX_BOUTS>] [clock:off|<minutes per move>] [pings:true|false]
     /deathmatch links
 
-The game choices come from the registry (`games.registry.slugs`), never from a list kept here.
+The game choices come from the registry (`games.registry.slugs`), never from a list kept here; so
+does the number of player options (the most seats a game has).  Bouts and the clock are bounded as
+the host's form bounds them (`matches.core.formats`: MAX_BOUTS, MIN_SECONDS, MAX_SECONDS).
 """
 
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.core import RuleError
 from games.registry import get_game, slugs
+from matches.core import formats
 
 NAME = "deathmatch"
-#: the host's game seats up to 16; option names player1 … player16
-MAX_PLAYERS = 16
-MAX_BOUTS = 99
-#: minutes per move the clock option accepts (a week at most, as formats.MAX_SECONDS)
-MAX_MINUTES = 7 * 24 * 60
+#: minutes per move the clock option accepts, from the shortest allowance the form takes to a week
+MIN_MINUTES = formats.MIN_SECONDS["per_move"] / 60
+MAX_MINUTES = formats.MAX_SECONDS / 60
+PLAYER_OPTION = re.compile(r"^player([1-9][0-9]{0,2})$")
 #: Discord's option types (application command option types)
 SUB_COMMAND, STRING, INTEGER, BOOLEAN, USER = 1, 3, 4, 5, 6
 #: Discord's limits: choices per option, length of a choice's name
@@ -51,6 +54,17 @@ class NewMatch:
     pings: bool = True
 
 
+def max_players() -> int:
+    """The most seats a registered game has (the host's game's most, by its "seats" option)."""
+    most = 2
+    for slug in slugs():
+        try:
+            most = max(most, get_game(slug).seats)
+        except Exception:  # a game still being written must not keep the others from Discord
+            continue
+    return most
+
+
 def definition() -> dict[str, Any]:
     """The command set as Discord's bulk overwrite takes it (a list of one command with two subcommands)."""
     choices = []
@@ -62,7 +76,7 @@ def definition() -> dict[str, Any]:
         choices.append({"name": game.name[:MAX_CHOICE_NAME], "value": slug})
     players = [
         {"type": USER, "name": f"player{n}", "description": f"Who plays seat {n}", "required": n <= 2}
-        for n in range(1, MAX_PLAYERS + 1)
+        for n in range(1, max_players() + 1)
     ]
     new = {
         "type": SUB_COMMAND, "name": "new", "description": "Host a match: every player gets their seat link by DM",
@@ -71,7 +85,7 @@ def definition() -> dict[str, Any]:
              "choices": choices[:MAX_CHOICES]},
             *players,
             {"type": INTEGER, "name": "bouts", "description": "How many bouts (the game's usual number if left out)",
-             "min_value": 1, "max_value": MAX_BOUTS},
+             "min_value": 1, "max_value": formats.MAX_BOUTS},
             {"type": STRING, "name": "clock", "description": "off, or minutes per move (the game's clock if left out)",
              "max_length": 20},
             {"type": BOOLEAN, "name": "pings",
@@ -88,9 +102,9 @@ def subcommand(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """The subcommand's name and its options by name, from an interaction's `data`."""
     if data.get("name") != NAME:
         raise BadInput("I do not know that command; ask the server's admin to register the commands again.")
-    for option in data.get("options") or []:
+    for option in _list(data.get("options")):
         if isinstance(option, dict) and option.get("type") == SUB_COMMAND:
-            values = {str(o.get("name")): o.get("value") for o in option.get("options") or [] if isinstance(o, dict)}
+            values = {str(o.get("name")): o.get("value") for o in _list(option.get("options")) if isinstance(o, dict)}
             return str(option.get("name")), values
     raise BadInput("Use /deathmatch new or /deathmatch links.")
 
@@ -104,7 +118,10 @@ def read_new(values: dict[str, Any], resolved: dict[str, Any]) -> NewMatch:
     game = get_game(slug)
     users = _dict(resolved.get("users"))
     members = _dict(resolved.get("members"))
-    chosen = [(n, values[f"player{n}"]) for n in range(1, MAX_PLAYERS + 1) if values.get(f"player{n}") is not None]
+    numbered = {int(m.group(1)): value for name, value in values.items() if (m := PLAYER_OPTION.match(name))}
+    chosen = [(n, numbered[n]) for n in sorted(numbered) if numbered[n] is not None]
+    if "seats" in game.default_options and len(chosen) > game.seats:  # the host's game: as many as it seats
+        raise BadInput(f"{game.name} seats at most {game.seats} players, and you named {len(chosen)}.")
     players: list[Player] = []
     for n, user_id in chosen:
         user = users.get(str(user_id))
@@ -131,6 +148,10 @@ def read_new(values: dict[str, Any], resolved: dict[str, Any]) -> NewMatch:
 
 def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def display_name(user: dict[str, Any], member: Any) -> str:
@@ -164,8 +185,8 @@ def _distinct(players: list[Player]) -> list[Player]:
 def _bouts(value: Any) -> int | None:
     if value is None:
         return None
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_BOUTS:
-        raise BadInput(f"The number of bouts goes from 1 to {MAX_BOUTS}.")
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= formats.MAX_BOUTS:
+        raise BadInput(f"The number of bouts goes from 1 to {formats.MAX_BOUTS}.")
     return value
 
 
@@ -179,8 +200,9 @@ def _clock(value: Any, sealed: bool) -> dict[str, Any] | bool | None:
         minutes = float(text.removesuffix("min").removesuffix("m").strip())
     except ValueError:
         minutes = math.nan
-    if not math.isfinite(minutes) or not 0 < minutes <= MAX_MINUTES:
-        raise BadInput(f"The clock is off or a number of minutes per move (up to {MAX_MINUTES}), not {text[:20]!r}.")
-    seconds = round(minutes * 60, 3)
-    # a sealed round is everyone's move at once: the round's own limit
-    return {"round_seconds": seconds} if sealed else {"per_move": seconds}
+    key = "round_seconds" if sealed else "per_move"  # a sealed round is everyone's move at once: its own limit
+    seconds = round(minutes * 60, 3) if math.isfinite(minutes) else math.nan
+    if not formats.MIN_SECONDS[key] <= seconds <= formats.MAX_SECONDS:
+        raise BadInput(f"The clock is off or a number of minutes per move from {MIN_MINUTES:.3g} "
+                       f"({formats.MIN_SECONDS[key]:g} s) to {MAX_MINUTES:g}, not {text[:20]!r}.")
+    return {key: seconds}

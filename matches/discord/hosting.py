@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -20,9 +21,17 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.registry import get_game
-from matches.discord import outbox
+from matches.discord import api, outbox, signature
 from matches.discord.commands import NewMatch
-from matches.models import DiscordMatch, DiscordMessage, DiscordSeat, Match, Seat
+from matches.models import (
+    DiscordInteraction,
+    DiscordMatch,
+    DiscordMessage,
+    DiscordRefusedToken,
+    DiscordSeat,
+    Match,
+    Seat,
+)
 from matches.play import services
 
 log = logging.getLogger(__name__)
@@ -51,13 +60,37 @@ def base_url(request_base: str) -> str:
     return str(getattr(settings, "DEATHMATCH_PUBLIC_URL", "") or request_base).rstrip("/")
 
 
+#: the answer to an interaction answered before: a signed body posted again (Discord's second
+#: delivery, or anyone who captured it within its signature's five minutes) never carries a link
+ANSWERED = "I have answered this command already; run it again for a fresh answer."
+#: how long an answered interaction's id is kept: its signature's timestamp may be up to MAX_AGE
+#: ahead of the first answer, and is accepted up to MAX_AGE after that timestamp
+SEEN_FOR = timedelta(seconds=2 * signature.MAX_AGE + 60)
+
+
+def first_answer(interaction_id: str) -> bool:
+    """Claim `interaction_id` for its one answer: False when it was answered already, by any web
+    process (the id is unique in the database)."""
+    try:
+        with transaction.atomic():
+            DiscordInteraction.objects.create(interaction_id=interaction_id)
+    except IntegrityError:
+        return False
+    return True
+
+
+def forget_interactions(now: Any = None) -> int:
+    """Delete the answered ids whose signatures can no longer be accepted."""
+    old = (now or timezone.now()) - SEEN_FOR
+    return DiscordInteraction.objects.filter(answered__lt=old).delete()[0]
+
+
 def create(new: NewMatch, invoker: Invoker, request_base: str) -> str:
     """Create the match, remember who plays each seat, queue the DMs and the channel's post; the
-    ephemeral reply to the host.  A second delivery of the same interaction creates nothing and
-    answers as the first did."""
-    known = again(invoker)
-    if known is not None:
-        return known
+    ephemeral reply to the host.  An interaction that made a match already (its id is unique)
+    creates nothing and is answered without a link."""
+    if DiscordMatch.objects.filter(interaction_id=invoker.interaction_id).exists():
+        return ANSWERED
     try:
         with transaction.atomic():
             match = services.create_match(new.game_slug, seat_names=[p.name for p in new.players],
@@ -72,31 +105,28 @@ def create(new: NewMatch, invoker: Invoker, request_base: str) -> str:
             _queue_messages(match, record, seats, new)
     except IntegrityError:
         # the same interaction delivered twice at once: the other delivery created it
-        known = again(invoker)
-        if known is None:
+        if not DiscordMatch.objects.filter(interaction_id=invoker.interaction_id).exists():
             raise
-        return known
+        return ANSWERED
     log.info("match %s created from Discord interaction %s", match.pk, invoker.interaction_id)
-    return host_reply(record)
-
-
-def again(invoker: Invoker) -> str | None:
-    """The reply to an interaction already done (Discord delivered it again), else None."""
-    record = DiscordMatch.objects.select_related("match").filter(interaction_id=invoker.interaction_id).first()
-    if record is None:
-        return None
-    if record.host_user != invoker.user_id:  # (an id is Discord's: this cannot happen unless forged)
-        return "This interaction was already answered."
     return host_reply(record)
 
 
 def host_reply(record: DiscordMatch) -> str:
     match = record.match
     game = get_game(match.game_slug)
-    return (f"Your {game.name} match is ready. Your host link, for you alone: "
+    text = (f"Your {game.name} match is ready. Your host link, for you alone: "
             f"{link(record.base_url, 'host_page', match.host_token)}\n"
             "Each player gets their seat link by DM; start the match from your host link when they are there. "
             "Anyone who loses a link types /deathmatch links.")
+    if DiscordRefusedToken.of(api.bot_token()) is not None:
+        text += f"\n{TOKEN_REFUSED}"
+    return text
+
+
+#: what hosts read while Discord refuses the bot token (the sender sends nothing with it)
+TOKEN_REFUSED = ("Discord refuses my bot token, so I send no DMs: give each player their seat link from your "
+                 "host link yourself; the server's operator must set a new DISCORD_BOT_TOKEN.")
 
 
 def _queue_messages(match: Match, record: DiscordMatch, seats: list[Seat], new: NewMatch) -> None:

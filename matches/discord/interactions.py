@@ -2,14 +2,22 @@
 
 Order of checks, cheapest first, nothing changed before the last one passes:
 1. the app is a Discord application (settings), else 404;
-2. the body is at most `MAX_BODY` bytes, else 413;
+2. the body is at most `MAX_BODY` bytes, else 413 (before the body is read when its length is sent);
 3. the Ed25519 signature over X-Signature-Timestamp + the raw body, with a recent timestamp
-   (`signature.valid`), else 401, counted against the client's address ("discord-unsigned"), and
-   429 past that budget.  A signed post is never refused by that budget (checking costs about as
-   much as refusing), like a valid link and the bad-link budget (config/ratelimits.py);
-4. the JSON is an interaction: PING gets PONG; an application command is answered with one message
+   (`signature.valid`), else 401.  Always 401, however many bad signatures an address sends: Discord
+   sends some on purpose when it checks the endpoint, and removes an endpoint that answers them
+   anything else.  Checking costs microseconds; the request rate is the proxy's to bound;
+4. the JSON is an interaction object (`_read`), else 400: not JSON, nested past what the parser
+   takes, a list, a string, no `type` or one of the wrong kind, ids that are not Discord's;
+5. each interaction type gets a callback type Discord allows for it (`CALLBACKS`; Discord's
+   "Interaction Callback Type" table): PING gets PONG; an application command one ephemeral message
    (type 4) within Discord's 3 seconds: creating a match is a few inserts, and every message to
-   others is queued for the sender (`outbox`), never sent here.
+   others is queued for the sender (`outbox`), never sent here; autocomplete its (empty) choices
+   (type 8); a button or a form one ephemeral sentence (type 4).
+
+A command's interaction id is claimed in the database before it is answered (`hosting.first_answer`):
+its signed body may be posted again within the signature's five minutes, by Discord or by anyone who
+captured it, in any web process, and that answer carries no link.
 
 The endpoint is exempt from CSRF: Discord's signature is what proves the post is Discord's.  The
 interaction's token (a secret that lets its holder post as the bot for 15 minutes) is stored for the
@@ -35,8 +43,15 @@ from matches.discord.commands import BadInput
 log = logging.getLogger(__name__)
 
 MAX_BODY = 128 * 1024
-PING, APPLICATION_COMMAND = 1, 2
-PONG, CHANNEL_MESSAGE_WITH_SOURCE = 1, 4
+#: Discord's interaction types
+PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, APPLICATION_COMMAND_AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
+#: Discord's interaction callback types (the ones this endpoint answers with)
+PONG, CHANNEL_MESSAGE_WITH_SOURCE, APPLICATION_COMMAND_AUTOCOMPLETE_RESULT = 1, 4, 8
+#: the callback type each interaction type is answered with: one Discord allows for it
+CALLBACKS = {PING: PONG, APPLICATION_COMMAND: CHANNEL_MESSAGE_WITH_SOURCE,
+             MESSAGE_COMPONENT: CHANNEL_MESSAGE_WITH_SOURCE,
+             APPLICATION_COMMAND_AUTOCOMPLETE: APPLICATION_COMMAND_AUTOCOMPLETE_RESULT,
+             MODAL_SUBMIT: CHANNEL_MESSAGE_WITH_SOURCE}
 EPHEMERAL = 64
 
 
@@ -48,37 +63,61 @@ def interactions(request: HttpRequest) -> HttpResponse:
         return HttpResponseNotAllowed(["POST"])
     length = request.headers.get("Content-Length", "")
     if length.isdigit() and int(length) > MAX_BODY:  # refused before it is read
-        return HttpResponse("too large", status=413, content_type="text/plain")
+        return _text("too large", 413)
     body = request.body
     if len(body) > MAX_BODY:  # (sent without a length: the server has read it already)
-        return HttpResponse("too large", status=413, content_type="text/plain")
+        return _text("too large", 413)
     if not signature.valid(api.public_key(), request.headers.get("X-Signature-Ed25519", ""),
                            request.headers.get("X-Signature-Timestamp", ""), body):
-        wait = ratelimits.over(request, "discord-unsigned")
-        if wait is not None:
-            response = HttpResponse("too many requests with a bad signature", status=429, content_type="text/plain")
-            response["Retry-After"] = str(wait)
-            return response
-        return HttpResponse("invalid request signature", status=401, content_type="text/plain")
-    try:
-        interaction = json.loads(body)
-    except ValueError:
-        return HttpResponse("not JSON", status=400, content_type="text/plain")
-    if not isinstance(interaction, dict):
-        return HttpResponse("not an interaction", status=400, content_type="text/plain")
-    kind = interaction.get("type")
+        return _text("invalid request signature", 401)
+    interaction, problem = _read(body)
+    if interaction is None:
+        return _text(problem, 400)
+    kind = interaction["type"]
     if kind == PING:
         return JsonResponse({"type": PONG})
+    if kind == APPLICATION_COMMAND_AUTOCOMPLETE:
+        # no option of /deathmatch autocompletes (its games are a list of choices): nothing to offer
+        return JsonResponse({"type": APPLICATION_COMMAND_AUTOCOMPLETE_RESULT, "data": {"choices": []}})
     if kind != APPLICATION_COMMAND:
         return _reply("I only answer /deathmatch commands.")
-    return _reply(_command(request, interaction))
-
-
-def _command(request: HttpRequest, interaction: dict[str, Any]) -> str:
-    data = _dict(interaction.get("data"))
     invoker = _invoker(interaction)
     if invoker is None:
-        return "I could not tell who you are; try again."
+        return _text("not an interaction: no user, id or token of Discord's form", 400)
+    if not hosting.first_answer(invoker.interaction_id):
+        return _reply(hosting.ANSWERED)
+    return _reply(_command(request, interaction, invoker))
+
+
+def _read(body: bytes) -> tuple[dict[str, Any] | None, str]:
+    """The body as an interaction object, or None and why not (Discord's Interaction Structure:
+    `type` an integer, `data` an object, `member`/`user` objects, ids strings)."""
+    try:
+        interaction = json.loads(body)
+    except RecursionError:  # nested deeper than the parser goes: no interaction is
+        return None, "not an interaction: nested too deeply"
+    except ValueError:
+        return None, "not JSON"
+    if not isinstance(interaction, dict):
+        return None, "not an interaction: not a JSON object"
+    kind = interaction.get("type")
+    if not isinstance(kind, int) or isinstance(kind, bool):
+        return None, "not an interaction: no type"
+    if kind not in CALLBACKS:
+        return None, f"an interaction of a type this app does not answer ({kind})"
+    for name in ("id", "application_id", "token", "guild_id", "channel_id"):
+        if name in interaction and not isinstance(interaction[name], str | None):
+            return None, f"not an interaction: {name} is not a string"
+    for name in ("data", "member", "user"):
+        if name in interaction and not isinstance(interaction[name], dict | None):
+            return None, f"not an interaction: {name} is not an object"
+    if kind != PING and not isinstance(interaction.get("data"), dict):
+        return None, "not an interaction: no data"
+    return interaction, ""
+
+
+def _command(request: HttpRequest, interaction: dict[str, Any], invoker: hosting.Invoker) -> str:
+    data = interaction["data"]
     try:
         name, values = commands.subcommand(data)
         if name == "links":
@@ -86,9 +125,6 @@ def _command(request: HttpRequest, interaction: dict[str, Any]) -> str:
         if name != "new":
             raise BadInput("Use /deathmatch new or /deathmatch links.")
         new = commands.read_new(values, _dict(data.get("resolved")))
-        known = hosting.again(invoker)  # Discord delivered it again: the same answer, not counted twice
-        if known is not None:
-            return known
         # the one budget of new matches, counted per Discord user (every post comes from Discord's addresses)
         wait = ratelimits.over(request, "matches", key=lambda group, req: f"discord:{invoker.user_id}")
         if wait is not None:
@@ -105,7 +141,7 @@ def _dict(value: Any) -> dict[str, Any]:
 def _invoker(interaction: dict[str, Any]) -> hosting.Invoker | None:
     member = interaction.get("member") if isinstance(interaction.get("member"), dict) else None
     user = (member or {}).get("user") if member else interaction.get("user")
-    if not isinstance(user, dict) or not api.SNOWFLAKE.match(str(user.get("id", ""))):
+    if not isinstance(user, dict) or not isinstance(user.get("id"), str) or not api.SNOWFLAKE.match(user["id"]):
         return None
     interaction_id, token = str(interaction.get("id", "")), str(interaction.get("token", ""))
     if not api.SNOWFLAKE.match(interaction_id) or not api.INTERACTION_TOKEN.match(token):
@@ -124,3 +160,7 @@ def _reply(text: str) -> JsonResponse:
                              "data": {"content": text, "flags": EPHEMERAL, "allowed_mentions": {"parse": []}}})
     patch_cache_control(response, no_store=True, private=True)
     return response
+
+
+def _text(text: str, status: int) -> HttpResponse:
+    return HttpResponse(text, status=status, content_type="text/plain")

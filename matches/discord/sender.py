@@ -1,8 +1,9 @@
 """The Discord worker: sends the outbox (`DiscordMessage`) and queues the your-turn pings, after
 commit and never on a request's path.
 
-`run_round()` is one pass: forget expired interaction tokens, queue the pings that are due
-(`pings.queue_due`), send every message that is due.  `WORKER` repeats it (matches/core/runtime.py),
+`run_round()` is one pass: forget expired interaction tokens and the answered interaction ids no
+signature can bring back, queue the pings that are due (`pings.queue_due`), send every message that
+is due.  `WORKER` repeats it (matches/core/runtime.py),
 at once when a commit in this process queued a message (`outbox.wake`), else every `interval`
 seconds.  It runs as a daemon thread in each web process of a Discord application and/or as
 `manage.py run_discord`; any number of them may run: each attempt is claimed by compare-and-swap on
@@ -12,6 +13,11 @@ Discord's answers (its REST documentation's "Rate Limits" and error codes):
 - 2xx: sent.  With `X-RateLimit-Remaining: 0` the route's next messages wait `X-RateLimit-Reset-After`.
 - 429: the message waits `retry_after` (the body's, else the headers') and is not counted as a
   failure; with `global` every pending message waits.
+- 401 to the bot token (not a follow-up's: that one carries the interaction's token): Discord refuses
+  the token itself.  It is recorded (`DiscordRefusedToken`, by its digest, seen by every worker) and
+  nothing is sent with it again: every 401, 403 and 429 counts toward Discord's invalid-request limit
+  (10,000 in 10 minutes, then the server's address is banned from the API).  The DMs wait, not
+  failed, no ping is queued, follow-ups still go; a new DISCORD_BOT_TOKEN sends them.
 - 5xx or no answer: tried again after 2, 10, 30, 120 then 600 s; given up after `MAX_ATTEMPTS`.
 - any other 4xx: given up at once with the reason logged.  A seat link's DM refused with 403
   (code 50007: the player's DMs are closed) is told to the host in an ephemeral follow-up with the link.
@@ -33,7 +39,7 @@ from django.utils import timezone
 
 from matches.core import runtime
 from matches.discord import api, hosting, outbox, pings
-from matches.models import DiscordMatch, DiscordMessage, Seat
+from matches.models import DiscordMatch, DiscordMessage, DiscordRefusedToken, Seat
 
 log = logging.getLogger(__name__)
 
@@ -45,19 +51,36 @@ LEASE = timedelta(seconds=60)
 def run_round(http: httpx.Client, now: datetime | None = None) -> int:
     """One pass of the worker; the number of messages sent."""
     hosting.expire_tokens(now)
-    pings.queue_due(now)
+    hosting.forget_interactions(now)
+    if not token_refused():  # a ping queued now would be stale by the time a new token sends it
+        pings.queue_due(now)
     return deliver_due(http, now)
+
+
+def token_refused() -> bool:
+    """Discord answered 401 to the bot token in the settings: nothing goes out with it."""
+    return DiscordRefusedToken.of(api.bot_token()) is not None
 
 
 def deliver_due(http: httpx.Client, now: datetime | None = None, limit: int = 100) -> int:
     now = now or timezone.now()
-    due = list(DiscordMessage.objects.filter(status=DiscordMessage.PENDING, next_attempt__lte=now)
-               .order_by("next_attempt", "id").values_list("id", flat=True)[:limit])
-    return sum(_attempt(pk, now, http) for pk in due)
+    pending = DiscordMessage.objects.filter(status=DiscordMessage.PENDING, next_attempt__lte=now)
+    refused = token_refused()
+    if refused:  # a follow-up carries the interaction's token, not the bot's: it still goes
+        pending = pending.filter(kind=DiscordMessage.FOLLOWUP)
+    due = list(pending.order_by("next_attempt", "id").values_list("id", flat=True)[:limit])
+    sent = 0
+    for pk in due:
+        if not refused:
+            refused = token_refused()  # (another worker's 401, or this round's)
+        sent += _attempt(pk, now, http, bot_token=not refused)
+    return sent
 
 
-def _attempt(pk: int, now: datetime, http: httpx.Client) -> bool:
+def _attempt(pk: int, now: datetime, http: httpx.Client, *, bot_token: bool = True) -> bool:
     message = DiscordMessage.objects.filter(pk=pk, status=DiscordMessage.PENDING).first()
+    if message is not None and message.kind == DiscordMessage.DM and not bot_token:
+        return False
     if message is None or message.next_attempt > now:  # (a rate limit moved it since it was listed)
         return False
     claimed = DiscordMessage.objects.filter(pk=pk, status=DiscordMessage.PENDING, attempts=message.attempts,
@@ -78,6 +101,12 @@ def _attempt(pk: int, now: datetime, http: httpx.Client) -> bool:
         if outcome.bucket_wait:
             _hold_route(message, finished + timedelta(seconds=outcome.bucket_wait))
         return True
+    if outcome.status == 401 and outcome.bot_token:
+        # Discord refused the bot token itself: every message waits for a new one, none fails for it
+        _refuse_token(outcome)
+        DiscordMessage.objects.filter(pk=pk).update(attempts=F("attempts") - 1, next_attempt=finished,
+                                                    last_error=outcome.error)
+        return False
     if outcome.status == 429:  # not a failure: Discord said when to come back
         until = finished + timedelta(seconds=outcome.retry_after or 1.0)
         DiscordMessage.objects.filter(pk=pk).update(attempts=F("attempts") - 1, next_attempt=until,
@@ -104,6 +133,15 @@ def _attempt(pk: int, now: datetime, http: httpx.Client) -> bool:
         # 50007 "Cannot send messages to this user" (DMs closed), or another refusal of this user's DMs
         hosting.dm_closed(message)
     return False
+
+
+def _refuse_token(outcome: api.Outcome) -> None:
+    """Remember that Discord refused the bot token (by its digest), once, in every process's sight."""
+    token = api.bot_token()
+    DiscordRefusedToken.objects.get_or_create(digest=DiscordRefusedToken.digest_of(token),
+                                              defaults={"error": outcome.error[:1000]})
+    log.error("Discord refused the bot token (%s): no message is sent until DISCORD_BOT_TOKEN changes",
+              outcome.error)
 
 
 def _send(http: httpx.Client, message: DiscordMessage) -> api.Outcome:

@@ -10,7 +10,13 @@ model is imported here, so `from matches.models import Match` is the one way to 
 """
 
 from matches.models.chatlog import ChatMessage, ChatMute, ChatSettings
-from matches.models.discord import DiscordMatch, DiscordMessage, DiscordSeat
+from matches.models.discord import (
+    DiscordInteraction,
+    DiscordMatch,
+    DiscordMessage,
+    DiscordRefusedToken,
+    DiscordSeat,
+)
 from matches.models.match import Bout, Clock, Match, MatchGarnet, Seat, TurnLog
 from matches.models.outboxes import Outbox
 from matches.models.seasons import (
@@ -25,7 +31,8 @@ from matches.models.seasons import (
 )
 
 __all__ = [
-    "Bout", "ChatMessage", "ChatMute", "ChatSettings", "Clock", "DiscordMatch", "DiscordMessage", "DiscordSeat",
+    "Bout", "ChatMessage", "ChatMute", "ChatSettings", "Clock", "DiscordInteraction", "DiscordMatch", "DiscordMessage",
+    "DiscordRefusedToken", "DiscordSeat",
     "GarnetEntry", "Match", "MatchGarnet", "Outbox", "Season", "SeasonEvent", "SeasonPlayer", "Seat", "TokenOfLife",
     "TurnLog", "WebhookPost", "new_token", "unique_slug",
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.db import models
 from django.utils import timezone
 
@@ -67,3 +69,40 @@ class DiscordMessage(Outbox):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.key}"
+
+
+class DiscordInteraction(models.Model):
+    """An interaction the endpoint has answered with more than a PONG.  A signed body can be posted
+    again by anyone who captured it, for as long as its signature's timestamp is recent
+    (`matches.discord.signature.MAX_AGE`); the unique id makes the second answer, in whichever web
+    process, one without a link.  Rows older than the window are deleted by the sender's rounds."""
+
+    interaction_id = models.CharField(max_length=24, unique=True)
+    answered = models.DateTimeField(default=timezone.now, db_index=True)
+
+    def __str__(self) -> str:
+        return f"Discord interaction {self.interaction_id}"
+
+
+class DiscordRefusedToken(models.Model):
+    """A bot token Discord answered 401 to: nothing is sent with it again (every 401 counts toward
+    Discord's invalid-request limit, past which the server's address is banned from the API), and the
+    hosts' dashboards say so.  Kept by its SHA-256, never the token itself: a new DISCORD_BOT_TOKEN
+    has another digest, so sending resumes by itself when the setting changes."""
+
+    digest = models.CharField(max_length=64, unique=True)
+    refused = models.DateTimeField(default=timezone.now)
+    #: Discord's answer, as the sender's `Outcome` words it (no secret in it)
+    error = models.TextField(blank=True)
+
+    def __str__(self) -> str:
+        return f"bot token {self.digest[:8]}… refused at {self.refused:%Y-%m-%d %H:%M}"
+
+    @staticmethod
+    def digest_of(token: str) -> str:
+        return hashlib.sha256(token.encode()).hexdigest()
+
+    @classmethod
+    def of(cls, token: str) -> DiscordRefusedToken | None:
+        """The refusal of `token`, if Discord refused it."""
+        return cls.objects.filter(digest=cls.digest_of(token)).first() if token else None

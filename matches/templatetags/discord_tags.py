@@ -1,13 +1,15 @@
-"""{% discord_status match %}: on the host's dashboard, for a match hosted from Discord, the last
-message the bot could not send (matches/discord/sender.py keeps it on the match's DiscordMatch)."""
+"""{% discord_status match %}: on the host's dashboard, for a match hosted from Discord, how its messages
+fare: Discord refusing the bot token (matches/discord/sender.py then sends nothing with it until the
+setting changes), else the last message the bot could not send (kept on the match's DiscordMatch)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
+from django.conf import settings
 
-from matches.models import DiscordMatch
+from matches.models import DiscordMatch, DiscordRefusedToken
 
 register = template.Library()
 
@@ -15,4 +17,5 @@ register = template.Library()
 @register.inclusion_tag("matches/partials/discord_status.html")
 def discord_status(match: Any) -> dict[str, Any]:
     record = DiscordMatch.objects.filter(match_id=match.pk).only("last_error", "last_error_at").first()
-    return {"discord": record}
+    refused = DiscordRefusedToken.of(str(getattr(settings, "DISCORD_BOT_TOKEN", "") or "")) if record else None
+    return {"discord": record, "refused": refused}

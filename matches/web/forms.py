@@ -201,13 +201,17 @@ def parse_create(data: Any) -> dict[str, Any]:
         raise CreateError(str(exc), field="answers") from None
     if answers:
         kwargs["answers"] = answers
-    kwargs["bouts"] = _int(data.get("bouts"), "number of bouts", minimum=1, maximum=99, field="bouts")
+    kwargs["bouts"] = _int(data.get("bouts"), "number of bouts", minimum=1, maximum=formats.MAX_BOUTS, field="bouts")
     starting = _int(data.get("starting_seat"), "starting seat", minimum=1, maximum=count, field="starting_seat")
     if starting is not None:
         kwargs["starting_seat"] = starting
     per_move = _number(data.get("per_move"), "per-move time", "per_move")
     reserve = _number(data.get("reserve"), "reserve", "reserve")
     round_seconds = _number(data.get("round_seconds"), "round deadline", "round_seconds")
+    for key, label, value in (("per_move", "per-move time", per_move), ("round_seconds", "round deadline",
+                                                                         round_seconds)):
+        if value is not None and 0 < value < formats.MIN_SECONDS[key]:  # (0 or empty: no such clock)
+            raise CreateError(f"the {label} must be at least {formats.MIN_SECONDS[key]:g} s", field=key)
     if not any(key in data for key in ("per_move", "reserve", "round_seconds")):
         pass  # the game's default clock
     elif per_move is None and reserve is None and round_seconds is None:

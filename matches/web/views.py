@@ -25,6 +25,7 @@ from config import ratelimits
 from config.ratelimits import limit_posts, token_lookup
 from games.core import HOST, SPECTATOR, RuleError
 from games.registry import get_page, slugs
+from matches.core import formats
 from matches.core.formats import AWAY_BUDGET
 from matches.live import render as rendering
 from matches.models import Match, Seat
@@ -42,10 +43,10 @@ audit = logging.getLogger("deathmatch.audit")
 UNDOABLE = frozenset({"forfeit", "award", "stalemate", "draw", "end"})
 
 
-CLOCK_FIELDS = [
-    {"id": "per_move", "label": "Per move", "min": 1},
+CLOCK_FIELDS = [  # their least values are the ones the services take (formats.MIN_SECONDS)
+    {"id": "per_move", "label": "Per move", "min": formats.MIN_SECONDS["per_move"]},
     {"id": "reserve", "label": "Reserve / bank", "min": 0},
-    {"id": "round_seconds", "label": "Sealed round deadline", "min": 1},
+    {"id": "round_seconds", "label": "Sealed round deadline", "min": formats.MIN_SECONDS["round_seconds"]},
 ]
 
 

@@ -17,10 +17,11 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from matches.discord.hosting import TOKEN_REFUSED
 from tests.discordserver import APPLICATION, BOT_TOKEN, FakeDiscord
 from tests.matches.discord.conftest import HOST, PEOPLE, new_command, sign
 
-from .conftest import CHROMIUM, ROOT, TIMEOUT, Server, cell, wait_connected
+from .conftest import ARTIFACTS, CHROMIUM, ROOT, TIMEOUT, Server, cell, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -35,8 +36,7 @@ def discord() -> Iterator[FakeDiscord]:
     fake.close()
 
 
-@pytest.fixture(scope="module")
-def bot_server(tmp_path_factory: pytest.TempPathFactory, discord: FakeDiscord) -> Iterator[Server]:
+def bot(tmp_path_factory: pytest.TempPathFactory, discord: FakeDiscord, token: str) -> Server:
     if not os.path.exists(CHROMIUM):
         pytest.skip("Debian chromium is not installed")
     if not (ROOT / "static/vendor/htmx.min.js").exists():
@@ -44,10 +44,23 @@ def bot_server(tmp_path_factory: pytest.TempPathFactory, discord: FakeDiscord) -
     public = KEY.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
     with pytest.MonkeyPatch.context() as env:
         for name, value in {"DISCORD_APPLICATION_ID": APPLICATION, "DISCORD_PUBLIC_KEY": public,
-                            "DISCORD_BOT_TOKEN": BOT_TOKEN, "DISCORD_API_BASE": discord.base}.items():
+                            "DISCORD_BOT_TOKEN": token, "DISCORD_API_BASE": discord.base}.items():
             env.setenv(name, value)
         env.delenv("DEATHMATCH_PUBLIC_URL", raising=False)
-        srv = Server(tmp_path_factory.mktemp("discord"))
+        return Server(tmp_path_factory.mktemp("discord"))
+
+
+@pytest.fixture(scope="module")
+def bot_server(tmp_path_factory: pytest.TempPathFactory, discord: FakeDiscord) -> Iterator[Server]:
+    srv = bot(tmp_path_factory, discord, BOT_TOKEN)
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def refused_server(tmp_path_factory: pytest.TempPathFactory, discord: FakeDiscord) -> Iterator[Server]:
+    """A server whose bot token Discord refuses (reset in the Developer Portal, say)."""
+    srv = bot(tmp_path_factory, discord, "revoked-token")
     yield srv
     srv.stop()
 
@@ -97,3 +110,46 @@ def test_a_match_hosted_from_discord_is_played_from_the_links_its_messages_carry
     for page in (ann, host):
         page.wait_for_selector(cell("A1", "X"), timeout=TIMEOUT)
 
+
+
+def test_a_refused_bot_token_is_shown_on_the_host_dashboard_and_used_no_more(
+        refused_server: Server, discord: FakeDiscord, browser: Any) -> None:
+    def refused_calls() -> int:
+        return len([c for c in discord.calls if c.authorization == "Bot revoked-token"])
+
+    first = new_command("grid-master", PEOPLE[4:6])
+    answer_token = first["token"]
+    answer = interact(refused_server, discord, first).json()
+    (host_link,) = LINK.finditer(answer["data"]["content"])
+    with discord.changed:  # the worker's first DM meets Discord's 401
+        assert discord.changed.wait_for(lambda: refused_calls() == 1, TIMEOUT / 1000)
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while "discord-token-refused" not in httpx.get(host_link.group(0)).text:  # (recorded after the answer)
+        assert time.monotonic() < deadline, "the dashboard never said the token is refused"
+    def followups() -> int:
+        return len([c for c in discord.calls if c.route == "followup" and c.status < 300])
+
+    with discord.changed:  # the first command's channel post is out
+        assert discord.changed.wait_for(lambda: any(c.route == "followup" and c.path.endswith(
+            answer_token) for c in discord.calls), TIMEOUT / 1000)
+        before = followups()
+    second = interact(refused_server, discord, new_command("grid-master", PEOPLE[6:8])).json()
+    assert TOKEN_REFUSED in second["data"]["content"]
+    with discord.changed:  # the second command's channel post went out (a follow-up needs no bot token)...
+        assert discord.changed.wait_for(lambda: followups() > before, TIMEOUT / 1000)
+    assert refused_calls() == 1  # ... and its DMs were not even tried with the refused token
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    for name, width, height, mobile in (("desktop", 1280, 800, False), ("phone", 390, 844, True)):
+        page = browser.new_context(viewport={"width": width, "height": height}, is_mobile=mobile,
+                                   has_touch=mobile).new_page()
+        page.goto(host_link.group(0))
+        wait_connected(page)
+        notice = page.locator("#discord-token-refused")
+        notice.scroll_into_view_if_needed()
+        assert notice.is_visible() and "Discord refuses the bot's token" in notice.inner_text()
+        assert "revoked-token" not in page.content()
+        box = notice.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+        page.locator("#discord-status").screenshot(path=str(ARTIFACTS / f"discord-token-refused-{name}.png"))
+        page.context.close()

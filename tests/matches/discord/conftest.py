@@ -1,6 +1,10 @@
 """Discord's side, for the tests of matches/discord/: a key pair made here (Discord's would sign
 the interactions), the stand-in API (tests/discordserver.py) the settings point at, interactions
-signed and posted through the real endpoint, and the people of a server."""
+signed and posted through the real endpoint, and the people of a server.
+
+Every answer `post` gets to a signed interaction, and every request the bot makes to the stand-in,
+is checked against what Discord takes (tests/discordspec.py): a test passes only if Discord would
+have accepted all of them."""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from django.test import Client, override_settings
 
+from tests import discordspec
 from tests.discordserver import APPLICATION, BOT_TOKEN, FakeDiscord
 
 GUILD, CHANNEL = "1000000000000000001", "1000000000000000002"
@@ -58,6 +63,7 @@ def discord(key: Ed25519PrivateKey) -> Iterator[FakeDiscord]:
                            DEATHMATCH_PUBLIC_URL="https://dm.example.org"):
         yield fake
     fake.close()
+    assert fake.violations == [], "requests Discord would not take"
 
 
 @pytest.fixture
@@ -110,8 +116,12 @@ def post(client: Client, key: Ed25519PrivateKey, discord: FakeDiscord) -> Post:
             user = (interaction.get("member") or {}).get("user") or interaction.get("user") or {}
             discord.interaction(interaction["token"], user.get("id", ""), interaction.get("channel_id", ""))
         signed = sign(key, raw) if headers is None else headers
-        return client.post("/discord/interactions/", raw, content_type="application/json",
-                           headers=signed)
+        response = client.post("/discord/interactions/", raw, content_type="application/json", headers=signed)
+        if response.status_code == 200:  # an answer Discord reads: one it takes for this interaction
+            wrong = discordspec.callback(interaction.get("type", 0) if body is None else json.loads(raw)["type"],
+                                         200, response.json())
+            assert wrong == [], wrong
+        return response
 
     return _post
 

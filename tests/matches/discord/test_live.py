@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -19,6 +20,8 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from matches.discord.hosting import ANSWERED
+from tests import discordspec
 from tests.browser.conftest import Server
 from tests.discordserver import APPLICATION, BOT_TOKEN, Delivered, FakeDiscord
 from tests.matches.discord.conftest import BOT, CHANNEL, HOST, PEOPLE, Person, command, new_command, sign
@@ -40,17 +43,32 @@ def live() -> Iterator[tuple[Server, FakeDiscord]]:
         yield server, fake
         server.stop()
     fake.close()
+    assert fake.violations == [], "requests Discord would not take"
+
+
+@pytest.fixture(scope="module")
+def second(live: tuple[Server, FakeDiscord]) -> Iterator[Server]:
+    """Another daphne process beside the first, on the same database (as behind the proxy)."""
+    server = Server(live[0].workdir)
+    yield server
+    server.stop()
 
 
 def interact(live: tuple[Server, FakeDiscord], interaction: dict[str, Any], *,
-             headers: dict[str, str] | None = None) -> httpx.Response:
+             headers: dict[str, str] | None = None, to: Server | None = None) -> httpx.Response:
+    """Post `interaction` signed (or with `headers`) to the first server (or `to`); an answer it reads
+    must be one Discord takes for the interaction (tests/discordspec.py)."""
     server, fake = live
     user = (interaction.get("member") or {}).get("user") or {}
     if "token" in interaction:
         fake.interaction(interaction["token"], user.get("id", ""), interaction.get("channel_id", ""))
     body = json.dumps(interaction).encode()
-    return httpx.post(f"{server.url}/discord/interactions/", content=body, timeout=10,
-                      headers={"Content-Type": "application/json", **(sign(KEY, body) if headers is None else headers)})
+    response = httpx.post(f"{(to or server).url}/discord/interactions/", content=body, timeout=10,
+                          headers={"Content-Type": "application/json",
+                                   **(sign(KEY, body) if headers is None else headers)})
+    if response.status_code == 200:
+        assert discordspec.callback(interaction["type"], 200, response.json()) == []
+    return response
 
 
 def ephemeral(response: httpx.Response) -> str:
@@ -70,6 +88,15 @@ def test_ping_gets_pong_and_unsigned_posts_401(live: tuple[Server, FakeDiscord])
     body = json.dumps(interaction).encode()
     for headers in ({}, sign(Ed25519PrivateKey.generate(), body), sign(KEY, body, str(int(time.time()) - 400))):
         assert interact(live, interaction, headers=headers).status_code == 401
+
+
+def test_two_hundred_bad_signatures_from_one_address_all_get_401(live: tuple[Server, FakeDiscord]) -> None:
+    ping = {"id": "1", "type": 1}
+    body = json.dumps(ping).encode()
+    forged = sign(Ed25519PrivateKey.generate(), body)
+    codes = [interact(live, ping, headers=forged).status_code for _ in range(200)]
+    assert codes == [401] * 200
+    assert interact(live, ping).json() == {"type": 1}
 
 
 @pytest.mark.parametrize(("game", "count"), [("grid-master", 2), ("back-to-the-wall", 4), ("custom", 16)])
@@ -140,3 +167,33 @@ def test_the_servers_log_holds_no_link_and_no_interaction_token(live: tuple[Serv
     secrets = {token for message in fake.delivered() for _, token in links_in(message.content)}
     secrets |= {token.split(".")[0] for token in fake.interactions} | {"stand-in_interaction-token"}
     assert secrets and not [s for s in secrets if s in log]
+
+
+def test_a_replayed_interaction_gets_no_link_from_either_web_process(live: tuple[Server, FakeDiscord],
+                                                                    second: Server) -> None:
+    """The same signed body, posted to one process and then to the other (or twice at once to both), is
+    answered with its links once: the answered id is in the database both processes share."""
+    server, fake = live
+    before = len(fake.delivered())
+    for interaction in (new_command("grid-master", PEOPLE[6:8]), command("links", invoker=PEOPLE[6])):
+        body = json.dumps(interaction).encode()
+        headers = sign(KEY, body)
+        first = ephemeral(interact(live, interaction, headers=headers, to=server))
+        assert links_in(first)
+        for to in (second, server, second):
+            again = ephemeral(interact(live, interaction, headers=headers, to=to))
+            assert again == ANSWERED and not links_in(again)
+            assert not any(token in again for _, token in links_in(first))
+    together = new_command("grid-master", PEOPLE[8:10])
+    body = json.dumps(together).encode()
+    headers = sign(KEY, body)
+    answers: list[str] = []
+    threads = [threading.Thread(target=lambda to=to: answers.append(
+        ephemeral(interact(live, together, headers=headers, to=to)))) for to in (server, second) * 2]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(answers) == 4 and sum(bool(links_in(a)) for a in answers) == 1 and answers.count(ANSWERED) == 3
+    sent = fake.wait_for(before + 6)[before:]  # two matches, three messages each, whichever process sent them
+    assert len(sent) == 6

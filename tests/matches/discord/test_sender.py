@@ -15,8 +15,9 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from matches.discord import api, sender
-from matches.models import DiscordMatch, DiscordMessage, Match
+from matches.discord import api, hosting, pings, sender
+from matches.models import DiscordMessage, Match
+from matches.play import services
 from matches.seasons import safe_http
 from tests.discordserver import BOT_TOKEN, Delivered, FakeDiscord
 from tests.matches.discord.conftest import CHANNEL, HOST, PEOPLE, Post, new_command, reply
@@ -199,13 +200,91 @@ def test_the_dashboard_says_nothing_of_discord_for_a_match_from_the_web(make_mat
     assert "discord-status" not in client.get(f"/h/{match.host_token}/").content.decode()
 
 
-def test_a_wrong_bot_token_is_a_failure_given_up_with_its_reason(post: Post, discord: FakeDiscord,
-                                                                 http: httpx.Client, settings: Any) -> None:
+def bot_calls(discord: FakeDiscord, token: str) -> int:
+    return len([c for c in discord.calls if c.authorization == f"Bot {token}"])
+
+
+def test_a_refused_bot_token_is_sent_once_then_never_until_it_changes(
+        post: Post, discord: FakeDiscord, http: httpx.Client, client: Any, settings: Any,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Each 401 counts toward Discord's invalid-request limit (10,000 in 10 minutes, then the server's
+    address is banned from the API): after Discord refuses the bot token, nothing is sent with it
+    again, by this worker or another; the hosts read it on their dashboards and in their replies; the
+    messages wait, not failed, and go out once the setting holds another token."""
+    host_reply = reply(post(new_command("grid-master", PEOPLE[:2])))
+    settings.DISCORD_BOT_TOKEN = "not-the-token"
+    start = timezone.now()
+    with caplog.at_level(logging.INFO), time_machine.travel(start, tick=False):
+        assert drain(http) == 1  # the channel's post: a follow-up carries the interaction's token, not the bot's
+    assert bot_calls(discord, "not-the-token") == 1
+    for minutes in (1, 10, 60, 24 * 60):
+        with time_machine.travel(start + dt.timedelta(minutes=minutes), tick=False), api.client() as other:
+            assert sender.run_round(http) == 0 and sender.run_round(other) == 0
+    assert bot_calls(discord, "not-the-token") == 1
+    waiting = DiscordMessage.objects.filter(kind=DiscordMessage.DM)
+    assert [(m.status, m.attempts) for m in waiting] == [(DiscordMessage.PENDING, 0)] * 2
+    assert "HTTP 401" in waiting[0].last_error
+    assert "Discord refused the bot token" in caplog.text and "not-the-token" not in caplog.text
+    match = Match.objects.get()
+    page = client.get(f"/h/{match.host_token}/").content.decode()
+    assert "Discord refuses the bot's token" in page and "not-the-token" not in page
+    assert "Discord refuses my bot token" not in host_reply
+    assert hosting.TOKEN_REFUSED in reply(post(new_command("grid-master", PEOPLE[2:4])))
+
+    settings.DISCORD_BOT_TOKEN = BOT_TOKEN  # the operator set a new token: the waiting messages go out
+    drain(http)
+    dms = sorted(m.to for m in discord.delivered() if m.kind == "dm")
+    assert dms == sorted(p.id for p in PEOPLE[:4])
+    assert bot_calls(discord, "not-the-token") == 1
+    assert "Discord refuses the bot's token" not in client.get(f"/h/{match.host_token}/").content.decode()
+
+
+def test_no_ping_is_queued_while_the_token_is_refused(post: Post, discord: FakeDiscord, http: httpx.Client,
+                                                      settings: Any) -> None:
     reply(post(new_command("grid-master", PEOPLE[:2])))
     settings.DISCORD_BOT_TOKEN = "not-the-token"
     drain(http)
-    assert DiscordMessage.objects.filter(status=DiscordMessage.FAILED, kind=DiscordMessage.DM).count() == 2
-    assert "HTTP 401" in DiscordMatch.objects.get().last_error
+    match = Match.objects.get()
+    services.start_match(match)
+    later = timezone.now() + dt.timedelta(seconds=pings.AWAY + 60)
+    with time_machine.travel(later, tick=False):
+        sender.run_round(http)
+    assert not DiscordMessage.objects.filter(key__startswith="ping:").exists()
+    settings.DISCORD_BOT_TOKEN = BOT_TOKEN
+    with time_machine.travel(later, tick=False):
+        sender.run_round(http)
+    assert DiscordMessage.objects.filter(key__startswith="ping:").exists()
+
+
+def test_a_follow_ups_401_is_its_interaction_tokens_not_the_bots(post: Post, discord: FakeDiscord,
+                                                               http: httpx.Client) -> None:
+    """An expired interaction token (401, code 50027) gives up that follow-up; the bot token still sends."""
+    reply(post(new_command("grid-master", PEOPLE[:2])))
+    discord.fail("followup", 401, {"message": "Invalid Webhook Token", "code": 50027})
+    assert drain(http) == 2
+    failed = DiscordMessage.objects.get(status=DiscordMessage.FAILED)
+    assert failed.kind == DiscordMessage.FOLLOWUP and failed.attempts == 1 and "50027" in failed.last_error
+    assert not sender.token_refused()
+
+
+def test_429_and_403_and_500_never_refuse_the_token(post: Post, discord: FakeDiscord, http: httpx.Client) -> None:
+    reply(post(new_command("grid-master", PEOPLE[:2])))
+    discord.rate_limit("open-dm", 0.5, is_global=True)
+    discord.fail("send", 403, {"message": "Missing Access", "code": 50001})
+    discord.fail("followup", 500, {"message": "Internal Server Error", "code": 0})
+    start = timezone.now()
+    for seconds in (0, 5, 20, 60):
+        with time_machine.travel(start + dt.timedelta(seconds=seconds), tick=False):
+            drain(http)
+    assert not sender.token_refused()
+    assert next(c.status for c in discord.calls if c.route == "open-dm") == 429
+    # the channel's post (tried again after its 500), the other DM, and the host told of the refused one
+    sent = DiscordMessage.objects.filter(status=DiscordMessage.SENT)
+    pk = Match.objects.get().pk
+    assert sorted(sent.values_list("key", flat=True)) == [f"match:{pk}:channel", f"match:{pk}:seat:1:closed",
+                                                          f"match:{pk}:seat:2:link"]
+    refused = DiscordMessage.objects.get(status=DiscordMessage.FAILED)  # the 403: given up at once
+    assert refused.kind == DiscordMessage.DM and refused.attempts == 1 and "50001" in refused.last_error
 
 
 # -- where the bot connects ------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 
 from matches.models import Match
+from matches.play import services
 
 pytestmark = pytest.mark.django_db
 
@@ -98,6 +99,30 @@ def test_bad_bouts_mark_the_field_and_keep_the_names(client: Client) -> None:
     assert response.status_code == 400
     assert "the number of bouts must be between 1 and 99" in html
     assert _marked(html, "bouts") and 'value="Xena"' in html
+
+
+@pytest.mark.parametrize(("game", "field", "label"), [("grid-master", "per_move", "per-move time"),
+                                                      ("bidding-ttt", "round_seconds", "round deadline")])
+def test_a_clock_under_a_second_marks_the_field_and_creates_nothing(client: Client, game: str, field: str,
+                                                                    label: str) -> None:
+    """The least clock (formats.MIN_SECONDS) is checked on the server, not only by the field's `min`
+    (a post need not come from the page); /deathmatch new takes the same bound."""
+    response = client.post("/", {"game": game, field: "0.001"})
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert f"the {label} must be at least 1 s" in html and _marked(html, field)
+    assert f'name="{field}" type="number" min="1"' in html
+    assert not Match.objects.exists()
+    with pytest.raises(services.ServiceError, match="at least 1 s"):
+        services.create_match(game, clock={field: 0.5})
+    assert client.post("/", {"game": game, field: "1"}).status_code == 302
+
+
+def test_bouts_over_the_most_are_refused_by_the_services_too(client: Client) -> None:
+    assert "between 1 and 99" in client.post("/", {"game": "grid-master", "bouts": "100"}).content.decode()
+    with pytest.raises(services.ServiceError, match="at most 99 bouts"):
+        services.create_match("grid-master", bouts=100)
+    assert not Match.objects.exists()
 
 
 def test_sliding_tic_tac_toe_is_titled_by_its_variant(client: Client) -> None:

@@ -1,0 +1,44 @@
+"""The checker the Discord tests rely on (tests/discordspec.py) refuses what Discord refuses: were it
+to take anything, every test that goes through it would prove nothing."""
+
+from __future__ import annotations
+
+from tests import discordspec
+
+MESSAGE = {"content": "hi", "flags": 64, "allowed_mentions": {"parse": []}}
+
+
+def test_each_interaction_type_takes_only_its_callback_types() -> None:
+    assert discordspec.callback(4, 200, {"type": 4, "data": MESSAGE})  # the issue's autocomplete answer
+    assert discordspec.callback(4, 200, {"type": 8, "data": {"choices": []}}) == []
+    assert discordspec.callback(1, 200, {"type": 4, "data": MESSAGE})
+    assert discordspec.callback(1, 200, {"type": 1}) == []
+    assert discordspec.callback(2, 200, {"type": 7, "data": MESSAGE})  # 6 and 7: components only
+    assert discordspec.callback(3, 200, {"type": 7, "data": MESSAGE}) == []
+    assert discordspec.callback(5, 200, {"type": 9, "data": {}})  # no form in answer to a form
+    assert discordspec.callback(2, 429, {"type": 4, "data": MESSAGE})
+
+
+def test_messages_keep_discords_limits() -> None:
+    assert discordspec.message(MESSAGE, flags=discordspec.CALLBACK_FLAGS) == []
+    assert discordspec.message({**MESSAGE, "content": "x" * 2001}, flags=discordspec.CALLBACK_FLAGS)
+    assert discordspec.message({**MESSAGE, "content": ""}, flags=discordspec.CALLBACK_FLAGS)
+    assert discordspec.message(MESSAGE, flags=discordspec.MESSAGE_FLAGS)  # a DM cannot be ephemeral
+    assert discordspec.message({**MESSAGE, "allowed_mentions": {"parse": ["all"]}}, flags=discordspec.CALLBACK_FLAGS)
+    assert discordspec.callback(4, 200, {"type": 8, "data": {"choices": [{"name": "x", "value": "x"}] * 26}})
+
+
+def test_requests_need_discords_headers_and_shapes() -> None:
+    headers = {"User-Agent": "DiscordBot (https://example.org, 1.0)", "Content-Type": "application/json",
+               "Authorization": "Bot t"}
+    assert discordspec.request("open-dm", "POST", headers, {"recipient_id": "1500000000000000001"}) == []
+    assert discordspec.request("open-dm", "POST", headers, {"recipient_id": 1500000000000000001})
+    assert discordspec.request("open-dm", "POST", {**headers, "User-Agent": "python-httpx/0.28"},
+                               {"recipient_id": "1"})
+    assert discordspec.request("send", "POST", {**headers, "Authorization": ""}, {"content": "hi"})
+    assert discordspec.request("followup", "POST", headers, MESSAGE)  # a follow-up carries no bot token
+    optional_first = [{"name": "deathmatch", "description": "d", "options": [
+        {"type": 1, "name": "new", "description": "d", "options": [
+            {"type": 3, "name": "a", "description": "d"}, {"type": 3, "name": "b", "description": "d",
+                                                          "required": True}]}]}]
+    assert discordspec.request("commands", "PUT", headers, optional_first)
