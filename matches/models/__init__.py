@@ -11,6 +11,7 @@ model is imported here, so `from matches.models import Match` is the one way to 
 
 from matches.models.chatlog import ChatMessage, ChatMute, ChatSettings
 from matches.models.discord import DiscordMatch, DiscordMessage, DiscordSeat
+from matches.models.episode import Duel, Episode
 from matches.models.match import Bout, Clock, Match, MatchGarnet, Seat, TurnLog
 from matches.models.outboxes import Outbox
 from matches.models.seasons import (
@@ -25,7 +26,7 @@ from matches.models.seasons import (
 )
 
 __all__ = [
-    "Bout", "ChatMessage", "ChatMute", "ChatSettings", "Clock", "DiscordMatch", "DiscordMessage", "DiscordSeat",
+    "Bout", "ChatMessage", "ChatMute", "ChatSettings", "Clock", "DiscordMatch", "DiscordMessage", "DiscordSeat", "Duel", "Episode",
     "GarnetEntry", "Match", "MatchGarnet", "Outbox", "Season", "SeasonEvent", "SeasonPlayer", "Seat", "TokenOfLife",
     "TurnLog", "WebhookPost", "new_token", "unique_slug",
 ]
