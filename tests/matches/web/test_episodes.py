@@ -181,7 +181,7 @@ def test_a_whole_episode_from_the_main_match_to_the_elimination(client: Client, 
     gus_page = client.get(gus_url).content.decode()
     gus_form = form(gus_page, "death-match-choice")
     assert options(gus_form, "game") == POOL
-    assert gus_form.count(" disabled") == 3 and "waiting for Hal to ban or agree" in gus_page
+    assert gus_form.count(" disabled") == 3 and "Waiting for Hal to ban or agree." in gus_page
     hal_form = form(client.get(hal_url).content.decode(), "death-match-choice")
     assert " disabled" not in hal_form
     assert re.findall(r'name="verdict" value="(\w+)"', hal_form) == ["ban", "agree"]
@@ -317,7 +317,7 @@ def test_an_empty_pool_leaves_the_game_to_the_host(client: Client, season: Seaso
     duel = Duel.objects.get()
     assert duel.pool == []
     page = client.get(personal_url(season, "Bob")).content.decode()
-    assert 'id="death-match-choice"' not in page and "waiting for the host to choose the death match" in page
+    assert 'id="death-match-choice"' not in page and "Waiting for the host to choose the death match" in page
     act(client, season, action="host_game", duel=duel.pk, game="grid-master")
     duel.refresh_from_db()
     assert duel.death_match is not None and duel.death_match.game_slug == "grid-master"
