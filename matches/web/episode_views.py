@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 from config import ratelimits
 from matches.models import Match, Season, SeasonPlayer
 from matches.play import death_matches
-from matches.seasons import episodes
+from matches.seasons import episode_state, episodes
 from matches.seasons import ledger as seasons
 
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
@@ -52,7 +52,7 @@ def personal_page(request: HttpRequest, token: str) -> HttpResponse:
     season = player.season
     seats = player.seats.select_related("match").order_by("-match__created")
     rows: list[dict[str, Any]] = [
-        {"seat": s, "match": s.match, "title": episodes.title(s.match), "result": episodes.result_text(s.match)}
+        {"seat": s, "match": s.match, "title": episode_state.title(s.match), "result": episode_state.result_text(s.match)}
         for s in seats if s.match.season_id == season.pk
     ]
     context = {
@@ -61,7 +61,7 @@ def personal_page(request: HttpRequest, token: str) -> HttpResponse:
         "garnets": player.garnet_balance(),
         "tokens": player.tokens_held(),
         "status_label": seasons.STATUS_WORDS[player.status],
-        "waiting": episodes.waiting_for_player(player),
+        "waiting": episode_state.waiting_for_player(player),
         "running": [r for r in rows if r["match"].status != Match.FINISHED],
         "finished": [r for r in rows if r["match"].status == Match.FINISHED],
         "act_url": reverse("personal_act", args=[token]),
@@ -96,7 +96,7 @@ def personal_act(request: HttpRequest, token: str) -> HttpResponse:
             duel = death_matches.step(season, _int(data, "duel"), player, str(data.get("verdict", "")),
                                       str(data.get("game", "")), key=key)
             messages.success(request, "Done." if not duel.game_slug else
-                             f"The death match is {episodes.game_name(duel.game_slug)}.")
+                             f"The death match is {episode_state.game_name(duel.game_slug)}.")
         elif action == "starter":
             death_matches.choose_starter(season, _int(data, "duel"), player, str(data.get("starter", "")), key=key)
             messages.success(request, "Done: the death match is ready.")
@@ -126,7 +126,7 @@ def _start_episode(season: Season, data: Any, key: str | None) -> tuple[str, str
 
 def _pool(season: Season, data: Any, key: str | None) -> tuple[str, str]:
     pool = episodes.set_pool(season, [str(g) for g in data.getlist("game")], key=key)
-    return f"Death match pool: {', '.join(episodes.game_name(g) for g in pool) or 'empty'}", "episode-options"
+    return f"Death match pool: {', '.join(episode_state.game_name(g) for g in pool) or 'empty'}", "episode-options"
 
 
 def _options(season: Season, data: Any, key: str | None) -> tuple[str, str]:
@@ -151,13 +151,13 @@ def _host_pick(season: Season, data: Any, key: str | None) -> tuple[str, str]:
 def _host_step(season: Season, data: Any, key: str | None) -> tuple[str, str]:
     duel = death_matches.step(season, _int(data, "duel"), _int(data, "player"), str(data.get("verdict", "")),
                               str(data.get("game", "")), by_host=True, key=key)
-    settled = f": the death match is {episodes.game_name(duel.game_slug)}" if duel.game_slug else ""
+    settled = f": the death match is {episode_state.game_name(duel.game_slug)}" if duel.game_slug else ""
     return f"Recorded{settled}", "episode"
 
 
 def _host_game(season: Season, data: Any, key: str | None) -> tuple[str, str]:
     duel = death_matches.set_game(season, _int(data, "duel"), str(data.get("game", "")), key=key)
-    return f"The death match is {episodes.game_name(duel.game_slug)}", "episode"
+    return f"The death match is {episode_state.game_name(duel.game_slug)}", "episode"
 
 
 def _host_starter(season: Season, data: Any, key: str | None) -> tuple[str, str]:
@@ -179,33 +179,33 @@ ACTIONS = {
 
 def manage_context(season: Season) -> dict[str, Any]:
     """The manage page's episode in progress, what it waits for, and the forms to drive it."""
-    episode = episodes.current(season)
+    episode = episode_state.current(season)
     context: dict[str, Any] = {
         "episode": None,
-        "pool_choices": episodes.pool_choices(),
-        "pool": episodes.season_pool(season),
+        "pool_choices": episode_state.pool_choices(),
+        "pool": episode_state.season_pool(season),
         "advantages": Season.ADVANTAGES,
         "starts": Season.STARTS,
         "personal_links": list(season.players.filter(removed=False).order_by("name")),
     }
     if episode is None:
         return context
-    q = episodes.queue(episode)
-    pending = [{"player": p, "eligible": episodes.eligible(episode, p)} for p in q.pending]
+    q = episode_state.queue(episode)
+    pending = [{"player": p, "eligible": episode_state.eligible(episode, p)} for p in q.pending]
     duels = []
     for duel in episode.duels.select_related("candidate", "opponent", "death_match", "starter"):
-        state = episodes.duel_state(duel)
+        state = episode_state.duel_state(duel)
         duels.append({
             "duel": duel, "state": state, "steps": state.steps, "pair": [duel.candidate, duel.opponent],
-            "open": [(g, episodes.game_name(g)) for g in state.open],
-            "eligible": episodes.eligible(episode, duel.candidate, leaving=duel),
-            "waiting": state.waiting_for, "game": episodes.game_name(duel.game_slug) if duel.game_slug else "",
+            "open": [(g, episode_state.game_name(g)) for g in state.open],
+            "eligible": episode_state.eligible(episode, duel.candidate, leaving=duel),
+            "waiting": state.waiting_for, "game": episode_state.game_name(duel.game_slug) if duel.game_slug else "",
         })
     context.update(
         episode=episode,
-        story=episodes.episode_story(episode),
-        episode_waiting=episodes.waiting(episode),
-        pending=pending if episodes.main_over(episode) else [],
+        story=episode_state.episode_story(episode),
+        episode_waiting=episode_state.waiting(episode),
+        pending=pending if episode_state.main_over(episode) else [],
         tie=q.tie,
         deadline_passed=q.passed(),
         duels=duels,

@@ -25,7 +25,7 @@ from config import ratelimits
 from games.registry import get_game, slugs
 from matches.models import Match, Season, WebhookPost
 from matches.play import season_matches, season_tokens
-from matches.seasons import episodes
+from matches.seasons import episode_state
 from matches.seasons import ledger as seasons
 from matches.web import episode_views, forms
 
@@ -343,7 +343,7 @@ def _context(season: Season, *, manage: bool = False) -> dict[str, Any]:
         "ledger_total": season.garnet_entries.count(),
         "running": [_match_row(m) for m in matches if m.status != Match.FINISHED],
         "finished": [_match_row(m) for m in matches if m.status == Match.FINISHED],
-        "episodes": episodes.recap(season),
+        "episodes": episode_state.recap(season),
     }
 
 

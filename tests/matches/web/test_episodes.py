@@ -22,9 +22,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from config import logredact
 from matches.models import Duel, Match, Season, SeasonEvent, SeasonPlayer, Seat
 from matches.play import services
 from matches.seasons import ledger as seasons
+from matches.seasons import webhooks
 from tests.hookserver import Hook
 from tests.matches.seasons.test_webhooks import drain
 
@@ -192,7 +194,16 @@ def test_a_whole_episode_from_the_main_match_to_the_elimination(client: Client, 
     assert duel.steps == []
     assert post(client, hal_url, "death-match-choice", game="chess", verdict="ban") == [
         "chess is not one of the open death matches"]
-    post(client, hal_url, "death-match-choice", game="gomoku", verdict="ban")
+    # a ban posted twice (the same form, the same key): applied once
+    html = form(client.get(hal_url).content.decode(), "death-match-choice")
+    ban = {**dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', html)), "game": "gomoku",
+           "verdict": "ban"}
+    client.post(act_url, ban, follow=True)
+    again = [str(m) for m in client.post(act_url, ban, follow=True).context["messages"]]
+    assert again == ["already done: Episode 1: Hal bans Gomoku; Gus to ban next (open: Lance Assembly, Grid Master, "
+                     "Squava) (a doubled submit: nothing was applied twice)"]
+    duel.refresh_from_db()
+    assert len(duel.steps) == 1
     post(client, gus_url, "death-match-choice", game="lance-assembly", verdict="ban")
     assert "waiting for Hal to ban or agree" in client.get(manage_url(season)).content.decode()
     post(client, hal_url, "death-match-choice", game="grid-master", verdict="ban")
@@ -261,7 +272,7 @@ def test_each_personal_page_shows_only_its_own_links(client: Client, season: Sea
     assert client.get(reverse("personal_page", args=["x" * 32])).status_code == 404
 
 
-def test_the_host_overrides_every_step(client: Client, season: Season) -> None:
+def test_the_host_overrides_every_step(client: Client, season: Season, hook: Hook) -> None:
     act(client, season, action="death_match_pool", game=POOL)
     act(client, season, action="episode_options", advantage="candidate", start="setup", deadline="30")
     start = timezone.now()
@@ -305,8 +316,21 @@ def test_the_host_overrides_every_step(client: Client, season: Season) -> None:
     assert death.status == Match.SETUP
     assert "waiting for the host to start the death match" in client.get(manage_url(season)).content.decode()
     assert 'id="choose-starter"' not in client.get(hal_url).content.decode()
+    # a doubled host post is applied once too
+    page = client.get(manage_url(season)).content.decode()
+    key = re.search(r'name="key" value="([^"]+)"', page)
+    assert key
+    data = {"key": key.group(1), "action": "host_starter", "duel": duel.pk, "starter": "Hal"}
+    url = reverse("season_act", args=[season.manage_token])
+    client.post(url, data, follow=True)
+    again = [str(m) for m in client.post(url, data, follow=True).context["messages"]]
+    assert len(again) == 1 and again[0].endswith("(a doubled submit: nothing was applied twice)")
+    drain()
+    assert any("Hal agrees to Squava and waits for Cy to agree" in t for t in hook.texts)
+    assert any("Cy agrees to Squava (by the host), as Hal proposed: the death match of Hal and Cy" in t
+               for t in hook.texts)
     kinds = list(season.events.filter(kind__in=["pick", "ban", "agree", "starter"]).values_list("kind", "text"))
-    assert [k for k, _ in kinds] == ["pick", "ban", "pick", "agree", "ban", "agree", "starter"]
+    assert [k for k, _ in kinds] == ["pick", "ban", "pick", "agree", "ban", "agree", "starter", "starter"]
     assert "(by the host)" in kinds[1][1] and "the host chooses who starts" in kinds[-1][1]
 
 
@@ -318,9 +342,10 @@ def test_an_empty_pool_leaves_the_game_to_the_host(client: Client, season: Seaso
     assert duel.pool == []
     page = client.get(personal_url(season, "Bob")).content.decode()
     assert 'id="death-match-choice"' not in page and "Waiting for the host to choose the death match" in page
-    act(client, season, action="host_game", duel=duel.pk, game="grid-master")
+    act(client, season, action="host_game", duel=duel.pk, game="custom")  # the host's own death match, 2 seats
     duel.refresh_from_db()
-    assert duel.death_match is not None and duel.death_match.game_slug == "grid-master"
+    assert duel.death_match is not None and duel.death_match.game_slug == "custom"
+    assert duel.death_match.seats.count() == 2 and duel.death_match.elimination
     # a second main match after the episode is over opens the next episode
     post(client, personal_url(season, "Bob"), "choose-starter", starter="Bob")
     death = duel.death_match
@@ -370,3 +395,31 @@ def test_a_csv_row_never_holds_a_personal_link(client: Client, season: Season) -
     rows = list(csv.reader(io.StringIO(body)))
     assert rows[0][0] == "player"
     assert not any(p in body for p in season.players.values_list("personal_token", flat=True))
+
+
+def test_an_announcement_holding_a_personal_link_is_never_posted(season: Season) -> None:
+    token = player(season, "Hal").personal_token
+    assert webhooks.announce(season, f"Hal's page: https://dm.example.org/me/{token}/") is None
+    assert not season.webhook_posts.filter(content__contains=token).exists()
+
+
+def test_a_personal_link_is_redacted_from_log_lines_even_cut_short() -> None:
+    assert logredact.redact("GET /me/abc123/act/ 302") == "GET /me/[personal page]/act/ 302"
+
+
+def test_the_last_placed_candidate_chooses_first(client: Client, season: Season) -> None:
+    seats = {f"seat{n}": str(player(season, name).pk) for n, name in enumerate(NAMES, start=1)}
+    act(client, season, action="match", game="custom", **seats)
+    match = season.matches.get()
+    services.start_match(match)
+    for text in ('give 7 2 "close"', "end ranking 1, 2, 3, 4, 5, 6, 7, 8 token 1 candidate 7, 8"):
+        match.refresh_from_db()
+        bout = match.current_bout
+        assert bout is not None
+        services.host_apply(match, text, bout.version)
+    # Hal has fewer points than Gus: Hal first, no tie for the host
+    assert "waiting for Hal to choose an opponent" in client.get(manage_url(season)).content.decode()
+    assert raw(client, season, "Gus", action="choose_opponent", opponent="Bob") == [
+        "it is not your turn to choose: waiting for Hal"]
+    post(client, personal_url(season, "Hal"), "choose-opponent", opponent="Bob")
+    assert "waiting for Gus to choose an opponent" in client.get(manage_url(season)).content.decode()
