@@ -31,7 +31,9 @@ def _episode(name: str) -> Any:
     match = season_matches.create_season_match(season, "custom", players)
     services.start_match(match)
     match.refresh_from_db()
-    services.host_apply(match, "end ranking 1, 2, 3, 4, 5, 6, 7, 8 token 1 candidate 8", match.current_bout.version)
+    bout = match.current_bout
+    assert bout is not None
+    services.host_apply(match, "end ranking 1, 2, 3, 4, 5, 6, 7, 8 token 1 candidate 8", bout.version)
     return season
 
 
