@@ -26,6 +26,13 @@ def _create(season: Season, duel: Duel) -> Duel:
     return episodes.link_death_match(season, duel, match)
 
 
+def choose_opponent(season: Season, candidate: SeasonPlayer | int, opponent: str, *, by_host: bool = False,
+                    key: str | None = None) -> Duel:
+    """The pick (`episodes.choose_opponent`); the death match at once when one game only is open to the pair."""
+    with transaction.atomic():
+        return _create(season, episodes.choose_opponent(season, candidate, opponent, by_host=by_host, key=key))
+
+
 def step(season: Season, duel: Duel | int, player: SeasonPlayer | int, verdict: str, game: str, *,
          by_host: bool = False, key: str | None = None) -> Duel:
     """A ban or an agreement (`episodes.death_match_step`); the death match when it settles the game."""

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games.registry import get_game, slugs
 from matches.models import Duel, Episode, GarnetEntry, Match, Season, SeasonEvent, SeasonPlayer, TokenOfLife
+from matches.seasons import ledger
 
 BAN, AGREE = "ban", "agree"
 ACTIVE, CANDIDATE, ELIMINATED = SeasonPlayer.ACTIVE, SeasonPlayer.CANDIDATE, SeasonPlayer.ELIMINATED
@@ -84,11 +85,19 @@ def immune(episode: Episode) -> set[int]:
 
 
 def candidates(episode: Episode) -> list[SeasonPlayer]:
-    """The episode's Elimination Candidates: those of its duels, and those marked candidate now."""
+    """The episode's Elimination Candidates: those of its duels, those its main matches' results
+    made candidates (the statuses each result changed: results.py's `data["previous"]`), and,
+    while it is in progress, whoever is a candidate now (the host may mark one by hand)."""
     season = episode.season
-    dueled = set(episode.duels.values_list("candidate_id", flat=True))
-    marked = season.players.filter(Q(status=CANDIDATE, removed=False) | Q(pk__in=dueled))
-    return list(marked.order_by("name"))
+    ids = set(episode.duels.values_list("candidate_id", flat=True))
+    results = SeasonEvent.objects.filter(season=season, kind="match_result", match__in=main_matches(episode),
+                                         reversed__isnull=True)
+    for data in results.values_list("data", flat=True):
+        ids |= {int(pk) for pk, (status, _) in ((data or {}).get("previous") or {}).items()}
+    found = season.players.filter(pk__in=ids)
+    if episode.ended is None:
+        found = season.players.filter(Q(pk__in=ids) | Q(status=CANDIDATE, removed=False))
+    return list(found.order_by("name"))
 
 
 def _points(episode: Episode) -> dict[int, float]:
@@ -105,11 +114,16 @@ def _points(episode: Episode) -> dict[int, float]:
 
 
 def _in_duels(episode: Episode, *, leaving: Duel | None = None) -> set[int]:
+    """Players already in a death match of the episode: a duel's pair, or seated in one of its
+    elimination matches the host created by hand."""
     ids: set[int] = set()
     for duel in episode.duels.all():
         if leaving is not None and duel.pk == leaving.pk:
             continue
         ids |= {duel.candidate_id, duel.opponent_id}
+    own = episode.duels.exclude(death_match=None).values_list("death_match_id", flat=True)
+    by_hand = episode.matches.filter(elimination=True).exclude(pk__in=list(own))
+    ids |= {pk for pk in by_hand.values_list("seats__season_player_id", flat=True) if pk is not None}
     return ids
 
 
@@ -324,15 +338,19 @@ def _elimination(season: Season, match: Match) -> str:
     if match.status != Match.FINISHED:
         return ""
     lines = []
+    asked = {q["player"].pk for q in ledger.open_questions(season, match)}
     for seat in match.seats.select_related("season_player", "season_player__status_event"):
         player = seat.season_player
         if player is None:
             continue
         saved = SeasonEvent.objects.filter(season=season, kind="token_used", player=player, match=match,
                                            reversed__isnull=True).exists()
+        out = player.status == ELIMINATED and player.status_event is not None and player.status_event.match_id == match.pk
         if saved:
             lines.append(f"{player.name} is saved by a Token of Life")
-        elif player.status == ELIMINATED and player.status_event is not None and player.status_event.match_id == match.pk:
+        elif out and player.pk in asked:
+            lines.append(f"{player.name} is eliminated unless the Token of Life is used: the host decides")
+        elif out:
             lines.append(f"{player.name} is eliminated")
     return "; ".join(lines)
 

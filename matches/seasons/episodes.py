@@ -43,6 +43,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from matches.core.errors import ServiceError
@@ -204,8 +205,13 @@ def choose_opponent(season: Season, candidate: SeasonPlayer | int, opponent: str
             duel.opponent, duel.pool, duel.steps, duel.picked_by = chosen, pool, [], Duel.HOST
             duel.save(update_fields=["opponent", "pool", "steps", "picked_by"])
             verb = "is changed by the host to"
+        only = pool[0] if len(pool) == 1 else ""  # nothing to ban: the one open game is the death match
+        duel.game_slug, duel.settled_how = only, "only" if only else ""
+        duel.save(update_fields=["game_slug", "settled_how"])
         host = " (chosen by the host)" if by_host and verb == "chooses" else ""
         games = ", ".join(game_name(g) for g in pool) or "none left: the host chooses the game"
+        if only:
+            games += " (the only one: it is the death match)"
         ledger.log_event(season, "pick", f"Episode {episode.number}: {found.name} {verb} {chosen.name} as the "
                          f"death match opponent{host}. Open death matches: {games}", key=ledger.form_key(key),
                          player=found, now=now, data={"duel": duel.pk})
@@ -334,8 +340,9 @@ def choose_starter(season: Season, duel: Duel | int, chooser: SeasonPlayer | int
         found.starter = pair[starter]
         found.save(update_fields=["starter"])
         by = f"{state.advantage.name} chooses" if chooser is not None else "the host chooses"
+        watch = ledger.public_url(season, reverse("watch_page", args=[match.watch_token]))
         ledger.log_event(season, "starter", f"Episode {found.episode.number}: {by} who starts the death match: "
-                         f"{starter}", key=ledger.form_key(key), data={"duel": found.pk})
+                         f"{starter}. Watch: {watch}", key=ledger.form_key(key), data={"duel": found.pk})
         return found
 
 

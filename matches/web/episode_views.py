@@ -90,7 +90,7 @@ def personal_act(request: HttpRequest, token: str) -> HttpResponse:
     action = str(data.get("action", ""))
     try:
         if action == "choose_opponent":
-            duel = episodes.choose_opponent(season, player, str(data.get("opponent", "")), key=key)
+            duel = death_matches.choose_opponent(season, player, str(data.get("opponent", "")), key=key)
             messages.success(request, f"You chose {duel.opponent.name}.")
         elif action == "death_match_choice":
             duel = death_matches.step(season, _int(data, "duel"), player, str(data.get("verdict", "")),
@@ -143,7 +143,7 @@ def _pick_first(season: Season, data: Any, key: str | None) -> tuple[str, str]:
 
 
 def _host_pick(season: Season, data: Any, key: str | None) -> tuple[str, str]:
-    duel = episodes.choose_opponent(season, _int(data, "player"), str(data.get("opponent", "")), by_host=True,
+    duel = death_matches.choose_opponent(season, _int(data, "player"), str(data.get("opponent", "")), by_host=True,
                                     key=key)
     return f"{duel.candidate.name} faces {duel.opponent.name}", "episode"
 

@@ -423,3 +423,42 @@ def test_the_last_placed_candidate_chooses_first(client: Client, season: Season)
         "it is not your turn to choose: waiting for Hal"]
     post(client, personal_url(season, "Hal"), "choose-opponent", opponent="Bob")
     assert "waiting for Gus to choose an opponent" in client.get(manage_url(season)).content.decode()
+
+
+def test_the_recap_follows_a_reopened_death_match_and_a_token_of_life(client: Client, season: Season) -> None:
+    act(client, season, action="death_match_pool", game=["squava"])  # one game: it is the death match at once
+    seasons.grant_token(season, player(season, "Hal"), "kept from an earlier episode")
+    main_match(client, season, "end ranking 1, 2, 3, 4, 5, 6, 7, 8 token 1 candidate 8")
+    # a token kept from before saves, it does not make immune: Hal is still a candidate who picks
+    post(client, personal_url(season, "Hal"), "choose-opponent", opponent="Gus")
+    duel = Duel.objects.get()
+    assert duel.game_slug == "squava" and duel.settled_how == "only" and duel.death_match is not None
+    post(client, personal_url(season, "Gus"), "choose-starter", starter="Hal")
+    death = duel.death_match
+    play(client, death, FIRST_MOVER_LOSES)
+
+    def told() -> str:
+        page = client.get(reverse("season_page", args=[season.slug])).content.decode()
+        return html_lib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+
+    assert "Death match: Squava (the only one open to them)" in told()
+    assert "Hal is eliminated unless the Token of Life is used: the host decides." in told()
+    # the host takes the last move back: the result goes, and so does the elimination
+    bout = death.current_bout
+    assert bout is not None
+    services.undo(death, bout.version)
+    assert player(season, "Hal").status == "candidate" and "Hal is eliminated" not in told()
+    assert "the death match is being played" in client.get(manage_url(season)).content.decode()
+    play(client, death, FIRST_MOVER_LOSES[-1:])
+    act(client, season, action="token_question", player=player(season, "Hal").pk, answer="use")
+    assert "Hal is saved by a Token of Life." in told()
+
+
+def test_an_ended_episode_keeps_its_own_candidates(client: Client, season: Season) -> None:
+    main_match(client, season, "end ranking 1, 2, 3, 4, 5, 6, 7, 8 token 1 candidate 8")
+    act(client, season, action="start_episode")
+    seasons.set_status(season, player(season, "Bob"), "candidate")  # by hand, in episode 2
+    page = client.get(reverse("season_page", args=[season.slug])).content.decode()
+    told = dict(re.findall(r'data-episode="(\d+)".*?<li class="ep-candidates">([^<]*)</li>', page, re.S))
+    # episode 1 keeps what its main match made; the one in progress has whoever is a candidate now
+    assert told == {"2": "Elimination Candidates: Bob, Hal", "1": "Elimination Candidate: Hal"}
