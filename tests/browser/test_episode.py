@@ -48,6 +48,17 @@ def _setup(server: Server, name: str) -> dict[str, Any]:
     return found
 
 
+def _axe(page: Any) -> list[str]:
+    """axe-core's violations on the page (as tests/browser/test_season.py runs it)."""
+    axe = ARTIFACTS.parent / "static/vendor/axe.min.js"
+    if not axe.exists():
+        return []
+    page.add_script_tag(path=str(axe))
+    found = page.evaluate("async () => (await axe.run(document)).violations"
+                          ".map(v => v.id + ': ' + (v.nodes[0] ? v.nodes[0].target.join(' ') : ''))")
+    return list(found)
+
+
 def _click(page: Any, button: str) -> str:
     with page.expect_navigation():
         page.click(button)
@@ -76,6 +87,7 @@ def test_the_candidate_chooses_and_the_pair_ban_by_clicks(server: Server, browse
     assert options == ["Bob", "Cy", "Di", "Eve", "Finn", "Gus"]
     assert gus.locator("#choose-opponent").count() == 0
     hal.screenshot(path=str(ARTIFACTS / f"episode-pick-{candidate_on}.png"), full_page=True)
+    assert _axe(hal) == []
     hal.select_option("#choose-opponent select[name=opponent]", "Gus")
     assert "You chose Gus." in _click(hal, "#choose-opponent button[type=submit]")
 
@@ -84,6 +96,11 @@ def test_the_candidate_chooses_and_the_pair_ban_by_clicks(server: Server, browse
     gus.wait_for_selector("#death-match-choice button[value=ban]:disabled", timeout=TIMEOUT)
     assert "Waiting for Hal to ban or agree." in gus.inner_text("#choices")
     gus.screenshot(path=str(ARTIFACTS / f"episode-bans-waiting-{other_on}.png"), full_page=True)
+    assert _axe(gus) == []
+    host = page_for(candidate_on)
+    host.goto(f"{server.url}/s/{made['manage']}/")
+    assert "Hal vs Gus: waiting for Hal to ban or agree" in host.inner_text("#episode-waiting")
+    host.locator("#episode").screenshot(path=str(ARTIFACTS / f"episode-manage-bans-{candidate_on}.png"))
     hal.select_option("#death-match-choice select[name=game]", "gomoku")
     _click(hal, "#death-match-choice button[value=ban]")
     assert hal.locator("#death-match-choice button[value=ban]:disabled").count() == 1
@@ -111,11 +128,11 @@ def test_the_candidate_chooses_and_the_pair_ban_by_clicks(server: Server, browse
     assert gus.locator("#board").count() == 1
 
     # the host's manage page and the public recap tell it
-    host = page_for("desktop")
     host.goto(f"{server.url}/s/{made['manage']}/")
     assert "Gus starts" not in host.inner_text("#episode")  # Hal starts
     assert "Hal starts" in host.inner_text("#episode") and "the death match is being played" in host.inner_text("#episode")
     host.locator("#episode").screenshot(path=str(ARTIFACTS / f"episode-manage-{candidate_on}.png"))
+    assert _axe(host) == []
     public = page_for(candidate_on)
     public.goto(f"{server.url}/seasons/{made['slug']}/")
     told = public.inner_text("#episodes")
