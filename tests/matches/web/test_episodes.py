@@ -462,3 +462,23 @@ def test_an_ended_episode_keeps_its_own_candidates(client: Client, season: Seaso
     told = dict(re.findall(r'data-episode="(\d+)".*?<li class="ep-candidates">([^<]*)</li>', page, re.S))
     # episode 1 keeps what its main match made; the one in progress has whoever is a candidate now
     assert told == {"2": "Elimination Candidates: Bob, Hal", "1": "Elimination Candidate: Hal"}
+
+
+@pytest.mark.parametrize("field", ["action", "duel", "opponent", "game", "verdict", "starter", "key"])
+@pytest.mark.parametrize("value", ["", "x" * 5000, "\x00", "-1", "99999999999999999999", "<script>"])
+def test_hostile_personal_posts_get_a_sentence_never_a_500(client: Client, season: Season, field: str,
+                                                         value: str) -> None:
+    main_match(client, season, "end ranking 1, 2, 3, 4, 5, 6, 7, 8 token 1 candidate 8")
+    data = {"action": "death_match_choice", "duel": "1", "opponent": "Bob", "game": "squava", "verdict": "ban",
+            "starter": "Hal", "key": secrets.token_urlsafe(16), field: value}
+    response = client.post(reverse("personal_act", args=[player(season, "Hal").personal_token]), data, follow=True)
+    assert response.status_code == 200
+    said = [str(m) for m in response.context["messages"]]
+    assert len(said) == 1 and "\n" not in said[0] and "<script>" not in response.content.decode()
+    assert not Duel.objects.exists()
+
+
+def test_staff_find_the_episode_rows_in_the_admin(admin_client: Client, season: Season) -> None:
+    main_match(admin_client, season, "end ranking 1, 2, 3, 4, 5, 6, 7, 8 token 1 candidate 8")
+    for name in ("episode", "duel"):
+        assert admin_client.get(f"/admin/matches/{name}/").status_code == 200
