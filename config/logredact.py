@@ -10,7 +10,7 @@ contain one.  Tokens are found by their shape, wherever they are:
   unrouted /ws/<token>/), a query string (?x=<token>) or any other text.
   It becomes "[token]", or the audience when this process has seen the token
   ("[match 12 seat-1]": the websocket consumer remembers what it resolved);
-- after a link's own prefix (/p/, /h/, /w/, /f/, /s/, /ws/m/) any run of the
+- after a link's own prefix (/p/, /h/, /w/, /f/, /s/, /me/, /ws/m/) any run of the
   alphabet, however short (a cut token is still secret), becomes the
   audience, or the kind of link the prefix tells: "/p/[seat]/", "/ws/m/[page]/".
 
@@ -37,8 +37,9 @@ from matches.core import tokens
 
 #: a link's prefix, then its token (as long as the alphabet goes); or, anywhere, a run of the
 #: alphabet as long as a token.  Tried left to right, so a link's prefix is seen before its token.
-TOKEN = re.compile(rf"/(?P<prefix>ws/m|p|h|w|f|s)/(?P<linked>[A-Za-z0-9_-]+)|(?P<run>[A-Za-z0-9_-]{{{tokens.LENGTH},}})")
-KIND = {"p": "seat", "h": "host", "w": "spectators", "f": "page", "s": "season manager", "ws/m": "page"}
+TOKEN = re.compile(rf"/(?P<prefix>ws/m|me|p|h|w|f|s)/(?P<linked>[A-Za-z0-9_-]+)|(?P<run>[A-Za-z0-9_-]{{{tokens.LENGTH},}})")
+KIND = {"p": "seat", "h": "host", "w": "spectators", "f": "page", "s": "season manager", "ws/m": "page",
+        "me": "personal page"}
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 MAX_REMEMBERED = 20_000
 

@@ -12,6 +12,8 @@ from django.utils.safestring import SafeString
 from matches.models import (
     Bout,
     Clock,
+    Duel,
+    Episode,
     GarnetEntry,
     Match,
     MatchGarnet,
@@ -113,6 +115,17 @@ class SeasonEventAdmin(SeasonRowAdmin[SeasonEvent]):
     list_display = ("created", "season", "kind", "text", "reason", "reversed")
     list_filter = ("season", "kind")
     search_fields = ("text", "reason")
+
+
+@admin.register(Episode)
+class EpisodeAdmin(SeasonRowAdmin[Episode]):
+    list_display = ("season", "number", "started", "ended")
+    list_filter = ("season",)
+
+
+@admin.register(Duel)
+class DuelAdmin(SeasonRowAdmin[Duel]):
+    list_display = ("episode", "candidate", "opponent", "game_slug", "settled_how", "death_match")
 
 
 @admin.register(WebhookPost)

@@ -17,6 +17,7 @@ from matches.models.discord import (
     DiscordRefusedToken,
     DiscordSeat,
 )
+from matches.models.episode import Duel, Episode
 from matches.models.match import Bout, Clock, Match, MatchGarnet, Seat, TurnLog
 from matches.models.outboxes import Outbox
 from matches.models.seasons import (
@@ -32,7 +33,7 @@ from matches.models.seasons import (
 
 __all__ = [
     "Bout", "ChatMessage", "ChatMute", "ChatSettings", "Clock", "DiscordInteraction", "DiscordMatch", "DiscordMessage",
-    "DiscordRefusedToken", "DiscordSeat",
+    "DiscordRefusedToken", "DiscordSeat", "Duel", "Episode",
     "GarnetEntry", "Match", "MatchGarnet", "Outbox", "Season", "SeasonEvent", "SeasonPlayer", "Seat", "TokenOfLife",
     "TurnLog", "WebhookPost", "new_token", "unique_slug",
 ]

@@ -46,6 +46,20 @@ class Season(models.Model):
     #: the winner of an elimination match takes the eliminated loser's garnets (results.py's ruling)
     winner_takes_garnets = models.BooleanField(default=True)
 
+    # episode options (matches/seasons/episodes.py reads them; the manage page sets them)
+    ADVANTAGE_OPPONENT, ADVANTAGE_CANDIDATE = "opponent", "candidate"
+    ADVANTAGES = [(ADVANTAGE_OPPONENT, "the chosen opponent"), (ADVANTAGE_CANDIDATE, "the candidate")]
+    START_AT_ONCE, START_SETUP = "at_once", "setup"
+    STARTS = [(START_AT_ONCE, "at once, when the starting seat is chosen"), (START_SETUP, "left in setup for the host")]
+    #: the death match pool (game slugs); None: every two-player game (episodes.default_pool)
+    death_match_pool = models.JSONField(null=True, blank=True)
+    #: who holds the death match advantage (chooses who starts)
+    death_match_advantage = models.CharField(max_length=10, choices=ADVANTAGES, default=ADVANTAGE_OPPONENT)
+    #: whether the death match starts as soon as its starting seat is chosen
+    death_match_start = models.CharField(max_length=10, choices=STARTS, default=START_AT_ONCE)
+    #: minutes a candidate has to choose an opponent once it is their turn (None: no deadline)
+    pick_deadline_minutes = models.PositiveIntegerField(null=True, blank=True)
+
     class Meta:
         ordering = ["-created"]
         # one season a name whatever its case, enforced where two requests racing cannot slip past
@@ -90,6 +104,8 @@ class SeasonPlayer(models.Model):
     )
     #: taken off the roster (kept, because the ledger and past matches name them)
     removed = models.BooleanField(default=False)
+    #: the player's own page (/me/<token>/): their seat links and the choices waiting for them
+    personal_token = models.CharField(max_length=64, unique=True, default=new_token)
 
     class Meta:
         ordering = ["season", "name"]

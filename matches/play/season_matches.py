@@ -35,6 +35,7 @@ from matches.core.errors import ServiceError
 from matches.models import GarnetEntry, Match, MatchGarnet, Season, SeasonEvent, SeasonPlayer, Seat
 from matches.play import services
 from matches.play.change import change
+from matches.seasons import episodes
 from matches.seasons import ledger as seasons
 
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
@@ -110,6 +111,7 @@ def attach_match(season: Season, link: str, *, key: str | None = None) -> Season
             GarnetEntry.objects.create(season=season, player=player, amount=row.amount, reason=reason, kind=row.kind,
                                        match=match, event=event, created=row.created)
         MatchGarnet.objects.filter(pk__in=[row.pk for row in garnets]).delete()  # moved: exactly once
+        episodes.match_joined(season, match, now)  # a main match of the episode, or its death match
     return event
 
 

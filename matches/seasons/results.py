@@ -90,6 +90,7 @@ from matches.models import (
     Seat,
     TokenOfLife,
 )
+from matches.seasons import episodes
 from matches.seasons import ledger as seasons
 
 BOUT_RESULT, MATCH_RESULT = "bout_result", "match_result"
@@ -148,6 +149,7 @@ def match_created(match: Match) -> None:
     kind = "elimination match" if match.elimination else "match"
     seasons.log_event(season, "match", f"new {kind}: {_title(match, names)}. Watch: {_watch(season, match)}",
                       match=match)
+    episodes.match_joined(season, match)  # a main match of the episode in progress (or the next), or its death match
 
 
 def match_started(match: Match) -> None:

@@ -108,6 +108,7 @@ def secrets_of(season: Season) -> set[str]:
     matches = Match.objects.filter(season=season)
     tokens.update(matches.values_list("host_token", flat=True))
     tokens.update(Seat.objects.filter(match__season=season).values_list("token", flat=True))
+    tokens.update(season.players.values_list("personal_token", flat=True))  # each player's personal page
     return {t for t in tokens if t}
 
 

@@ -25,9 +25,10 @@ from config import ratelimits
 from games.registry import get_game, slugs
 from matches.models import Match, Season, WebhookPost
 from matches.play import season_matches, season_tokens
+from matches.seasons import episode_state
 from matches.seasons import ledger as seasons
 from matches.seasons import season_options
-from matches.web import forms
+from matches.web import episode_views, forms
 
 LEDGER_ROWS = 500
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
@@ -151,6 +152,7 @@ def season_manage(request: HttpRequest, token: str) -> HttpResponse:
         posts_pending=season.webhook_posts.filter(status=WebhookPost.PENDING).count(),
         posts_failed=season.webhook_posts.filter(status=WebhookPost.FAILED).count(),
         paste=request.session.pop(_PASTE.format(season.pk), ""),
+        **episode_views.manage_context(season),
     )
     return render(request, "matches/season_manage.html", context)
 
@@ -333,6 +335,7 @@ ACTIONS = {
     "match": _match,
     "attach": _attach,
     "webhook": _webhook,
+    **episode_views.ACTIONS,  # the episode: pool, options, the host's overrides
 }
 
 
@@ -364,6 +367,7 @@ def _context(season: Season, *, manage: bool = False) -> dict[str, Any]:
         "ledger_total": season.garnet_entries.count(),
         "running": [_match_row(m) for m in matches if m.status != Match.FINISHED],
         "finished": [_match_row(m) for m in matches if m.status == Match.FINISHED],
+        "episodes": episode_state.recap(season),
     }
 
 

@@ -35,6 +35,7 @@ SHAPES = [
     (f"/p/{SEAT}/?x={HOST}", "/p/[seat]/?x=[token]"),
     (f"/w/{SEAT}/?next=/h/{HOST}/", "/w/[spectators]/?next=/h/[host]/"),
     (f"/P/{OTHER}/", "/P/[token]/"),
+    (f"/me/{OTHER}/poll/?v=12", "/me/[personal page]/poll/?v=12"),  # a roster player's personal page (issue 52)
     (f"//h/{OTHER}/", "//h/[host]/"),
     (f"/x/{OTHER}", "/x/[token]"),
     (f"/seasons/{OTHER}", "/seasons/[token]"),
