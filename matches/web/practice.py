@@ -19,6 +19,8 @@ from games.registry import get_game, slugs
 from matches.play import bots, services
 from matches.web import forms
 
+#: the practice form's own double-submit key space (forms.create_key)
+PRACTICE_FORM = "practice-form"
 STRENGTH_CHOICES = [(strength, strength.capitalize()) for strength in bots.STRENGTHS]
 
 
@@ -65,7 +67,7 @@ def practice(request: HttpRequest) -> HttpResponse:
         names = ["You" if n == mine else "Opponent" if seats == 2 else f"Opponent {n}" for n in range(1, seats + 1)]
         with transaction.atomic():
             # the form's double-submit key: a doubled click finds the match its first one made
-            match = services.create_match(slug, seat_names=names, bouts=1, practice=True, key=forms.create_key(request))
+            match = services.create_match(slug, seat_names=names, bouts=1, practice=True, key=forms.create_key(request, PRACTICE_FORM))
             for number in range(1, seats + 1):
                 if number != mine:
                     bots.set_bot(match, number, strength)

@@ -95,7 +95,7 @@ def home(request: HttpRequest) -> HttpResponse:
             wanted = forms.parse_create(request.POST)
             computer = wanted.pop("computer")
             with transaction.atomic():
-                match = services.create_match(**wanted, key=forms.create_key(request))
+                match = services.create_match(**wanted, key=forms.create_key(request, "match-form"))
                 for seat, strength in computer.items():  # logged: "seat 2 (Bob) is played by the computer"
                     bots.set_bot(match, seat, strength)
         except services.AlreadyCreated as done:  # a doubled submit: the match the first one made
