@@ -11,7 +11,7 @@ model is imported here, so `from matches.models import Match` is the one way to 
 
 from matches.models.chatlog import ChatMessage, ChatMute, ChatSettings
 from matches.models.discord import DiscordMatch, DiscordMessage, DiscordSeat
-from matches.models.match import Bout, Clock, Match, MatchGarnet, Seat, TurnLog
+from matches.models.match import Bout, Clock, Match, MatchGarnet, PracticeClient, Seat, TurnLog
 from matches.models.outboxes import Outbox
 from matches.models.seasons import (
     GarnetEntry,
@@ -26,6 +26,6 @@ from matches.models.seasons import (
 
 __all__ = [
     "Bout", "ChatMessage", "ChatMute", "ChatSettings", "Clock", "DiscordMatch", "DiscordMessage", "DiscordSeat",
-    "GarnetEntry", "Match", "MatchGarnet", "Outbox", "Season", "SeasonEvent", "SeasonPlayer", "Seat", "TokenOfLife",
+    "GarnetEntry", "Match", "MatchGarnet", "Outbox", "PracticeClient", "Season", "SeasonEvent", "SeasonPlayer", "Seat", "TokenOfLife",
     "TurnLog", "WebhookPost", "new_token", "unique_slug",
 ]
