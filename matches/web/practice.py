@@ -18,8 +18,7 @@ from config import ratelimits
 from config.ratelimits import limit_posts
 from games.registry import get_game, slugs
 from matches.core.outcome import title
-from matches.play import bots, services
-from matches.play import practising
+from matches.play import bots, practising, services
 from matches.web import forms
 
 #: the practice form's own double-submit key space (forms.create_key)
