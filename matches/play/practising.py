@@ -11,7 +11,7 @@ The bound holds in the database, inside the creating transaction: it first locks
 `PracticeClient` rows (the browser's, then the address's: always in that order), so two posts at
 once are counted one after the other; on SQLite every write transaction already runs alone
 (settings: transaction_mode IMMEDIATE).  A practice match nobody has a page of for
-`sweeper.ABANDONED_AFTER` ends as abandoned (`sweeper.sweep_abandoned`), which frees its place.
+`sweeper.abandoned_after()` ends as abandoned (`sweeper.sweep_abandoned`), which frees its place.
 """
 
 from __future__ import annotations

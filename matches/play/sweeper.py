@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max, Min, Q, QuerySet
 from django.utils import timezone
@@ -245,14 +246,22 @@ def sweep_alerts(now: datetime | None = None) -> int:
 
 # -- a practice match nobody has open: abandoned (issue 51) -------------------------------------
 
-#: a practice match with no page of its player open this long ends as abandoned
-ABANDONED_AFTER = 30 * 60
 ABANDONED = "abandoned"
 
 
+def abandoned_after() -> float:
+    """Seconds a practice match may go with no page of its player open (settings, default 30 minutes)."""
+    return float(getattr(settings, "DEATHMATCH_PRACTICE_ABANDONED_AFTER", 30 * 60.0))
+
+
+def _duration(seconds: float) -> str:
+    minutes = seconds / 60
+    return f"{minutes:g} minute{'s' if minutes != 1 else ''}" if minutes == int(minutes) else f"{seconds:g} s"
+
+
 def sweep_abandoned(now: datetime | None = None) -> int:
-    """End every practice match whose player has had no page of it open for `ABANDONED_AFTER`
-    seconds as abandoned (no winner; its log says so): without a clock it would wait for ever, and
+    """End every practice match whose player has had no page of it open for `abandoned_after()`
+    seconds (30 minutes) as abandoned (no winner; its log says so): without a clock it would wait for ever, and
     every round of the computer players' worker looks at it.  The player was last seen when a page
     of theirs last closed (presence, shared by every web process: core/away.py), or made a move or
     request (a page without a socket), or the match started; while presence is unknown (Redis away),
@@ -263,7 +272,7 @@ def sweep_abandoned(now: datetime | None = None) -> int:
     for match_id in Match.objects.filter(status=Match.RUNNING, format__practice=True).values_list("id", flat=True):
         try:
             seen = _last_seen(match_id, now)
-            if seen is not None and now.timestamp() - seen >= ABANDONED_AFTER:
+            if seen is not None and now.timestamp() - seen >= abandoned_after():
                 ended += int(_abandon(match_id, now))
         except Exception:  # one broken match must not stop the others
             log.exception("abandoned-match check failed for match %s", match_id)
@@ -289,20 +298,20 @@ def _abandon(match_id: int, now: datetime) -> bool:
         if match.status != Match.RUNNING or not match.practice:
             return c.unchanged()
         seen = _last_seen(match.pk, now)  # under the lock: a page opened or a move made since
-        if seen is None or now.timestamp() - seen < ABANDONED_AFTER:
+        if seen is None or now.timestamp() - seen < abandoned_after():
             return c.unchanged()
-        minutes = ABANDONED_AFTER // 60
+        how_long = _duration(abandoned_after())
         if bout is not None:
             engine.bump(bout)
             if bout.finished is None:
                 clocks.stop_all(bout, now)
                 bout.finished = now
                 bout.result = {"winners": [], "reason": ABANDONED, "scores": None,
-                               "detail": f"nobody had a page of it open for {minutes} minutes"}
+                               "detail": f"nobody had a page of it open for {how_long}"}
                 bout.reason, bout.counts = ABANDONED, False
                 clocks.refresh(bout)
             bout.save()
-        c.note(f"abandoned: nobody has had a page of this practice match open for {minutes} minutes; it ends "
+        c.note(f"abandoned: nobody has had a page of this practice match open for {how_long}; it ends "
                "with no winner", kind=TurnLog.CLOCK)
         engine.finish_match(match, bout, [], ABANDONED, now)
     return True

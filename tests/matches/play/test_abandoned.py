@@ -99,7 +99,7 @@ async def test_a_practice_match_nobody_has_open_for_30_minutes_ends_as_abandoned
         assert await database_sync_to_async(_sweep)() == 0  # ended once
         # the player who comes back reads why; the record says it too
         html = (await database_sync_to_async(client.get)(f"/p/{seat}/")).content.decode()
-        assert "abandoned: nobody had a page of it open" in html
+        assert "no winner — abandoned" in html and "nobody had a page of it open for 30 minutes" in html
         text = await database_sync_to_async(lambda: records.export(Match.objects.get(), 1))()
         assert "# clock: abandoned: nobody has had a page of this practice match open for 30 minutes" in text
 
