@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -269,7 +269,10 @@ def sweep_abandoned(now: datetime | None = None) -> int:
     number of sweepers end it once; the number ended."""
     now = now or timezone.now()
     ended = 0
-    for match_id in Match.objects.filter(status=Match.RUNNING, format__practice=True).values_list("id", flat=True):
+    # (one started less than that ago cannot be: the round asks nothing more of the young ones)
+    old = Match.objects.filter(status=Match.RUNNING, format__practice=True,
+                               started__lte=now - timedelta(seconds=abandoned_after()))
+    for match_id in old.values_list("id", flat=True):
         try:
             seen = _last_seen(match_id, now)
             if seen is not None and now.timestamp() - seen >= abandoned_after():
