@@ -23,6 +23,9 @@ memory in the embedded one-process setup).  Budgets: settings.DEATHMATCH_RATE_LI
 - `webhook-tests`: "send a test post" on a season's manage page, per season and
   per client.
 
+Every budget counts a client by `client_network`: an IPv4 address by itself (an IPv4-mapped IPv6
+address is its IPv4 address), an IPv6 one by its /64, which one host holds whole.
+
 A limited request gets 429 with Retry-After (seconds until the window frees) and
 one sentence; a limited websocket is closed with CLOSE_TOO_MANY.  Legal play
 (moves, host actions, pages and sockets opened with a valid link) is never
@@ -88,10 +91,25 @@ def client_ip(request: HttpRequest) -> str:
 
 
 def _address(text: str) -> str:
+    """The address in its one spelling; an IPv4-mapped IPv6 address (`::ffff:192.0.2.1`, what a
+    dual-stack socket reports for an IPv4 client) is that IPv4 address: masked as IPv6 by its /64,
+    every IPv4 client would share the one budget of "::"."""
     try:
-        return str(ipaddress.ip_address(text.strip()))
+        found = ipaddress.ip_address(text.strip())
     except ValueError:
         return ""
+    if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is not None:
+        return str(found.ipv4_mapped)
+    return str(found)
+
+
+def client_network(request: HttpRequest) -> str:
+    """Who the client is for every per-client limit and hold (the budgets here, the practice
+    matches an address may run, the address a chat mute holds): an IPv4 address by itself, an IPv6
+    one by its /64, as one host is given a whole /64 and picks any address of
+    it: the /64's first address ("2001:db8:1:2::"), an address still (a chat line keeps it in an
+    address field).  The same key django-ratelimit makes of `client_ip` (settings.RATELIMIT_IPV6_MASK)."""
+    return _masked(client_ip(request))
 
 
 def scope_request(scope: Mapping[str, Any]) -> HttpRequest:

@@ -152,6 +152,8 @@ REDIS_POOL_SIZE = int(os.environ.get("DEATHMATCH_REDIS_POOL_SIZE", "") or 500)
 REDIS_CACHE_TIMEOUT = _env_float("DEATHMATCH_REDIS_CACHE_TIMEOUT", 0.25)
 # presence (matches/presence.py): a connection not refreshed for this long no longer counts
 DEATHMATCH_PRESENCE_TTL = _env_float("DEATHMATCH_PRESENCE_TTL", 60.0)
+# a practice match whose player has had no page of it open this long (seconds) ends as abandoned
+DEATHMATCH_PRACTICE_ABANDONED_AFTER = _env_float("DEATHMATCH_PRACTICE_ABANDONED_AFTER", 30 * 60.0)
 #: Channel and cache key prefix in Redis (benchmarks and tests sharing one Redis set their own).
 REDIS_PREFIX = os.environ.get("DEATHMATCH_REDIS_PREFIX", "").strip()
 #: "core": the resilient RedisChannelLayer below (one list push per socket); "pubsub": channels_redis's

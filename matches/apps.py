@@ -17,7 +17,7 @@ class MatchesConfig(AppConfig):
         events.subscribe(live.notify)  # the live path draws and sends every committed change
         events.subscribe_chat(live_chat.notify)  # and every chat line, only to who reads its room
         events.subscribe_alerts(live.notify_alerts)  # and the host's away alerts, to the host alone
-        away.provide(presence.seat_presence)  # the sweeper's auto-pause asks presence
+        away.provide(presence.seat_presence, presence.last_seen)  # the sweeper asks presence: pauses, abandoning
         # the background workers, in a web server process only (matches/core/runtime.py): the clocks,
         # the computer players beside them, season announcements, the Discord outbox and your-turn pings
         runtime.start_in_process(sweeper.WORKER, bots.WORKER, webhooks.WORKER, discord.WORKER)

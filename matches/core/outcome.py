@@ -27,6 +27,7 @@ _EVENTS: dict[str, str] = {
     "agreed": "agreed by the players",
     "ended": "ended by the host",
     "ended by the host": "ended by the host",
+    "abandoned": "abandoned",
 }
 
 #: the match events a seat loses by, as "<who> <words>" (the headline names them: outcome.banner)

@@ -68,6 +68,8 @@ def left_key(name: str) -> str:
 
 #: how long the time a connection closed is kept (a seat away longer shows as just "offline")
 LEFT_TTL = 24 * 3600
+#: since when the store keeps presence (`last_seen`): what it knows of a seat that never had a page
+EPOCH_KEY = "deathmatch:presence:epoch"
 
 
 def _match_of(name: str) -> int:
@@ -137,6 +139,7 @@ class _Redis:
                 pipe.expire(self._k(name), int(TTL) + 1)
             for match_id in {_match_of(name) for name in by_key}:
                 pipe.set(self._k(known_key(match_id)), 1, ex=int(TTL) + 1)
+            pipe.set(self._k(EPOCH_KEY), expires - TTL, nx=True)
 
         if by_key:
             self._run(fill)
@@ -149,6 +152,7 @@ class _Redis:
             for name, conn in gone:
                 pipe.zrem(self._k(name), conn)
                 pipe.set(self._k(left_key(name)), now, ex=LEFT_TTL)
+            pipe.set(self._k(EPOCH_KEY), now, nx=True)
 
         if gone:
             self._run(fill)
@@ -163,6 +167,13 @@ class _Redis:
     def left(self, names: list[str]) -> list[float | None]:
         values = self._run(lambda pipe: pipe.mget([self._k(left_key(name)) for name in names]))[0]
         return [float(v) if v is not None else None for v in values]
+
+    def epoch(self) -> float:
+        """Since when this Redis keeps presence: set by the first read or write after it started
+        empty (`add`, `remove` too; it never expires), so a restart that lost every record is seen."""
+        now = time.time()
+        _, value = self._run(lambda pipe: (pipe.set(self._k(EPOCH_KEY), now, nx=True), pipe.get(self._k(EPOCH_KEY))))
+        return float(value) if value is not None else now
 
     def counts(self, names: list[str]) -> list[int]:
         return self._prune(names)[1]
@@ -210,6 +221,8 @@ class _Local:
         self.gone: dict[str, float] = {}
         self.lock = threading.Lock()
         self.claims: dict[str, float] = {}
+        #: this process keeps presence since it started (nothing from before survives a restart)
+        self.started = time.time()
 
     def claim(self, name: str, seconds: float) -> float:
         now = time.monotonic()
@@ -236,6 +249,9 @@ class _Local:
     def left(self, names: list[str]) -> list[float | None]:
         with self.lock:
             return [self.gone.get(name) for name in names]
+
+    def epoch(self) -> float:
+        return self.started
 
     def counts(self, names: list[str]) -> list[int]:
         now = time.time()
@@ -357,6 +373,23 @@ def seat_presence(match_id: int, seat: int) -> tuple[int | None, float | None]:
     except _Unavailable:
         return None, None
     return (None if counts is None else counts[0]), left
+
+
+def last_seen(match_id: int, seats: list[int]) -> float | None:
+    """When one of `seats` of the match last had a page open (a Unix time): now while one has; else
+    its latest close; or, with none on record, the moment the store began keeping presence (a
+    Redis that restarted empty knows nothing from before, so its restart counts as a sighting:
+    core/away.py's `last_seen`).  None when unknown (the store does not answer)."""
+    names = [key(match_id, f"seat-{int(n)}") for n in seats]
+    try:
+        counts = store.counts(names) if names else []
+        left = store.left(names) if names else []
+        since = store.epoch()
+    except _Unavailable:
+        return None
+    if any(counts):
+        return time.time()
+    return max([since, *(t for t in left if t is not None)])
 
 
 def open_audiences(match_id: int, labels: list[str]) -> set[str] | None:

@@ -18,7 +18,7 @@ from matches.models.discord import (
     DiscordSeat,
 )
 from matches.models.episode import Duel, Episode
-from matches.models.match import Bout, Clock, Match, MatchGarnet, Seat, TurnLog
+from matches.models.match import Bout, Clock, Match, MatchGarnet, PracticeClient, Seat, TurnLog
 from matches.models.outboxes import Outbox
 from matches.models.seasons import (
     GarnetEntry,
@@ -34,6 +34,6 @@ from matches.models.seasons import (
 __all__ = [
     "Bout", "ChatMessage", "ChatMute", "ChatSettings", "Clock", "DiscordInteraction", "DiscordMatch", "DiscordMessage",
     "DiscordRefusedToken", "DiscordSeat", "Duel", "Episode",
-    "GarnetEntry", "Match", "MatchGarnet", "Outbox", "Season", "SeasonEvent", "SeasonPlayer", "Seat", "TokenOfLife",
+    "GarnetEntry", "Match", "MatchGarnet", "Outbox", "PracticeClient", "Season", "SeasonEvent", "SeasonPlayer", "Seat", "TokenOfLife",
     "TurnLog", "WebhookPost", "new_token", "unique_slug",
 ]

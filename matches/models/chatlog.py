@@ -40,7 +40,7 @@ class ChatMessage(models.Model):
     created = models.DateTimeField(default=timezone.now)
     #: the host removed it (shown as "removed by the host")
     removed = models.DateTimeField(null=True, blank=True)
-    #: the writer's client address (config.ratelimits.client_ip), which a mute of the writer holds too
+    #: the writer's client address (config.ratelimits.client_network: an IPv6 one by its /64), which a mute holds too
     address = models.GenericIPAddressField(null=True, blank=True)
 
     class Meta:

@@ -36,6 +36,11 @@ class Match(models.Model):
     #: the home page form's double-submit key with a digest of the browser that posted it
     #: (matches/web/forms.create_key): a doubled submit finds the match its first one made
     create_key = models.CharField(max_length=100, null=True, blank=True, unique=True)
+    #: a practice match's client (matches/play/practising.py): the browser that created it (a digest of
+    #: its CSRF cookie, as its form key's) and its address (config.ratelimits.client_network: an IPv6
+    #: client by its /64), by which the practice matches one client has running are bounded
+    practice_browser = models.CharField(max_length=40, null=True, blank=True, db_index=True)
+    practice_address = models.CharField(max_length=45, null=True, blank=True, db_index=True)
     created = models.DateTimeField(default=timezone.now)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -128,6 +133,17 @@ class Seat(models.Model):
     def label(self) -> str:
         """The name as pages and the log show it: "Bob (computer, normal)" while a bot plays it."""
         return f"{self.name} (computer, {self.bot})" if self.bot else self.name
+
+
+class PracticeClient(models.Model):
+    """One row per client that has created a practice match (a browser, or an address): the
+    transaction that creates one locks its client's rows first, so two posts at once are counted one
+    after the other (matches/play/practising.py).  Only a lock: the count is of the matches."""
+
+    key = models.CharField(max_length=64, unique=True)
+
+    def __str__(self) -> str:
+        return self.key
 
 
 class MatchGarnet(models.Model):

@@ -238,7 +238,7 @@ def post(match: Match | int, viewer: int, room: str, text: Any, *, spectator_id:
     """Write one chat line in `room` as `viewer` (a seat, HOST or SPECTATOR; a spectator with the
     id and name of their cookie).  Refuses with a sentence; nothing is written then.  `webhook`:
     an announcement of a match in a season is also posted to the season's webhook (its outbox).
-    `address`: the writer's client address (config.ratelimits.client_ip), kept with the line;
+    `address`: the writer's client address (config.ratelimits.client_network), kept with the line;
     a spectator writing from an address a mute holds is muted."""
     match_id = match if isinstance(match, int) else match.pk
     body = clean(text)

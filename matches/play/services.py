@@ -250,6 +250,29 @@ def submit(match: Match | int, seat: int, text: str, expected_version: int, *, t
     return entry
 
 
+def already_applied(match: Match | int, seat: int, expected_version: int, text: str) -> bool:
+    """A move `submit` refused as stale (`StaleVersion`) that is the seat's own move sent again with
+    the version it was first sent with, which the first try applied: the page retries a move whose
+    answer was lost when its web process restarted (static/js/retry.js), or its player clicked twice,
+    on the form or the socket.  It was applied once; both answer it as done, not with "the board
+    changed".  Its seat's move made the next version of the current bout, in the same words (as
+    typed, or in the log's canonical form).  Read only."""
+    found = match if isinstance(match, Match) else Match.objects.filter(pk=match).first()
+    bout = found.current_bout if found is not None else None
+    if found is None or bout is None:
+        return False
+    done = bout.active_moves().filter(actor=seat, by_host=False, version=int(expected_version) + 1).last()
+    if done is None:
+        return False
+    if done.text.strip().lower() == text.strip().lower():
+        return True
+    game = found.game
+    try:
+        return bool(game.format(game.parse(game.load(bout.state), seat, text)) == done.text)
+    except RuleError:
+        return False
+
+
 def host_apply(match: Match, text: str, expected_version: int) -> TurnLog:
     """Host: a game action as HOST ("resolve"), or orders for a seat ("seat 2: A1 3")."""
     text = _clean(text)

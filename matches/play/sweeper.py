@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
-from django.db.models import Min, Q, QuerySet
+from django.db.models import Max, Min, Q, QuerySet
 from django.utils import timezone
 
 from games.core import HOST
@@ -243,6 +244,82 @@ def sweep_alerts(now: datetime | None = None) -> int:
     return changed
 
 
+# -- a practice match nobody has open: abandoned (issue 51) -------------------------------------
+
+ABANDONED = "abandoned"
+
+
+def abandoned_after() -> float:
+    """Seconds a practice match may go with no page of its player open (settings, default 30 minutes)."""
+    return float(getattr(settings, "DEATHMATCH_PRACTICE_ABANDONED_AFTER", 30 * 60.0))
+
+
+def _duration(seconds: float) -> str:
+    minutes = seconds / 60
+    return f"{minutes:g} minute{'s' if minutes != 1 else ''}" if minutes == int(minutes) else f"{seconds:g} s"
+
+
+def sweep_abandoned(now: datetime | None = None) -> int:
+    """End every practice match whose player has had no page of it open for `abandoned_after()`
+    seconds (30 minutes) as abandoned (no winner; its log says so): without a clock it would wait for ever, and
+    every round of the computer players' worker looks at it.  The player was last seen when a page
+    of theirs last closed (presence, shared by every web process: core/away.py), or made a move or
+    request (a page without a socket), or the match started; while presence is unknown (Redis away),
+    nothing is decided.  Each ending is made under the match's lock after checking again, so any
+    number of sweepers end it once; the number ended."""
+    now = now or timezone.now()
+    ended = 0
+    # (one started less than that ago cannot be: the round asks nothing more of the young ones)
+    old = Match.objects.filter(status=Match.RUNNING, format__practice=True,
+                               started__lte=now - timedelta(seconds=abandoned_after()))
+    for match_id in old.values_list("id", flat=True):
+        try:
+            seen = _last_seen(match_id, now)
+            if seen is not None and now.timestamp() - seen >= abandoned_after():
+                ended += int(_abandon(match_id, now))
+        except Exception:  # one broken match must not stop the others
+            log.exception("abandoned-match check failed for match %s", match_id)
+    return ended
+
+
+def _last_seen(match_id: int, now: datetime) -> float | None:
+    """When a person of the match was last seen (a Unix time), None when presence is unknown."""
+    people = list(Seat.objects.filter(match_id=match_id, bot="").values_list("number", flat=True))
+    seen = away.last_seen(match_id, people)
+    if seen is None:
+        return None
+    started = Match.objects.filter(pk=match_id).values_list("started", flat=True).first()
+    acted = (TurnLog.objects.filter(match_id=match_id, actor__in=people)
+             .exclude(kind=TurnLog.CLOCK).aggregate(at=Max("created"))["at"])
+    times: list[float] = [seen] + [at.timestamp() for at in (started, acted) if at is not None]
+    return max(times)
+
+
+def _abandon(match_id: int, now: datetime) -> bool:
+    with change(match_id, now=now) as c:
+        match, bout = c.match, c.bout
+        if match.status != Match.RUNNING or not match.practice:
+            return c.unchanged()
+        seen = _last_seen(match.pk, now)  # under the lock: a page opened or a move made since
+        if seen is None or now.timestamp() - seen < abandoned_after():
+            return c.unchanged()
+        how_long = _duration(abandoned_after())
+        if bout is not None:
+            engine.bump(bout)
+            if bout.finished is None:
+                clocks.stop_all(bout, now)
+                bout.finished = now
+                bout.result = {"winners": [], "reason": ABANDONED, "scores": None,
+                               "detail": f"nobody had a page of it open for {how_long}"}
+                bout.reason, bout.counts = ABANDONED, False
+                clocks.refresh(bout)
+            bout.save()
+        c.note(f"abandoned: nobody has had a page of this practice match open for {how_long}; it ends "
+               "with no winner", kind=TurnLog.CLOCK)
+        engine.finish_match(match, bout, [], ABANDONED, now)
+    return True
+
+
 def next_deadline() -> datetime | None:
     """The earliest deadline of a running, unpaused bout (one indexed query)."""
     found: datetime | None = Bout.objects.filter(
@@ -255,8 +332,8 @@ def next_deadline() -> datetime | None:
 
 
 def sweep(now: datetime | None = None) -> int:
-    """One round of the clock worker: deadlines, seats away, away alerts."""
-    return sweep_clocks(now) + sweep_away(now) + sweep_alerts(now)
+    """One round of the clock worker: deadlines, seats away, away alerts, abandoned practice matches."""
+    return sweep_clocks(now) + sweep_away(now) + sweep_alerts(now) + sweep_abandoned(now)
 
 
 def _until_next_deadline(max_idle: float) -> float:

@@ -30,7 +30,9 @@ read back by `manage.py import_record FILE`:
     End of bout 1
 
 Move lines hold the canonical notation and the time the move took; host
-actions and clock events are comments (`# host: ...`, `# clock: ...`), undone
+actions, a seat's own say (its draw offer, takeback request, answer or
+resignation) and clock events are comments (`# host: ...`,
+`# seat 2 (Bob): accepts the takeback request of seat 1 (Ann)`, `# clock: ...`), undone
 entries are comments too.  Import replays only the move lines, through the
 services, plus the comments that end a bout without the rules (award,
 forfeit, declared draw/stalemate, end of match, time-out), then checks every
@@ -150,7 +152,7 @@ def _bout_lines(match: Match, bout: Bout, viewer: int, names: dict[int, str]) ->
         hidden = row.kind == TurnLog.MOVE and shown["text"] != row.text
         if hidden:
             complete = False
-        body.append(_row_line(row, shown, hidden))
+        body.append(_row_line(row, shown, hidden, names))
     if complete:
         lines.append(f"State-SHA256: {state_digest(game, engine.bout_state(bout))}")
     lines += body
@@ -158,9 +160,14 @@ def _bout_lines(match: Match, bout: Bout, viewer: int, names: dict[int, str]) ->
     return complete, lines
 
 
-def _row_line(row: TurnLog, shown: dict[str, Any], hidden: bool) -> str:
+def _row_line(row: TurnLog, shown: dict[str, Any], hidden: bool, names: dict[int, str]) -> str:
     if row.kind != TurnLog.MOVE:
         prefix = "# clock" if row.kind == TurnLog.CLOCK else "# host"
+        if row.kind == TurnLog.SEAT_NOTE and row.actor >= 1:
+            # the seat's own say (an offer, a request, its answer, a resignation): credited to it, as
+            # the live log does; `shown` has its text without the seat's name
+            name = names.get(row.actor)
+            prefix = f"# seat {row.actor}" + (f" ({_line(name)})" if name else "")
         return f"{prefix}{' (undone)' if row.undone else ''}: {_line(shown['text'])}"
     who = "host" if row.actor == HOST else f"seat {row.actor}{' by host' if row.by_host else ''}"
     if hidden:

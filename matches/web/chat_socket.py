@@ -18,7 +18,7 @@ from channels.db import database_sync_to_async
 from django.db import connections
 from django.utils.html import escape
 
-from config.ratelimits import client_ip, scope_request
+from config.ratelimits import client_network, scope_request
 from games.core import SPECTATOR
 from matches.core import chatrooms
 from matches.live import chat_feed as live_chat
@@ -30,9 +30,9 @@ MAX_MESSAGE = 4096  # as consumers.MAX_MESSAGE
 
 
 def identity(scope: Any, viewer: int) -> dict[str, str]:
-    """Who writes: the client's address (what a mute holds, config.ratelimits.client_ip), and a
-    spectator's cookie identity from the handshake's Cookie header."""
-    address = {"address": client_ip(scope_request(scope))}
+    """Who writes: the client's address (what a mute holds, config.ratelimits.client_network: an IPv6
+    client by its /64), and a spectator's cookie identity from the handshake's Cookie header."""
+    address = {"address": client_network(scope_request(scope))}
     if viewer != SPECTATOR:
         return address
     raw = b"; ".join(value for name, value in scope.get("headers", []) if name == b"cookie")

@@ -23,7 +23,7 @@ from django.utils.html import escape
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config.ratelimits import client_ip, limit_posts, token_lookup
+from config.ratelimits import client_network, limit_posts, token_lookup
 from games.core import HOST, SPECTATOR
 from matches.core import (
     chatrooms,
@@ -83,7 +83,7 @@ def chat_room(request: HttpRequest, prefix: str, token: str) -> HttpResponse:
     try:
         message = chat.post(match, viewer, room, request.POST.get("text", ""),
                             webhook=viewer == HOST and request.POST.get("webhook") == "on",
-                            address=client_ip(request), **identity)
+                            address=client_network(request), **identity)
     except chat.ChatRefused as refused:
         room_known = room in chatrooms.readable(match, viewer, chatrooms.options(match))
         return _refused(request, prefix, token, str(refused), room if room_known else "")

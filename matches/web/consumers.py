@@ -201,6 +201,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         assert self.match_id is not None
         try:  # by id: the service reads (and locks) the match itself
             services.submit(self.match_id, self.viewer, text, version, think=think, network_lag=self._lag)
+        except services.StaleVersion as exc:  # its own move sent again is done, as over HTTP (views.player_move)
+            return "" if services.already_applied(self.match_id, self.viewer, version, text) else str(exc)
         except (services.ServiceError, RuleError) as exc:
             return str(exc)
         return ""

@@ -380,13 +380,15 @@ def form_client(request: HttpRequest, form: str) -> str | None:
     return hashlib.sha256(f"{form}:{secret}".encode()).hexdigest()[:20] if secret else None
 
 
-def create_key(request: HttpRequest) -> str | None:
-    """The home page form's double-submit key (templatetags/season_tags.form_key), bound to the
-    browser that posted it: the same key from anyone else is another form, never a way to the
-    first one's host link.  And to what was posted: a form brought back (the browser's Back) and
-    changed keeps its key, but asks for another match.  None for a post without a key of the
-    page's shape."""
-    key, client = str(request.POST.get("key", "")), form_client(request, "match-form")
+def create_key(request: HttpRequest, form: str) -> str | None:
+    """The double-submit key of a form that creates a match (templatetags/season_tags.form_key):
+    `form` names it ("match-form": the home page's, "practice-form": "Play the computer"), each a
+    key space of its own, so one form's key posted to the other finds nothing of the first's.
+    Bound to the browser that posted it: the same key from anyone else is another form, never a
+    way to the first one's host link.  And to what was posted: a form brought back (the browser's
+    Back) and changed keeps its key, but asks for another match.  None for a post without a key
+    of the page's shape."""
+    key, client = str(request.POST.get("key", "")), form_client(request, form)
     if client is None or not PAGE_KEY.match(key):
         return None
     fields = sorted((name, value) for name, values in request.POST.lists() for value in values

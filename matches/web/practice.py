@@ -8,17 +8,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.html import format_html
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_POST
 
+from config import ratelimits
 from config.ratelimits import limit_posts
 from games.registry import get_game, slugs
-from matches.play import bots, services
+from matches.core.outcome import title
+from matches.play import bots, practising, services
 from matches.web import forms
 
+#: the practice form's own double-submit key space (forms.create_key)
+PRACTICE_FORM = "practice-form"
 STRENGTH_CHOICES = [(strength, strength.capitalize()) for strength in bots.STRENGTHS]
 
 
@@ -63,23 +67,42 @@ def practice(request: HttpRequest) -> HttpResponse:
         seats = get_game(slug).seats
         # the pages add "(computer, easy)" to a bot's name: "Opponent (computer, easy)"
         names = ["You" if n == mine else "Opponent" if seats == 2 else f"Opponent {n}" for n in range(1, seats + 1)]
-        with transaction.atomic():
-            # the form's double-submit key: a doubled click finds the match its first one made
-            match = services.create_match(slug, seat_names=names, bouts=1, practice=True, key=forms.create_key(request))
-            for number in range(1, seats + 1):
-                if number != mine:
-                    bots.set_bot(match, number, strength)
-            services.start_match(match, starting_seat=1)
+        # the form's double-submit key: a doubled click finds the match its first one made; the
+        # browser and its address: how many practice matches it may have running (play/practising.py)
+        match = practising.create(slug, names, mine, strength, key=forms.create_key(request, PRACTICE_FORM),
+                                  browser=forms.form_client(request, PRACTICE_FORM),
+                                  address=ratelimits.client_network(request))
     except services.AlreadyCreated as done:
         return _to_seat(request, done.match.seats.get(bot=""))
+    except practising.TooManyPractice as limit:
+        return _refused(request, _too_many(limit), status=429)
     except (PracticeError, services.ServiceError) as error:
-        if request.headers.get("HX-Request"):  # "Play again" on a finished practice match's page
-            return HttpResponse(format_html('<span id="practice-again-error" class="move-error" role="alert" '
-                                            'hx-swap-oob="true">{}</span>', str(error)))
-        context = {"practice_games": practice_games(), "strengths": STRENGTH_CHOICES, "practice_error": str(error),
-                   "practice_posted": request.POST}
-        return render(request, "matches/practice_error.html", context, status=400)
+        return _refused(request, str(error), status=400)
     return _to_seat(request, match.seats.get(number=mine))
+
+
+def _refused(request: HttpRequest, error: str, status: int) -> HttpResponse:
+    if request.headers.get("HX-Request"):  # "Play again" on a finished practice match's page
+        return HttpResponse(format_html('<span id="practice-again-error" class="move-error" role="alert" '
+                                        'hx-swap-oob="true">{}</span>', error))
+    context = {"practice_games": practice_games(), "strengths": STRENGTH_CHOICES, "practice_error": error,
+               "practice_posted": request.POST}
+    return render(request, "matches/practice_error.html", context, status=status)
+
+
+def _too_many(limit: practising.TooManyPractice) -> str:
+    """The refusal, one sentence naming the running matches: this browser's own with a link to the
+    player's seat, any other browser's (behind the same address) by name only."""
+    named = [format_html('<a href="{}">{} #{}</a>', reverse("player_page", kwargs={"token": r.seat_token}),
+                         title(r.match), r.match.pk) if r.seat_token else format_html("{} #{}", title(r.match), r.match.pk)
+             for r in limit.running]
+    listed = format_html("{} and {}", format_html_join(", ", "{}", ((n,) for n in named[:-1])), named[-1]) \
+        if len(named) > 1 else named[0]
+    if limit.scope == "browser":
+        return format_html("You have {} practice matches running already ({}): finish or resign one before you "
+                           "start another.", limit.limit, listed)
+    return format_html("{} practice matches are running from your address already ({}): one of them must end "
+                       "before another starts.", limit.limit, listed)
 
 
 def _to_seat(request: HttpRequest, seat: Any) -> HttpResponse:

@@ -97,7 +97,7 @@ def home(request: HttpRequest) -> HttpResponse:
             wanted = forms.parse_create(request.POST)
             computer = wanted.pop("computer")
             with transaction.atomic():
-                match = services.create_match(**wanted, key=forms.create_key(request))
+                match = services.create_match(**wanted, key=forms.create_key(request, "match-form"))
                 for seat, strength in computer.items():  # logged: "seat 2 (Bob) is played by the computer"
                     bots.set_bot(match, seat, strength)
         except services.AlreadyCreated as done:  # a doubled submit: the match the first one made
@@ -216,33 +216,12 @@ def player_move(request: HttpRequest, token: str) -> HttpResponse:
         think = parse_think(request.POST.get("think"))
         services.submit(seat.match, seat.number, text[:500], version, think=think if think is not False else None)
     except services.StaleVersion as exc:
-        error = "" if _went_through(seat, version, text[:500]) else str(exc)
+        error = "" if services.already_applied(seat.match, seat.number, version, text[:500]) else str(exc)
     except (services.ServiceError, RuleError) as exc:
         error = str(exc)
     except ValueError as exc:
         error = str(exc) if "invalid literal" not in str(exc) else "reload the page: the form lost its version"
     return _with_fragments(seat.match, seat.number, "matches/partials/move_error.html", error)
-
-
-def _went_through(seat: Seat, version: int, text: str) -> bool:
-    """A move sent again with the version it was first sent with, that the first try applied: the
-    page retries a move whose answer was lost when its web process restarted (static/js/retry.js),
-    or its player clicked twice.  It was applied once (the version is stale now); it is answered
-    as the first try would have been, not with "the board changed".  Its seat's move made the next
-    version of the current bout, in the same words (as typed, or in the log's canonical form)."""
-    bout = seat.match.current_bout
-    if bout is None:
-        return False
-    done = bout.active_moves().filter(actor=seat.number, by_host=False, version=version + 1).last()
-    if done is None:
-        return False
-    if done.text.strip().lower() == text.strip().lower():
-        return True
-    game = seat.match.game
-    try:
-        return bool(game.format(game.parse(game.load(bout.state), seat.number, text)) == done.text)
-    except RuleError:
-        return False
 
 
 @_secret

@@ -166,6 +166,34 @@ async def test_move_over_websocket_and_errors_inline(lance: Any) -> None:
     await p2.disconnect()
 
 
+async def test_a_move_sent_again_over_the_socket_is_answered_as_done(lance: Any) -> None:
+    """A duplicate move over the websocket (the same words and the same expected version as the one
+    this seat just had applied: a retry whose answer was lost, a double click) was answered "the
+    board changed since you loaded it" although it went through (issue 51); over HTTP it is answered
+    as done.  Both paths now ask play the same question.  A different move with that stale version,
+    or the same words from the other seat, still get the stale message."""
+    seats = {s.number: s.token async for s in lance.seats.all()}
+    p1, p2 = await _open(seats[1]), await _open(seats[2])
+    version = await _current_version(lance)
+    await p1.send_to(text_data=json.dumps({"type": "move", "text": "place C3", "version": version}))
+    assert _version_of(await _update(p2, after=version)) == version + 1
+    await _drain(p1)
+    await p1.send_to(text_data=json.dumps({"type": "move", "text": "Place C3 ", "version": version}))
+    answer = await _reply(p1)
+    assert 'id="move-error"' in answer and "hidden" in answer, answer
+    assert "board changed" not in answer
+    assert await _current_version(lance) == version + 1  # applied once
+    # a genuinely stale, different move is still refused as stale
+    await p1.send_to(text_data=json.dumps({"type": "move", "text": "place D4", "version": version}))
+    stale = await _reply(p1)
+    assert "board changed" in stale and "hidden" not in stale
+    await p2.send_to(text_data=json.dumps({"type": "move", "text": "place C3", "version": version}))
+    assert "board changed" in await _reply(p2)
+    assert await _current_version(lance) == version + 1
+    await p1.disconnect()
+    await p2.disconnect()
+
+
 @pytest.mark.parametrize(
     "message",
     [

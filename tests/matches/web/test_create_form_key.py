@@ -112,3 +112,46 @@ def test_two_submits_at_once_make_one_match() -> None:
     assert released_together(submit, submit) == []
     assert len(tokens) == 2 and tokens[0] == tokens[1]
     assert Match.objects.count() == 1
+
+
+def _practice_key(client: Client) -> str:
+    page = client.get("/").content.decode()
+    found = KEY.findall(page.split('id="practice-form"', 1)[1].split("</form>", 1)[0])
+    assert len(found) == 1
+    return str(found[0])
+
+
+# the same fields fit both forms: the home form ignores strength and seat, practice the names
+BOTH = {"game": "squava", "strength": "easy", "seat": "1"}
+
+
+@pytest.mark.django_db
+def test_the_practice_forms_key_posted_to_the_home_form_finds_no_practice_match() -> None:
+    """One key space per form (issue 51): the practice form's key posted to `/` led to the practice
+    match's host link, which nobody is meant to hold."""
+    ann = Client()
+    form = {**BOTH, "key": _practice_key(ann)}
+    seat = ann.post("/practice/", form)["Location"]
+    practice = Match.objects.get()
+    assert practice.practice and seat == f"/p/{practice.seats.get(number=1).token}/"
+    hosted = _host_token(ann.post("/", form))
+    assert hosted != practice.host_token and Match.objects.count() == 2
+    made = Match.objects.get(host_token=hosted)
+    assert not made.practice and not made.seats.exclude(bot="").exists()  # the home form's own match
+    assert _host_token(ann.post("/", form)) == hosted  # and its own doubled submit still finds it
+    assert ann.post("/practice/", form)["Location"] == seat  # as the practice form's finds its own
+
+
+@pytest.mark.django_db
+def test_the_home_forms_key_posted_to_the_practice_form_makes_a_practice_match() -> None:
+    """The other order was a 500 (`Seat.MultipleObjectsReturned`: the home form's match has no bot
+    seat to tell the player's from)."""
+    ann = Client()
+    form = {**BOTH, "key": _form_key(ann)}
+    hosted = _host_token(ann.post("/", form))
+    reply = ann.post("/practice/", form)
+    assert reply.status_code == 302, reply.content.decode()[:300]
+    practice = Match.objects.exclude(host_token=hosted).get()
+    assert practice.practice and reply["Location"] == f"/p/{practice.seats.get(number=1).token}/"
+    assert ann.post("/practice/", form)["Location"] == reply["Location"] and Match.objects.count() == 2
+    assert _host_token(ann.post("/", form)) == hosted

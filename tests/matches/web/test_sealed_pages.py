@@ -144,7 +144,10 @@ async def test_sealed_bids_never_reach_another_audience_on_connect(make_match: A
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_doubled_sealed_submission_over_the_websocket_is_refused(make_match: Any, settings: Any) -> None:
+async def test_a_doubled_sealed_submission_over_the_websocket_is_applied_once_and_answered_as_done(
+        make_match: Any, settings: Any) -> None:
+    """As over HTTP (issue 40): the same submission with the same version again is answered as done
+    and applied once; it was refused "you already submitted" over the socket only (issue 51)."""
     caches = {name: dict(conf) for name, conf in settings.CACHES.items()}
     caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
     settings.CACHES = caches
@@ -155,16 +158,16 @@ async def test_a_doubled_sealed_submission_over_the_websocket_is_refused(make_ma
     assert (await comm.connect())[0]
     await comm.receive_from(timeout=5)
     errors = []
-    for _ in range(2):
-        await comm.send_to(text_data=json.dumps({"type": "move", "text": "A1 3", "version": version}))
+    for text in ("A1 3", "A1 3", "A2 3"):  # the last: another submission on that old version
+        await comm.send_to(text_data=json.dumps({"type": "move", "text": text, "version": version}))
         for _ in range(5):
-            text = await comm.receive_from(timeout=5)
-            if text.startswith('<div id="move-error"'):
-                hit = re.search(r">([^<]*)</div>", text)
+            got = await comm.receive_from(timeout=5)
+            if got.startswith('<div id="move-error"'):
+                hit = re.search(r">([^<]*)</div>", got)
                 assert hit is not None
                 errors.append(hit.group(1))
                 break
-    assert errors[0] == "" and "already submitted" in errors[1]
+    assert errors[:2] == ["", ""] and "already submitted" in errors[2]
     moves = await database_sync_to_async(lambda: TurnLog.objects.filter(kind="move").count())()
     assert moves == 1 and await database_sync_to_async(lambda: _bout(match).version)() == version + 1
     await comm.disconnect()
