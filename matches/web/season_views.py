@@ -25,9 +25,8 @@ from config import ratelimits
 from games.registry import get_game, slugs
 from matches.models import Match, Season, WebhookPost
 from matches.play import season_matches, season_tokens
-from matches.seasons import episode_state
+from matches.seasons import episode_state, season_options
 from matches.seasons import ledger as seasons
-from matches.seasons import season_options
 from matches.web import episode_views, forms
 
 LEDGER_ROWS = 500
