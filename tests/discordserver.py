@@ -77,6 +77,7 @@ class FakeDiscord:
         self.failures: dict[str, list[tuple[int, Any, dict[str, str]]]] = {}
         self.closed_dms: set[str] = set()
         self.dm_channels: dict[str, str] = {}  # channel id -> user id
+        self.guild_channels: set[str] = {"1000000000000000002"}  # the server's channels the bot may post in
         self.interactions: dict[str, _Interaction] = {}
         self.commands: dict[str, Any] = {}  # "global" or a guild id -> the command set
         self.exhausted: dict[str, float] = {}  # route -> its next success empties its bucket for so long
@@ -141,14 +142,17 @@ class FakeDiscord:
                     continue
                 if call.route == "send":
                     channel = call.path.split("/")[-2]
-                    out.append(Delivered("dm", self.dm_channels[channel], call.body.get("content", "")))
+                    if channel in self.guild_channels:
+                        out.append(Delivered("channel", channel, _text(call.body)))
+                    else:
+                        out.append(Delivered("dm", self.dm_channels[channel], _text(call.body)))
                 elif call.route == "followup":
                     known = self.interactions[call.path.split("/")[-1]]
                     flags = int(call.body.get("flags") or 0)
                     ephemeral = bool(flags & 64)
                     out.append(Delivered("ephemeral" if ephemeral else "channel",
                                          known.user_id if ephemeral else known.channel_id,
-                                         call.body.get("content", ""), flags))
+                                         _text(call.body), flags))
         return out
 
     def wait_for(self, count: int, timeout: float = 10.0) -> list[Delivered]:
@@ -209,6 +213,8 @@ class FakeDiscord:
             return 200, {"id": channel, "type": 1, "recipients": [{"id": user}]}, ok
         if route == "send":
             channel = found.group("channel")
+            if channel in self.guild_channels:
+                return 200, {"id": str(next(self._ids)), "channel_id": channel, "content": (body or {}).get("content")}, ok
             if channel not in self.dm_channels:
                 return 404, {"message": "Unknown Channel", "code": 10003}, {}
             if self.dm_channels[channel] in self.closed_dms:
@@ -228,3 +234,13 @@ class FakeDiscord:
             self.commands[found.group("guild") or "global"] = created
             return 200, created, ok
         return 404, {"message": "404: Not Found", "code": 0}, {}
+
+
+def _text(body: dict[str, Any]) -> str:
+    """Everything a message shows its readers: its content, embeds and components' labels and ids."""
+    parts = [str(body.get("content") or "")]
+    for embed in body.get("embeds") or []:
+        parts.append(json.dumps(embed))
+    for row in body.get("components") or []:
+        parts.append(json.dumps(row))
+    return "\n".join(p for p in parts if p)

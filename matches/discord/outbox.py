@@ -10,7 +10,7 @@ from datetime import timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from matches.models import DiscordMessage, Match
+from matches.models import DiscordMessage, Match, Season
 
 #: how long Discord accepts an interaction's token for follow-ups
 TOKEN_LIFE = timedelta(minutes=15)
@@ -29,6 +29,18 @@ def followup(key: str, match: Match | None, interaction_token: str, content: str
     if not interaction_token:
         return False
     return _queue(followup_message(key, match, interaction_token, content, ephemeral=ephemeral))
+
+
+def channel(key: str, season: Season, channel_id: str, content: str) -> bool:
+    """Queue a post by the bot in a season's channel (everyone there reads it: no secret link)."""
+    return _queue(DiscordMessage(key=key, season=season, kind=DiscordMessage.CHANNEL, channel_id=channel_id,
+                                 content=content))
+
+
+def dm_message_for_season(key: str, season: Season, user_id: str, content: str) -> bool:
+    """Queue a DM to a roster player of `season` (their DMs closed: the season's channel is told)."""
+    return _queue(DiscordMessage(key=key, season=season, kind=DiscordMessage.DM, recipient=user_id,
+                                 content=content))
 
 
 def queue_all(messages: list[DiscordMessage]) -> None:

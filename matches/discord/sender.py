@@ -38,7 +38,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from matches.core import runtime
-from matches.discord import api, hosting, outbox, pings
+from matches.discord import api, hosting, outbox, pings, season_hosting
 from matches.models import DiscordMatch, DiscordMessage, DiscordRefusedToken, Seat
 
 log = logging.getLogger(__name__)
@@ -132,6 +132,7 @@ def _attempt(pk: int, now: datetime, http: httpx.Client, *, bot_token: bool = Tr
     if give_up and message.kind == DiscordMessage.DM and outcome.status == 403:
         # 50007 "Cannot send messages to this user" (DMs closed), or another refusal of this user's DMs
         hosting.dm_closed(message)
+        season_hosting.dm_closed(message)
     return False
 
 
@@ -153,6 +154,10 @@ def _send(http: httpx.Client, message: DiscordMessage) -> api.Outcome:
             body["flags"] = 64  # EPHEMERAL: only the invoker sees it
         return api.call(http, "POST", f"/webhooks/{api.application_id()}/{message.interaction_token}", body,
                         auth=False)
+    if message.kind == DiscordMessage.CHANNEL:  # a season's announcement, in its channel
+        if not api.SNOWFLAKE.match(message.channel_id):
+            return api.Outcome(False, error="the season's channel is not a Discord channel id")
+        return api.call(http, "POST", f"/channels/{message.channel_id}/messages", body)
     if not api.SNOWFLAKE.match(message.recipient):
         return api.Outcome(False, error="the recipient is not a Discord user id")
     opened = api.call(http, "POST", "/users/@me/channels", {"recipient_id": message.recipient})
@@ -179,6 +184,8 @@ def _hold_route(message: DiscordMessage, until: datetime) -> None:
 def _what(message: DiscordMessage) -> str:
     if message.kind == DiscordMessage.FOLLOWUP:
         return "reply to the host" if message.ephemeral else "post in the channel"
+    if message.kind == DiscordMessage.CHANNEL:
+        return "post in the season's channel"
     name = None
     if message.match_id is not None and message.seat is not None:
         name = Seat.objects.filter(match_id=message.match_id, number=message.seat).values_list("name", flat=True).first()
