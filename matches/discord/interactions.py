@@ -10,10 +10,11 @@ Order of checks, cheapest first, nothing changed before the last one passes:
 4. the JSON is an interaction object (`_read`), else 400: not JSON, nested past what the parser
    takes, a list, a string, no `type` or one of the wrong kind, ids that are not Discord's;
 5. each interaction type gets a callback type Discord allows for it (`CALLBACKS`; Discord's
-   "Interaction Callback Type" table): PING gets PONG; an application command one ephemeral message
+   "Interaction Callback Type" table): PING gets PONG; a DM's menu or button (`choices.component`)
+   its message updated in place (type 7) or an ephemeral refusal (4); an application command one ephemeral message
    (type 4) within Discord's 3 seconds: creating a match is a few inserts, and every message to
    others is queued for the sender (`outbox`), never sent here; autocomplete its (empty) choices
-   (type 8); a button or a form one ephemeral sentence (type 4).
+   (type 8); a form (modal submit) one ephemeral sentence (type 4).
 
 A command's interaction id is claimed in the database before it is answered (`hosting.first_answer`):
 its signed body may be posted again within the signature's five minutes, by Discord or by anyone who
@@ -37,7 +38,7 @@ from django.views.decorators.csrf import csrf_exempt
 from config import ratelimits
 from games.core import RuleError
 from matches.core.errors import ServiceError
-from matches.discord import api, commands, hosting, season_hosting, signature
+from matches.discord import api, choices, commands, hosting, season_hosting, signature
 from matches.discord.commands import BadInput
 
 log = logging.getLogger(__name__)
@@ -79,13 +80,15 @@ def interactions(request: HttpRequest) -> HttpResponse:
     if kind == APPLICATION_COMMAND_AUTOCOMPLETE:
         # no option of /deathmatch autocompletes (its games are a list of choices): nothing to offer
         return JsonResponse({"type": APPLICATION_COMMAND_AUTOCOMPLETE_RESULT, "data": {"choices": []}})
-    if kind != APPLICATION_COMMAND:
+    if kind not in (APPLICATION_COMMAND, MESSAGE_COMPONENT):
         return _reply("I only answer /deathmatch commands.")
     invoker = _invoker(interaction)
     if invoker is None:
         return _text("not an interaction: no user, id or token of Discord's form", 400)
     if not hosting.first_answer(invoker.interaction_id):
         return _reply(hosting.ANSWERED)
+    if kind == MESSAGE_COMPONENT:  # a menu or a button of a DM: type 7 (the message updated) or 4
+        return _answer(choices.component(interaction))
     answer = _command(request, interaction, invoker)
     return _reply(answer) if isinstance(answer, str) else _public(answer)
 
@@ -173,6 +176,12 @@ def _reply(text: str) -> JsonResponse:
     """One message only the invoker sees, mentioning no one; no cache keeps it (it may hold a link)."""
     response = JsonResponse({"type": CHANNEL_MESSAGE_WITH_SOURCE,
                              "data": {"content": text, "flags": EPHEMERAL, "allowed_mentions": {"parse": []}}})
+    patch_cache_control(response, no_store=True, private=True)
+    return response
+
+
+def _answer(body: dict[str, Any]) -> JsonResponse:
+    response = JsonResponse(body)
     patch_cache_control(response, no_store=True, private=True)
     return response
 

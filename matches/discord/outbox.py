@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from datetime import timedelta
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -41,6 +42,12 @@ def dm_message_for_season(key: str, season: Season, user_id: str, content: str) 
     """Queue a DM to a roster player of `season` (their DMs closed: the season's channel is told)."""
     return _queue(DiscordMessage(key=key, season=season, kind=DiscordMessage.DM, recipient=user_id,
                                  content=content))
+
+
+def dm_with(key: str, season: Season, user_id: str, content: str, components: list[dict[str, Any]]) -> bool:
+    """Queue a DM to a roster player with its components (a select menu, buttons)."""
+    return _queue(DiscordMessage(key=key, season=season, kind=DiscordMessage.DM, recipient=user_id,
+                                 content=content, components=components))
 
 
 def queue_all(messages: list[DiscordMessage]) -> None:

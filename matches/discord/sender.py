@@ -38,7 +38,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from matches.core import runtime
-from matches.discord import api, hosting, outbox, pings, season_hosting
+from matches.discord import api, choices, hosting, outbox, pings, season_hosting
 from matches.models import DiscordMatch, DiscordMessage, DiscordRefusedToken, Seat
 
 log = logging.getLogger(__name__)
@@ -54,6 +54,7 @@ def run_round(http: httpx.Client, now: datetime | None = None) -> int:
     hosting.forget_interactions(now)
     if not token_refused():  # a ping queued now would be stale by the time a new token sends it
         pings.queue_due(now)
+        choices.queue_picks()
     return deliver_due(http, now)
 
 
@@ -147,6 +148,8 @@ def _refuse_token(outcome: api.Outcome) -> None:
 
 def _send(http: httpx.Client, message: DiscordMessage) -> api.Outcome:
     body: dict[str, Any] = {"content": message.content, "allowed_mentions": {"parse": []}}
+    if message.components:
+        body["components"] = message.components
     if message.kind == DiscordMessage.FOLLOWUP:
         if not api.INTERACTION_TOKEN.match(message.interaction_token or ""):
             return api.Outcome(False, error="the interaction's token has expired or is not one")

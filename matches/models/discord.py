@@ -72,6 +72,8 @@ class DiscordMessage(Outbox):
     interaction_token = models.TextField(blank=True)
     ephemeral = models.BooleanField(default=False)
     content = models.TextField()
+    #: the message's action rows (Discord's components: a select menu, buttons), [] for none
+    components = models.JSONField(default=list, blank=True)
 
     def __str__(self) -> str:
         return f"{self.kind} {self.key}"

@@ -134,3 +134,16 @@ def reply(response: Any) -> str:
     data = response.json()
     assert data["type"] == 4 and data["data"]["flags"] & 64, data
     return str(data["data"]["content"])
+
+
+def press(custom_id: str, by: Person, *, values: list[str] | None = None, message: dict[str, Any] | None = None,
+          component_type: int | None = None) -> dict[str, Any]:
+    """A MESSAGE_COMPONENT interaction as Discord posts it when `by` uses a menu or a button of a DM
+    (a DM has `user`, no `member` and no guild)."""
+    token = f"aW50ZXJhY3Rpb246{next(_ids)}.stand-in_interaction-token"
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type or (3 if values else 2)}
+    if values is not None:
+        data["values"] = values
+    return {"id": str(next(_ids)), "application_id": APPLICATION, "type": 3, "token": token, "version": 1,
+            "channel_id": str(next(_ids)), "locale": "en-US", "user": by.user(), "data": data,
+            "message": message or {"id": str(next(_ids)), "content": "", "components": []}}
