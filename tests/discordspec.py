@@ -197,7 +197,7 @@ def request(route: str, method: str, headers: dict[str, str], body: Any) -> list
         if not (isinstance(body, dict) and set(body) == {"recipient_id"}
                 and isinstance(body["recipient_id"], str) and SNOWFLAKE.match(body["recipient_id"])):
             wrong.append(f"a DM channel is opened with {{recipient_id: snowflake}}, not {body!r}")
-    elif route == "send":  # MessageCreateRequest
+    elif route in ("send", "edit"):  # MessageCreateRequest / MessageEditRequestPartial
         wrong += message(body, flags=MESSAGE_FLAGS)
     elif route == "followup":  # IncomingWebhookRequestPartial (an interaction's follow-up)
         wrong += message(body, flags=CALLBACK_FLAGS)

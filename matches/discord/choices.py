@@ -22,7 +22,7 @@ from typing import Any
 from django.db import transaction
 
 from matches.core.errors import ServiceError
-from matches.discord import api, hosting, outbox
+from matches.discord import api, bans, hosting, outbox
 from matches.models import DiscordMessage, DiscordPlayer, DiscordSeason, Duel, Episode, SeasonPlayer
 from matches.play import death_matches
 from matches.seasons.episode_state import complete, current, eligible, queue
@@ -75,7 +75,10 @@ def component(interaction: dict[str, Any]) -> dict[str, Any]:
     """The interaction response to a pressed component (a dict for the endpoint to send)."""
     data: dict[str, Any] = interaction["data"] if isinstance(interaction.get("data"), dict) else {}
     user = _user(interaction)
-    found = PICK.match(str(data.get("custom_id", "")))
+    custom_id = str(data.get("custom_id", ""))
+    if user is not None and (pressed := bans.component(interaction, user, custom_id)) is not None:
+        return pressed
+    found = PICK.match(custom_id)
     if found is None or user is None:
         return refusal("This menu is not one I know any more; open your personal page.")
     episode_id, candidate_id = int(found.group(1)), int(found.group(2))
@@ -134,6 +137,4 @@ def updated(text: str) -> dict[str, Any]:
                                              "allowed_mentions": {"parse": []}}}
 
 
-def refusal(text: str) -> dict[str, Any]:
-    """An ephemeral sentence to the presser; the message is left as it was."""
-    return {"type": 4, "data": {"content": hosting.cut(text), "flags": 64, "allowed_mentions": {"parse": []}}}
+refusal = bans.refusal

@@ -50,6 +50,12 @@ def dm_with(key: str, season: Season, user_id: str, content: str, components: li
                                  content=content, components=components))
 
 
+def edit(key: str, season: Season, target: str, content: str, components: list[dict[str, Any]]) -> bool:
+    """Queue an edit of the DM keyed `target` (sent after it, in its place)."""
+    return _queue(DiscordMessage(key=key, season=season, kind=DiscordMessage.EDIT, target=target,
+                                 content=content, components=components))
+
+
 def queue_all(messages: list[DiscordMessage]) -> None:
     """Queue several messages in one insert (those whose key exists already are left out)."""
     now = timezone.now()

@@ -38,7 +38,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from matches.core import runtime
-from matches.discord import api, choices, hosting, outbox, pings, season_hosting
+from matches.discord import api, bans, choices, hosting, outbox, pings, season_hosting
 from matches.models import DiscordMatch, DiscordMessage, DiscordRefusedToken, Seat
 
 log = logging.getLogger(__name__)
@@ -55,6 +55,7 @@ def run_round(http: httpx.Client, now: datetime | None = None) -> int:
     if not token_refused():  # a ping queued now would be stale by the time a new token sends it
         pings.queue_due(now)
         choices.queue_picks()
+        bans.queue_duels()
     return deliver_due(http, now)
 
 
@@ -97,8 +98,11 @@ def _attempt(pk: int, now: datetime, http: httpx.Client, *, bot_token: bool = Tr
         outcome = api.Outcome(False, error="the server failed while sending it", retry=True)
     finished = timezone.now()
     if outcome.ok:
+        where = outcome.body if isinstance(outcome.body, dict) and message.kind == DiscordMessage.DM else {}
         DiscordMessage.objects.filter(pk=pk).update(status=DiscordMessage.SENT, sent=finished, last_error="",
-                                                    interaction_token="")
+                                                    interaction_token="",
+                                                    sent_channel=str(where.get("channel_id") or "")[:24],
+                                                    sent_message=str(where.get("id") or "")[:24])
         if outcome.bucket_wait:
             _hold_route(message, finished + timedelta(seconds=outcome.bucket_wait))
         return True
@@ -148,8 +152,15 @@ def _refuse_token(outcome: api.Outcome) -> None:
 
 def _send(http: httpx.Client, message: DiscordMessage) -> api.Outcome:
     body: dict[str, Any] = {"content": message.content, "allowed_mentions": {"parse": []}}
-    if message.components:
+    if message.components or message.kind == DiscordMessage.EDIT:  # (an edit's [] removes the buttons)
         body["components"] = message.components
+    if message.kind == DiscordMessage.EDIT:
+        target = DiscordMessage.objects.filter(key=message.target).first()
+        if target is None or target.status == DiscordMessage.FAILED:
+            return api.Outcome(False, error="the message to edit was never sent")
+        if not target.sent_message:  # sent later: this edit waits for it
+            return api.Outcome(False, error="the message to edit is not sent yet", retry=True)
+        return api.call(http, "PATCH", f"/channels/{target.sent_channel}/messages/{target.sent_message}", body)
     if message.kind == DiscordMessage.FOLLOWUP:
         if not api.INTERACTION_TOKEN.match(message.interaction_token or ""):
             return api.Outcome(False, error="the interaction's token has expired or is not one")

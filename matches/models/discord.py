@@ -53,8 +53,9 @@ class DiscordMessage(Outbox):
     seat link of seat 2 of match 7, the ping for a turn): one message per key, ever, however many
     times the interaction is delivered or the sweeper looks."""
 
-    DM, FOLLOWUP, CHANNEL = "dm", "followup", "channel"
-    KINDS = [(DM, "direct message"), (FOLLOWUP, "interaction follow-up"), (CHANNEL, "post in a season's channel")]
+    DM, FOLLOWUP, CHANNEL, EDIT = "dm", "followup", "channel", "edit"
+    KINDS = [(DM, "direct message"), (FOLLOWUP, "interaction follow-up"), (CHANNEL, "post in a season's channel"),
+             (EDIT, "edit of a DM sent before")]
 
     key = models.CharField(max_length=120, unique=True)
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="discord_messages")
@@ -72,6 +73,11 @@ class DiscordMessage(Outbox):
     interaction_token = models.TextField(blank=True)
     ephemeral = models.BooleanField(default=False)
     content = models.TextField()
+    #: an EDIT's target: the key of the DM whose text and buttons it replaces
+    target = models.CharField(max_length=120, blank=True)
+    #: where Discord put a sent DM (its channel and message ids): what an EDIT changes
+    sent_channel = models.CharField(max_length=24, blank=True)
+    sent_message = models.CharField(max_length=24, blank=True)
     #: the message's action rows (Discord's components: a select menu, buttons), [] for none
     components = models.JSONField(default=list, blank=True)
 
