@@ -7,6 +7,7 @@ class MatchesConfig(AppConfig):
 
     def ready(self) -> None:
         from matches.core import away, events, runtime
+        from matches.discord import season_hosting as discord_seasons
         from matches.discord import sender as discord
         from matches.live import chat_feed as live_chat
         from matches.live import fanout as live
@@ -17,6 +18,7 @@ class MatchesConfig(AppConfig):
         events.subscribe(live.notify)  # the live path draws and sends every committed change
         events.subscribe_chat(live_chat.notify)  # and every chat line, only to who reads its room
         events.subscribe_alerts(live.notify_alerts)  # and the host's away alerts, to the host alone
+        webhooks.listen(discord_seasons.announce)  # a season bound to a channel is announced there by the bot
         away.provide(presence.seat_presence, presence.last_seen)  # the sweeper asks presence: pauses, abandoning
         # the background workers, in a web server process only (matches/core/runtime.py): the clocks,
         # the computer players beside them, season announcements, the Discord outbox and your-turn pings

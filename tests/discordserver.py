@@ -4,6 +4,7 @@ fails on demand.
 
 - `POST /users/@me/channels {"recipient_id"}` opens a DM channel (the same one for a user each time);
 - `POST /channels/{id}/messages` posts in it (403 code 50007 for a user in `closed_dms`);
+- `PATCH /channels/{id}/messages/{message}` edits a message it sent (404 code 10008 otherwise);
 - `POST /webhooks/{application}/{token}` is an interaction's follow-up (no bot token: the
   interaction token in the path is the credential, and it must be one `interaction()` registered);
 - `PUT /applications/{application}/commands` and `…/guilds/{guild}/commands`: bulk overwrite.
@@ -64,6 +65,7 @@ class _Interaction:
 ROUTES = [
     ("open-dm", "POST", re.compile(r"^/api/v10/users/@me/channels$")),
     ("send", "POST", re.compile(r"^/api/v10/channels/(?P<channel>\d+)/messages$")),
+    ("edit", "PATCH", re.compile(r"^/api/v10/channels/(?P<channel>\d+)/messages/(?P<message>\d+)$")),
     ("followup", "POST", re.compile(r"^/api/v10/webhooks/(?P<app>\d+)/(?P<token>[^/]+)$")),
     ("commands", "PUT", re.compile(r"^/api/v10/applications/(?P<app>\d+)(?:/guilds/(?P<guild>\d+))?/commands$")),
 ]
@@ -77,7 +79,9 @@ class FakeDiscord:
         self.failures: dict[str, list[tuple[int, Any, dict[str, str]]]] = {}
         self.closed_dms: set[str] = set()
         self.dm_channels: dict[str, str] = {}  # channel id -> user id
+        self.guild_channels: set[str] = {"1000000000000000002"}  # the server's channels the bot may post in
         self.interactions: dict[str, _Interaction] = {}
+        self.messages: dict[str, tuple[str, Any]] = {}  # message id -> its channel and what it shows now
         self.commands: dict[str, Any] = {}  # "global" or a guild id -> the command set
         self.exhausted: dict[str, float] = {}  # route -> its next success empties its bucket for so long
         self.violations: list[str] = []  # what a request did that Discord's API description does not allow
@@ -87,6 +91,9 @@ class FakeDiscord:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 fake._handle(self, "POST")
+
+            def do_PATCH(self) -> None:
+                fake._handle(self, "PATCH")
 
             def do_PUT(self) -> None:
                 fake._handle(self, "PUT")
@@ -139,16 +146,19 @@ class FakeDiscord:
             for call in self.calls:
                 if call.status >= 300 or not isinstance(call.body, dict):
                     continue
-                if call.route == "send":
-                    channel = call.path.split("/")[-2]
-                    out.append(Delivered("dm", self.dm_channels[channel], call.body.get("content", "")))
+                if call.route in ("send", "edit"):
+                    channel = call.path.split("/")[-2 if call.route == "send" else -3]
+                    if channel in self.guild_channels:
+                        out.append(Delivered("channel", channel, _text(call.body)))
+                    else:
+                        out.append(Delivered("dm", self.dm_channels[channel], _text(call.body)))
                 elif call.route == "followup":
                     known = self.interactions[call.path.split("/")[-1]]
                     flags = int(call.body.get("flags") or 0)
                     ephemeral = bool(flags & 64)
                     out.append(Delivered("ephemeral" if ephemeral else "channel",
                                          known.user_id if ephemeral else known.channel_id,
-                                         call.body.get("content", ""), flags))
+                                         _text(call.body), flags))
         return out
 
     def wait_for(self, count: int, timeout: float = 10.0) -> list[Delivered]:
@@ -209,11 +219,21 @@ class FakeDiscord:
             return 200, {"id": channel, "type": 1, "recipients": [{"id": user}]}, ok
         if route == "send":
             channel = found.group("channel")
+            if channel in self.guild_channels:
+                return 200, {"id": str(next(self._ids)), "channel_id": channel, "content": (body or {}).get("content")}, ok
             if channel not in self.dm_channels:
                 return 404, {"message": "Unknown Channel", "code": 10003}, {}
             if self.dm_channels[channel] in self.closed_dms:
                 return 403, {"message": "Cannot send messages to this user", "code": 50007}, {}
-            return 200, {"id": str(next(self._ids)), "channel_id": channel, "content": (body or {}).get("content")}, ok
+            message_id = str(next(self._ids))
+            self.messages[message_id] = (channel, body)
+            return 200, {"id": message_id, "channel_id": channel, "content": (body or {}).get("content")}, ok
+        if route == "edit":
+            shown = self.messages.get(found.group("message"))
+            if shown is None or shown[0] != found.group("channel"):
+                return 404, {"message": "Unknown Message", "code": 10008}, {}
+            self.messages[found.group("message")] = (shown[0], {**(shown[1] or {}), **(body or {})})
+            return 200, {"id": found.group("message"), "channel_id": shown[0], **(body or {})}, ok
         if route == "followup":
             known = self.interactions.get(found.group("token"))
             if found.group("app") != APPLICATION or known is None:
@@ -228,3 +248,13 @@ class FakeDiscord:
             self.commands[found.group("guild") or "global"] = created
             return 200, created, ok
         return 404, {"message": "404: Not Found", "code": 0}, {}
+
+
+def _text(body: dict[str, Any]) -> str:
+    """Everything a message shows its readers: its content, embeds and components' labels and ids."""
+    parts = [str(body.get("content") or "")]
+    for embed in body.get("embeds") or []:
+        parts.append(json.dumps(embed))
+    for row in body.get("components") or []:
+        parts.append(json.dumps(row))
+    return "\n".join(p for p in parts if p)

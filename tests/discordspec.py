@@ -85,12 +85,104 @@ def message(data: Any, *, flags: int, required: bool = True) -> list[str]:
     got = data.get("flags", 0)
     if not isinstance(got, int) or got & ~flags:
         wrong.append(f"flags {got!r} are not ones this message may set")
+    wrong += embeds(data.get("embeds"))
+    wrong += components(data.get("components"))
     mentions = data.get("allowed_mentions")
     if mentions is not None:  # MessageAllowedMentionsRequest
         parse = mentions.get("parse") if isinstance(mentions, dict) else None
         if (not isinstance(parse, list) or len(set(parse)) != len(parse)
                 or not set(parse) <= {"users", "roles", "everyone"}):
             wrong.append(f"allowed_mentions {mentions!r} is not Discord's shape")
+    return wrong
+
+
+#: Embed Limits (developers/resources/message.mdx): per embed and over all of a message's embeds
+EMBED_LIMITS = {"title": 256, "description": 4096}
+MAX_EMBEDS, MAX_FIELDS, FIELD_NAME, FIELD_VALUE, EMBEDS_TOTAL = 10, 25, 256, 1024, 6000
+#: components/reference.mdx: 5 action rows of up to 5 buttons or one select; custom_id 1-100
+#: characters, unique in the message; a button's label up to 80; a string select's 1-25 options
+#: (label, value, description up to 100), placeholder up to 150
+MAX_ROWS, MAX_BUTTONS, CUSTOM_ID, BUTTON_LABEL, SELECT_OPTIONS, OPTION_TEXT, PLACEHOLDER = 5, 5, 100, 80, 25, 100, 150
+
+
+def embeds(items: Any) -> list[str]:
+    if items is None:
+        return []
+    if not isinstance(items, list) or len(items) > MAX_EMBEDS:
+        return [f"embeds: a list of at most {MAX_EMBEDS}"]
+    wrong, total = [], 0
+    for embed in items:
+        if not isinstance(embed, dict):
+            wrong.append("an embed is an object")
+            continue
+        for name, limit in EMBED_LIMITS.items():
+            text = embed.get(name)
+            if text is not None and (not isinstance(text, str) or len(text) > limit):
+                wrong.append(f"embed {name}: a string of at most {limit} characters")
+            total += len(text) if isinstance(text, str) else 0
+        fields = embed.get("fields") or []
+        if not isinstance(fields, list) or len(fields) > MAX_FIELDS:
+            wrong.append(f"embed fields: at most {MAX_FIELDS}")
+            continue
+        for field_ in fields:
+            name, value = field_.get("name"), field_.get("value")
+            if not (isinstance(name, str) and 1 <= len(name) <= FIELD_NAME
+                    and isinstance(value, str) and 1 <= len(value) <= FIELD_VALUE):
+                wrong.append("an embed field: name up to 256 and value up to 1024 characters")
+            total += len(str(name)) + len(str(value))
+    if total > EMBEDS_TOTAL:
+        wrong.append(f"embeds: {total} characters in all, more than {EMBEDS_TOTAL}")
+    return wrong
+
+
+def components(rows: Any) -> list[str]:
+    if rows is None:
+        return []
+    if not isinstance(rows, list) or len(rows) > MAX_ROWS:
+        return [f"components: at most {MAX_ROWS} action rows"]
+    wrong: list[str] = []
+    ids: list[str] = []
+    for row in rows:
+        inner = row.get("components") if isinstance(row, dict) and row.get("type") == 1 else None
+        if not isinstance(inner, list) or not 1 <= len(inner) <= MAX_BUTTONS:
+            wrong.append(f"an action row holds 1 to {MAX_BUTTONS} components")
+            continue
+        kinds = {c.get("type") for c in inner if isinstance(c, dict)}
+        if 3 in kinds and len(inner) != 1:
+            wrong.append("a select menu is alone in its action row")
+        for item in inner:
+            kind = item.get("type") if isinstance(item, dict) else None
+            if kind == 2:  # button
+                style, label = item.get("style"), item.get("label")
+                if style not in (1, 2, 3, 4, 5, 6):
+                    wrong.append(f"button style {style!r}")
+                if label is not None and (not isinstance(label, str) or not 1 <= len(label) <= BUTTON_LABEL):
+                    wrong.append(f"button label of 1 to {BUTTON_LABEL} characters: {label!r}")
+                if style in (1, 2, 3, 4):
+                    ids.append(str(item.get("custom_id", "")))
+                elif "custom_id" in item:
+                    wrong.append("a link or premium button has no custom_id")
+            elif kind == 3:  # string select
+                ids.append(str(item.get("custom_id", "")))
+                options = item.get("options")
+                if not isinstance(options, list) or not 1 <= len(options) <= SELECT_OPTIONS:
+                    wrong.append(f"a select menu has 1 to {SELECT_OPTIONS} options")
+                else:
+                    for option in options:
+                        for name in ("label", "value"):
+                            text = option.get(name) if isinstance(option, dict) else None
+                            if not isinstance(text, str) or not 1 <= len(text) <= OPTION_TEXT:
+                                wrong.append(f"a select option's {name} has 1 to {OPTION_TEXT} characters")
+                placeholder = item.get("placeholder")
+                if placeholder is not None and len(str(placeholder)) > PLACEHOLDER:
+                    wrong.append(f"a placeholder has at most {PLACEHOLDER} characters")
+            else:
+                wrong.append(f"component type {kind!r} not one the bot sends")
+    for custom_id in ids:
+        if not 1 <= len(custom_id) <= CUSTOM_ID:
+            wrong.append(f"custom_id of 1 to {CUSTOM_ID} characters: {custom_id!r}")
+    if len(set(ids)) != len(ids):
+        wrong.append("custom_ids repeat in one message")
     return wrong
 
 
@@ -105,7 +197,7 @@ def request(route: str, method: str, headers: dict[str, str], body: Any) -> list
         if not (isinstance(body, dict) and set(body) == {"recipient_id"}
                 and isinstance(body["recipient_id"], str) and SNOWFLAKE.match(body["recipient_id"])):
             wrong.append(f"a DM channel is opened with {{recipient_id: snowflake}}, not {body!r}")
-    elif route == "send":  # MessageCreateRequest
+    elif route in ("send", "edit"):  # MessageCreateRequest / MessageEditRequestPartial
         wrong += message(body, flags=MESSAGE_FLAGS)
     elif route == "followup":  # IncomingWebhookRequestPartial (an interaction's follow-up)
         wrong += message(body, flags=CALLBACK_FLAGS)
@@ -155,6 +247,14 @@ def _options(options: Any, *, sub: bool) -> list[str]:
             continue
         wrong += _description(option)
         kind = option.get("type")
+        if kind == 2:  # ApplicationCommandSubcommandGroupOption: subcommands only, at the top
+            if not sub:
+                wrong.append("a subcommand group below the top")
+            inner = option.get("options") or []
+            if not inner or not all(isinstance(o, dict) and o.get("type") == 1 for o in inner):
+                wrong.append(f"group {option['name']}: 1 to 25 subcommands")
+            wrong += _options(inner, sub=True) if isinstance(inner, list) else []
+            continue
         if kind == 1:  # ApplicationCommandSubcommandOption
             if not sub:
                 wrong.append("a subcommand in a subcommand")

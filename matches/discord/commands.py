@@ -4,6 +4,10 @@ of an invocation into what to create.  Nothing here touches the database or the 
     /deathmatch new game:<a registered game> player1:@a player2:@b [player3 … playerN]
                     [bouts:<1-formats.MAX_BOUTS>] [clock:off|<minutes per move>] [pings:true|false]
     /deathmatch links
+    /deathmatch season new name:<the season's name>        (in the channel its announcements go to)
+    /deathmatch season add player1:@a [player2 … player16]  (the roster of this channel's season)
+    /deathmatch standings
+    /deathmatch me
 
 The game choices come from the registry (`games.registry.slugs`), never from a list kept here; so
 does the number of player options (the most seats a game has).  Bouts and the clock are bounded as
@@ -28,9 +32,12 @@ MIN_MINUTES = formats.MIN_SECONDS["per_move"] / 60
 MAX_MINUTES = formats.MAX_SECONDS / 60
 PLAYER_OPTION = re.compile(r"^player([1-9][0-9]{0,2})$")
 #: Discord's option types (application command option types)
-SUB_COMMAND, STRING, INTEGER, BOOLEAN, USER = 1, 3, 4, 5, 6
+SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER = 1, 2, 3, 4, 5, 6
 #: Discord's limits: choices per option, length of a choice's name
 MAX_CHOICES, MAX_CHOICE_NAME = 25, 100
+#: user options of `/deathmatch season add` (Discord takes 25 options; 16 is the most seats a game has)
+ROSTER_OPTIONS = 16
+USAGE = "Use /deathmatch new, links, me, standings, season new or season add."
 
 
 class BadInput(ValueError):
@@ -52,6 +59,8 @@ class NewMatch:
     #: None: the game's default clock; False: no clock; a dict: formats' clock keys
     clock: dict[str, Any] | bool | None = None
     pings: bool = True
+    #: the name of the season the match is put in ("" for none)
+    season: str = ""
 
 
 def max_players() -> int:
@@ -90,12 +99,27 @@ def definition() -> dict[str, Any]:
              "max_length": 20},
             {"type": BOOLEAN, "name": "pings",
              "description": "DM a player who is away when it is their turn (on if left out)"},
+            {"type": STRING, "name": "season", "max_length": 120,
+             "description": "Put the match in this season (its players must be on the roster)"},
         ],
     }
     links = {"type": SUB_COMMAND, "name": "links",
              "description": "Your seat and host links of your matches that are not over (only you see them)"}
+    season_new = {"type": SUB_COMMAND, "name": "new", "description": "Open a season announced in this channel",
+                  "options": [{"type": STRING, "name": "name", "description": "The season's name", "required": True,
+                               "max_length": 120}]}
+    season_add = {"type": SUB_COMMAND, "name": "add",
+                  "description": "Add players to this channel's season: each gets their personal page by DM",
+                  "options": [{"type": USER, "name": f"player{n}", "description": f"Player {n} to add",
+                               "required": n == 1} for n in range(1, ROSTER_OPTIONS + 1)]}
+    season = {"type": SUB_COMMAND_GROUP, "name": "season", "description": "A season in this channel",
+              "options": [season_new, season_add]}
+    standings = {"type": SUB_COMMAND, "name": "standings",
+                 "description": "Post this channel's season standings in the channel"}
+    me = {"type": SUB_COMMAND, "name": "me",
+          "description": "Your personal page, running matches and seat links (only you see them)"}
     return {"name": NAME, "type": 1, "description": "Host and play Deathmatch matches",
-            "options": [new, links], "contexts": [0, 1], "integration_types": [0]}
+            "options": [new, links, season, standings, me], "contexts": [0, 1], "integration_types": [0]}
 
 
 def subcommand(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -103,10 +127,36 @@ def subcommand(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     if data.get("name") != NAME:
         raise BadInput("I do not know that command; ask the server's admin to register the commands again.")
     for option in _list(data.get("options")):
+        if isinstance(option, dict) and option.get("type") == SUB_COMMAND_GROUP:  # "season new", "season add"
+            for sub in _list(option.get("options")):
+                if isinstance(sub, dict) and sub.get("type") == SUB_COMMAND:
+                    return f"{option.get('name')} {sub.get('name')}", _values(sub)
         if isinstance(option, dict) and option.get("type") == SUB_COMMAND:
-            values = {str(o.get("name")): o.get("value") for o in _list(option.get("options")) if isinstance(o, dict)}
-            return str(option.get("name")), values
-    raise BadInput("Use /deathmatch new or /deathmatch links.")
+            return str(option.get("name")), _values(option)
+    raise BadInput(USAGE)
+
+
+def _values(option: dict[str, Any]) -> dict[str, Any]:
+    return {str(o.get("name")): o.get("value") for o in _list(option.get("options")) if isinstance(o, dict)}
+
+
+def read_users(values: dict[str, Any], resolved: dict[str, Any]) -> list[Player]:
+    """The people of `/deathmatch season add`, in option order, each once; BadInput for a bot."""
+    users, members = _dict(resolved.get("users")), _dict(resolved.get("members"))
+    numbered = {int(m.group(1)): value for name, value in values.items() if (m := PLAYER_OPTION.match(name))}
+    players: list[Player] = []
+    for n in sorted(numbered):
+        user = users.get(str(numbered[n]))
+        if not isinstance(user, dict):
+            raise BadInput(f"I could not see who player{n} is; try the command again.")
+        name = display_name(user, members.get(str(numbered[n])))
+        if user.get("bot") or user.get("system"):
+            raise BadInput(f"{name} is a bot: every player must be a person.")
+        if all(p.user_id != str(numbered[n]) for p in players):
+            players.append(Player(str(numbered[n]), name))
+    if not players:
+        raise BadInput("Name at least one player to add.")
+    return players
 
 
 def read_new(values: dict[str, Any], resolved: dict[str, Any]) -> NewMatch:
@@ -142,8 +192,12 @@ def read_new(values: dict[str, Any], resolved: dict[str, Any]) -> NewMatch:
         raise BadInput(f"{game.name}: {error}.") from None
     if count != len(players):
         raise BadInput(f"{game.name} is for {count} players, and you named {len(players)}.")
+    season = " ".join(str(values.get("season") or "").split())[:120]
+    clock = _clock(values.get("clock"), game.sealed)
+    if season and clock is not None:
+        raise BadInput("A season's match keeps the game's clock: leave clock out, or set it on the host page.")
     return NewMatch(slug, _distinct(players), options, _bouts(values.get("bouts")),
-                    _clock(values.get("clock"), game.sealed), values.get("pings") is not False)
+                    clock, values.get("pings") is not False, season)
 
 
 def _dict(value: Any) -> dict[str, Any]:

@@ -30,9 +30,10 @@ from matches.models import (
     DiscordRefusedToken,
     DiscordSeat,
     Match,
+    Season,
     Seat,
 )
-from matches.play import services
+from matches.play import season_matches, services
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +86,8 @@ def forget_interactions(now: Any = None) -> int:
     return DiscordInteraction.objects.filter(answered__lt=old).delete()[0]
 
 
-def create(new: NewMatch, invoker: Invoker, request_base: str) -> str:
+def create(new: NewMatch, invoker: Invoker, request_base: str, *, season: Season | None = None,
+           roster: list[int] | None = None) -> str:
     """Create the match, remember who plays each seat, queue the DMs and the channel's post; the
     ephemeral reply to the host.  An interaction that made a match already (its id is unique)
     creates nothing and is answered without a link."""
@@ -93,8 +95,11 @@ def create(new: NewMatch, invoker: Invoker, request_base: str) -> str:
         return ANSWERED
     try:
         with transaction.atomic():
-            match = services.create_match(new.game_slug, seat_names=[p.name for p in new.players],
-                                          options=new.options, bouts=new.bouts, clock=new.clock)
+            if season is not None:  # seated with the roster players the users are bound to
+                match = season_matches.create_season_match(season, new.game_slug, roster or [], bouts=new.bouts)
+            else:
+                match = services.create_match(new.game_slug, seat_names=[p.name for p in new.players],
+                                              options=new.options, bouts=new.bouts, clock=new.clock)
             record = DiscordMatch.objects.create(
                 match=match, interaction_id=invoker.interaction_id, host_user=invoker.user_id,
                 host_name=invoker.name[:80], channel_id=invoker.channel_id, guild_id=invoker.guild_id,
@@ -135,12 +140,12 @@ def _queue_messages(match: Match, record: DiscordMatch, seats: list[Seat], new: 
     watch = link(record.base_url, "watch_page", match.watch_token)
     messages = [outbox.followup_message(
         f"match:{match.pk}:channel", match, record.interaction_token,
-        _cut(f"{record.host_name} is hosting {game.name}: {names}. Watch it live: {watch}\n"
+        cut(f"{record.host_name} is hosting {game.name}: {names}. Watch it live: {watch}\n"
              "Players: your seat link is in your DMs (or type /deathmatch links)."), ephemeral=False)]
     for seat, player in zip(seats, new.players, strict=True):
         messages.append(outbox.dm_message(
             f"match:{match.pk}:seat:{seat.number}:link", match, player.user_id,
-            _cut(f"{record.host_name} seated you in {game.name} as {seat.name} (seat {seat.number}). "
+            cut(f"{record.host_name} seated you in {game.name} as {seat.name} (seat {seat.number}). "
                  f"Your seat link, for you alone: {link(record.base_url, 'player_page', seat.token)}"),
             seat=seat.number))
     outbox.queue_all(messages)  # one insert: the match is new, so none of these keys exists yet
@@ -158,7 +163,7 @@ def dm_closed(message: DiscordMessage) -> None:
         return
     outbox.followup(
         f"match:{message.match_id}:seat:{seat.number}:closed", record.match, record.interaction_token,
-        _cut(f"I could not DM {seat.name} (their DMs are closed to me). Send them their seat link yourself: "
+        cut(f"I could not DM {seat.name} (their DMs are closed to me). Send them their seat link yourself: "
              f"{link(record.base_url, 'player_page', seat.token)} — or they can type /deathmatch links."),
         ephemeral=True)
 
@@ -195,5 +200,5 @@ def expire_tokens(now: Any = None) -> int:
     return DiscordMatch.objects.filter(created__lt=old).exclude(interaction_token="").update(interaction_token="")
 
 
-def _cut(text: str) -> str:
+def cut(text: str) -> str:
     return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"

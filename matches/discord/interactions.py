@@ -10,10 +10,11 @@ Order of checks, cheapest first, nothing changed before the last one passes:
 4. the JSON is an interaction object (`_read`), else 400: not JSON, nested past what the parser
    takes, a list, a string, no `type` or one of the wrong kind, ids that are not Discord's;
 5. each interaction type gets a callback type Discord allows for it (`CALLBACKS`; Discord's
-   "Interaction Callback Type" table): PING gets PONG; an application command one ephemeral message
+   "Interaction Callback Type" table): PING gets PONG; a DM's menu or button (`choices.component`)
+   its message updated in place (type 7) or an ephemeral refusal (4); an application command one ephemeral message
    (type 4) within Discord's 3 seconds: creating a match is a few inserts, and every message to
    others is queued for the sender (`outbox`), never sent here; autocomplete its (empty) choices
-   (type 8); a button or a form one ephemeral sentence (type 4).
+   (type 8); a form (modal submit) one ephemeral sentence (type 4).
 
 A command's interaction id is claimed in the database before it is answered (`hosting.first_answer`):
 its signed body may be posted again within the signature's five minutes, by Discord or by anyone who
@@ -37,7 +38,7 @@ from django.views.decorators.csrf import csrf_exempt
 from config import ratelimits
 from games.core import RuleError
 from matches.core.errors import ServiceError
-from matches.discord import api, commands, hosting, signature
+from matches.discord import api, choices, commands, hosting, season_hosting, signature
 from matches.discord.commands import BadInput
 
 log = logging.getLogger(__name__)
@@ -79,14 +80,17 @@ def interactions(request: HttpRequest) -> HttpResponse:
     if kind == APPLICATION_COMMAND_AUTOCOMPLETE:
         # no option of /deathmatch autocompletes (its games are a list of choices): nothing to offer
         return JsonResponse({"type": APPLICATION_COMMAND_AUTOCOMPLETE_RESULT, "data": {"choices": []}})
-    if kind != APPLICATION_COMMAND:
+    if kind not in (APPLICATION_COMMAND, MESSAGE_COMPONENT):
         return _reply("I only answer /deathmatch commands.")
     invoker = _invoker(interaction)
     if invoker is None:
         return _text("not an interaction: no user, id or token of Discord's form", 400)
     if not hosting.first_answer(invoker.interaction_id):
         return _reply(hosting.ANSWERED)
-    return _reply(_command(request, interaction, invoker))
+    if kind == MESSAGE_COMPONENT:  # a menu or a button of a DM: type 7 (the message updated) or 4
+        return _answer(choices.component(interaction))
+    answer = _command(request, interaction, invoker)
+    return _reply(answer) if isinstance(answer, str) else _public(answer)
 
 
 def _read(body: bytes) -> tuple[dict[str, Any] | None, str]:
@@ -116,19 +120,33 @@ def _read(body: bytes) -> tuple[dict[str, Any] | None, str]:
     return interaction, ""
 
 
-def _command(request: HttpRequest, interaction: dict[str, Any], invoker: hosting.Invoker) -> str:
+def _command(request: HttpRequest, interaction: dict[str, Any], invoker: hosting.Invoker) -> str | dict[str, Any]:
+    """The ephemeral reply's text, or a message for the whole channel (`/deathmatch standings`)."""
     data = interaction["data"]
     try:
         name, values = commands.subcommand(data)
+        resolved = _dict(data.get("resolved"))
         if name == "links":
             return hosting.links_reply(invoker.user_id)
-        if name != "new":
-            raise BadInput("Use /deathmatch new or /deathmatch links.")
-        new = commands.read_new(values, _dict(data.get("resolved")))
-        # the one budget of new matches, counted per Discord user (every post comes from Discord's addresses)
+        if name == "me":
+            return season_hosting.me_reply(invoker.user_id)
+        if name == "standings":
+            return season_hosting.standings_message(invoker.channel_id)
+        if name == "season add":
+            return season_hosting.add_players(commands.read_users(values, resolved), invoker)
+        if name not in ("new", "season new"):
+            raise BadInput(commands.USAGE)
+        # the one budget of new matches and seasons, counted per Discord user (every post comes from
+        # Discord's addresses)
         wait = ratelimits.over(request, "matches", key=lambda group, req: f"discord:{invoker.user_id}")
         if wait is not None:
             raise BadInput(f"You have hosted too many matches in a minute; try again in {wait} s.")
+        if name == "season new":
+            return season_hosting.open_season(str(values.get("name") or ""), invoker, request.build_absolute_uri("/"))
+        new = commands.read_new(values, resolved)
+        if new.season:
+            season, roster = season_hosting.season_for_match(new.season, invoker, new.players)
+            return hosting.create(new, invoker, request.build_absolute_uri("/"), season=season, roster=roster)
         return hosting.create(new, invoker, request.build_absolute_uri("/"))
     except (BadInput, ServiceError, RuleError) as error:
         return str(error)[:1900]
@@ -160,6 +178,17 @@ def _reply(text: str) -> JsonResponse:
                              "data": {"content": text, "flags": EPHEMERAL, "allowed_mentions": {"parse": []}}})
     patch_cache_control(response, no_store=True, private=True)
     return response
+
+
+def _answer(body: dict[str, Any]) -> JsonResponse:
+    response = JsonResponse(body)
+    patch_cache_control(response, no_store=True, private=True)
+    return response
+
+
+def _public(data: dict[str, Any]) -> JsonResponse:
+    """A message everyone in the channel reads (it holds no secret link), mentioning no one."""
+    return JsonResponse({"type": CHANNEL_MESSAGE_WITH_SOURCE, "data": {**data, "allowed_mentions": {"parse": []}}})
 
 
 def _text(text: str, status: int) -> HttpResponse:

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import threading
 from datetime import timedelta
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from matches.models import DiscordMessage, Match
+from matches.models import DiscordMessage, Match, Season
 
 #: how long Discord accepts an interaction's token for follow-ups
 TOKEN_LIFE = timedelta(minutes=15)
@@ -29,6 +30,30 @@ def followup(key: str, match: Match | None, interaction_token: str, content: str
     if not interaction_token:
         return False
     return _queue(followup_message(key, match, interaction_token, content, ephemeral=ephemeral))
+
+
+def channel(key: str, season: Season, channel_id: str, content: str) -> bool:
+    """Queue a post by the bot in a season's channel (everyone there reads it: no secret link)."""
+    return _queue(DiscordMessage(key=key, season=season, kind=DiscordMessage.CHANNEL, channel_id=channel_id,
+                                 content=content))
+
+
+def dm_message_for_season(key: str, season: Season, user_id: str, content: str) -> bool:
+    """Queue a DM to a roster player of `season` (their DMs closed: the season's channel is told)."""
+    return _queue(DiscordMessage(key=key, season=season, kind=DiscordMessage.DM, recipient=user_id,
+                                 content=content))
+
+
+def dm_with(key: str, season: Season, user_id: str, content: str, components: list[dict[str, Any]]) -> bool:
+    """Queue a DM to a roster player with its components (a select menu, buttons)."""
+    return _queue(DiscordMessage(key=key, season=season, kind=DiscordMessage.DM, recipient=user_id,
+                                 content=content, components=components))
+
+
+def edit(key: str, season: Season, target: str, content: str, components: list[dict[str, Any]]) -> bool:
+    """Queue an edit of the DM keyed `target` (sent after it, in its place)."""
+    return _queue(DiscordMessage(key=key, season=season, kind=DiscordMessage.EDIT, target=target,
+                                 content=content, components=components))
 
 
 def queue_all(messages: list[DiscordMessage]) -> None:

@@ -38,7 +38,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from matches.core import runtime
-from matches.discord import api, hosting, outbox, pings
+from matches.discord import api, bans, choices, hosting, outbox, pings, season_hosting
 from matches.models import DiscordMatch, DiscordMessage, DiscordRefusedToken, Seat
 
 log = logging.getLogger(__name__)
@@ -54,6 +54,8 @@ def run_round(http: httpx.Client, now: datetime | None = None) -> int:
     hosting.forget_interactions(now)
     if not token_refused():  # a ping queued now would be stale by the time a new token sends it
         pings.queue_due(now)
+        choices.queue_picks()
+        bans.queue_duels()
     return deliver_due(http, now)
 
 
@@ -96,8 +98,11 @@ def _attempt(pk: int, now: datetime, http: httpx.Client, *, bot_token: bool = Tr
         outcome = api.Outcome(False, error="the server failed while sending it", retry=True)
     finished = timezone.now()
     if outcome.ok:
+        where = outcome.body if isinstance(outcome.body, dict) and message.kind == DiscordMessage.DM else {}
         DiscordMessage.objects.filter(pk=pk).update(status=DiscordMessage.SENT, sent=finished, last_error="",
-                                                    interaction_token="")
+                                                    interaction_token="",
+                                                    sent_channel=str(where.get("channel_id") or "")[:24],
+                                                    sent_message=str(where.get("id") or "")[:24])
         if outcome.bucket_wait:
             _hold_route(message, finished + timedelta(seconds=outcome.bucket_wait))
         return True
@@ -132,6 +137,7 @@ def _attempt(pk: int, now: datetime, http: httpx.Client, *, bot_token: bool = Tr
     if give_up and message.kind == DiscordMessage.DM and outcome.status == 403:
         # 50007 "Cannot send messages to this user" (DMs closed), or another refusal of this user's DMs
         hosting.dm_closed(message)
+        season_hosting.dm_closed(message)
     return False
 
 
@@ -146,6 +152,15 @@ def _refuse_token(outcome: api.Outcome) -> None:
 
 def _send(http: httpx.Client, message: DiscordMessage) -> api.Outcome:
     body: dict[str, Any] = {"content": message.content, "allowed_mentions": {"parse": []}}
+    if message.components or message.kind == DiscordMessage.EDIT:  # (an edit's [] removes the buttons)
+        body["components"] = message.components
+    if message.kind == DiscordMessage.EDIT:
+        target = DiscordMessage.objects.filter(key=message.target).first()
+        if target is None or target.status == DiscordMessage.FAILED:
+            return api.Outcome(False, error="the message to edit was never sent")
+        if not target.sent_message:  # sent later: this edit waits for it
+            return api.Outcome(False, error="the message to edit is not sent yet", retry=True)
+        return api.call(http, "PATCH", f"/channels/{target.sent_channel}/messages/{target.sent_message}", body)
     if message.kind == DiscordMessage.FOLLOWUP:
         if not api.INTERACTION_TOKEN.match(message.interaction_token or ""):
             return api.Outcome(False, error="the interaction's token has expired or is not one")
@@ -153,6 +168,10 @@ def _send(http: httpx.Client, message: DiscordMessage) -> api.Outcome:
             body["flags"] = 64  # EPHEMERAL: only the invoker sees it
         return api.call(http, "POST", f"/webhooks/{api.application_id()}/{message.interaction_token}", body,
                         auth=False)
+    if message.kind == DiscordMessage.CHANNEL:  # a season's announcement, in its channel
+        if not api.SNOWFLAKE.match(message.channel_id):
+            return api.Outcome(False, error="the season's channel is not a Discord channel id")
+        return api.call(http, "POST", f"/channels/{message.channel_id}/messages", body)
     if not api.SNOWFLAKE.match(message.recipient):
         return api.Outcome(False, error="the recipient is not a Discord user id")
     opened = api.call(http, "POST", "/users/@me/channels", {"recipient_id": message.recipient})
@@ -179,6 +198,8 @@ def _hold_route(message: DiscordMessage, until: datetime) -> None:
 def _what(message: DiscordMessage) -> str:
     if message.kind == DiscordMessage.FOLLOWUP:
         return "reply to the host" if message.ephemeral else "post in the channel"
+    if message.kind == DiscordMessage.CHANNEL:
+        return "post in the season's channel"
     name = None
     if message.match_id is not None and message.seat is not None:
         name = Seat.objects.filter(match_id=message.match_id, number=message.seat).values_list("name", flat=True).first()

@@ -14,7 +14,9 @@ from matches.models.discord import (
     DiscordInteraction,
     DiscordMatch,
     DiscordMessage,
+    DiscordPlayer,
     DiscordRefusedToken,
+    DiscordSeason,
     DiscordSeat,
 )
 from matches.models.episode import Duel, Episode
@@ -33,7 +35,7 @@ from matches.models.seasons import (
 
 __all__ = [
     "Bout", "ChatMessage", "ChatMute", "ChatSettings", "Clock", "DiscordInteraction", "DiscordMatch", "DiscordMessage",
-    "DiscordRefusedToken", "DiscordSeat", "Duel", "Episode",
+    "DiscordPlayer", "DiscordRefusedToken", "DiscordSeason", "DiscordSeat", "Duel", "Episode",
     "GarnetEntry", "Match", "MatchGarnet", "Outbox", "PracticeClient", "Season", "SeasonEvent", "SeasonPlayer", "Seat", "TokenOfLife",
     "TurnLog", "WebhookPost", "new_token", "unique_slug",
 ]

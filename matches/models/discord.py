@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from matches.models.match import Match, Seat
 from matches.models.outboxes import Outbox
+from matches.models.seasons import Season, SeasonPlayer
 
 
 class DiscordMatch(models.Model):
@@ -52,12 +53,18 @@ class DiscordMessage(Outbox):
     seat link of seat 2 of match 7, the ping for a turn): one message per key, ever, however many
     times the interaction is delivered or the sweeper looks."""
 
-    DM, FOLLOWUP = "dm", "followup"
-    KINDS = [(DM, "direct message"), (FOLLOWUP, "interaction follow-up")]
+    DM, FOLLOWUP, CHANNEL, EDIT = "dm", "followup", "channel", "edit"
+    KINDS = [(DM, "direct message"), (FOLLOWUP, "interaction follow-up"), (CHANNEL, "post in a season's channel"),
+             (EDIT, "edit of a DM sent before")]
 
     key = models.CharField(max_length=120, unique=True)
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="discord_messages")
     kind = models.CharField(max_length=8, choices=KINDS)
+    #: the season whose channel a CHANNEL post goes to, or whose roster player a DM is for
+    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="discord_messages")
+    #: a CHANNEL post's channel id
+    channel_id = models.CharField(max_length=24, blank=True)
     #: a DM's Discord user id
     recipient = models.CharField(max_length=24, blank=True)
     #: the seat whose link a DM carries: a player whose DMs are closed is named to the host
@@ -66,6 +73,13 @@ class DiscordMessage(Outbox):
     interaction_token = models.TextField(blank=True)
     ephemeral = models.BooleanField(default=False)
     content = models.TextField()
+    #: an EDIT's target: the key of the DM whose text and buttons it replaces
+    target = models.CharField(max_length=120, blank=True)
+    #: where Discord put a sent DM (its channel and message ids): what an EDIT changes
+    sent_channel = models.CharField(max_length=24, blank=True)
+    sent_message = models.CharField(max_length=24, blank=True)
+    #: the message's action rows (Discord's components: a select menu, buttons), [] for none
+    components = models.JSONField(default=list, blank=True)
 
     def __str__(self) -> str:
         return f"{self.kind} {self.key}"
@@ -106,3 +120,36 @@ class DiscordRefusedToken(models.Model):
     def of(cls, token: str) -> DiscordRefusedToken | None:
         """The refusal of `token`, if Discord refused it."""
         return cls.objects.filter(digest=cls.digest_of(token)).first() if token else None
+
+
+class DiscordSeason(models.Model):
+    """A season opened with `/deathmatch season new`: its announcements go to `channel_id` through
+    the bot; `host_user` alone may change its roster from Discord.  `interaction_id` is unique: a
+    second delivery of the command opens no second season."""
+
+    season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="discord")
+    interaction_id = models.CharField(max_length=24, unique=True)
+    host_user = models.CharField(max_length=24, db_index=True)
+    channel_id = models.CharField(max_length=24, db_index=True)
+    guild_id = models.CharField(max_length=24, blank=True)
+    #: the address the links start with (DEATHMATCH_PUBLIC_URL, else the address Discord posted to)
+    base_url = models.CharField(max_length=200)
+    created = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"season {self.season_id} in Discord channel {self.channel_id}"
+
+
+class DiscordPlayer(models.Model):
+    """A roster player bound to a Discord user (their personal page's link arrives by DM); one
+    roster player per user in a season."""
+
+    player = models.OneToOneField(SeasonPlayer, on_delete=models.CASCADE, related_name="discord")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="discord_players")
+    user_id = models.CharField(max_length=24, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["season", "user_id"], name="unique_discord_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} is Discord user {self.user_id}"

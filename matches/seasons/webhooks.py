@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -112,9 +112,22 @@ def secrets_of(season: Season) -> set[str]:
     return {t for t in tokens if t}
 
 
+#: who else posts a season's announcements (inside the announcing transaction): the Discord bot
+#: in a season's channel (`matches.discord.season_hosting.announce`, subscribed in `MatchesConfig.ready`, as
+#: this layer never imports the one beside web)
+_listeners: list[Callable[[Season, str], None]] = []
+
+
+def listen(callback: Callable[[Season, str], None]) -> None:
+    """`callback(season, text)` is called with every announcement that passed the secret-link check,
+    inside its transaction."""
+    if callback not in _listeners:
+        _listeners.append(callback)
+
+
 def announce(season: Season, text: str) -> WebhookPost | None:
-    """Queue `text` for the season's webhook (inside the caller's transaction)."""
-    if not season.webhook_url:
+    """Queue `text` for the season's webhook and its listeners (inside the caller's transaction)."""
+    if not season.webhook_url and not _listeners:
         return None
     text = text.strip()
     if len(text) > MAX_CONTENT:
@@ -122,6 +135,10 @@ def announce(season: Season, text: str) -> WebhookPost | None:
     leaked = [t for t in secrets_of(season) if t in text]
     if leaked:  # a bug, never a message: keep the secret, drop the post
         log.error("refused to announce a secret link for season %s", season.pk)
+        return None
+    for callback in _listeners:
+        callback(season, text)
+    if not season.webhook_url:
         return None
     post = WebhookPost.objects.create(season=season, content=text, next_attempt=timezone.now())
     transaction.on_commit(_wake.set)

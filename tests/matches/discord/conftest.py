@@ -84,12 +84,14 @@ def command(sub: str, options: list[dict[str, Any]] | None = None, *, invoker: P
     """An APPLICATION_COMMAND interaction as Discord posts it from a server's channel."""
     people = people or []
     token = f"aW50ZXJhY3Rpb246{next(_ids)}.stand-in_interaction-token"
+    group, _, leaf = sub.rpartition(" ")  # "season new": a subcommand of the group "season"
+    inner = {"type": 1, "name": leaf, "options": options or []}
     return {
         "id": interaction_id or str(next(_ids)), "application_id": APPLICATION, "type": 2, "token": token,
         "version": 1, "guild_id": GUILD, "channel_id": CHANNEL, "locale": "en-US",
         "member": {**invoker.member(), "user": invoker.user()},
         "data": {"id": "1300000000000000001", "name": "deathmatch", "type": 1,
-                 "options": [{"type": 1, "name": sub, "options": options or []}],
+                 "options": [{"type": 2, "name": group, "options": [inner]}] if group else [inner],
                  **({"resolved": {"users": {p.id: p.user() for p in people},
                                   "members": {p.id: p.member() for p in people if not p.bot}}} if people else {})},
     }
@@ -132,3 +134,16 @@ def reply(response: Any) -> str:
     data = response.json()
     assert data["type"] == 4 and data["data"]["flags"] & 64, data
     return str(data["data"]["content"])
+
+
+def press(custom_id: str, by: Person, *, values: list[str] | None = None, message: dict[str, Any] | None = None,
+          component_type: int | None = None) -> dict[str, Any]:
+    """A MESSAGE_COMPONENT interaction as Discord posts it when `by` uses a menu or a button of a DM
+    (a DM has `user`, no `member` and no guild)."""
+    token = f"aW50ZXJhY3Rpb246{next(_ids)}.stand-in_interaction-token"
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type or (3 if values else 2)}
+    if values is not None:
+        data["values"] = values
+    return {"id": str(next(_ids)), "application_id": APPLICATION, "type": 3, "token": token, "version": 1,
+            "channel_id": str(next(_ids)), "locale": "en-US", "user": by.user(), "data": data,
+            "message": message or {"id": str(next(_ids)), "content": "", "components": []}}

@@ -17,6 +17,7 @@ from matches.models import DiscordMessage, Match
 from tests.conftest import POSTGRES
 from tests.discordserver import FakeDiscord
 from tests.matches.discord.conftest import HOST, PEOPLE, new_command, sign
+from tests.matches.discord.test_choices import CANDIDATE, episode, the_menu  # noqa: F401
 from tests.threads import released_together
 
 pytestmark = [
@@ -53,3 +54,45 @@ def test_one_interaction_delivered_twice_at_once_creates_one_match_and_one_dm_ea
     dms = sorted(m.to for m in discord.delivered() if m.kind == "dm")
     assert dms == sorted(p.id for p in PEOPLE[:4])
     assert len([m for m in discord.delivered() if m.kind == "channel"]) == 1
+
+
+def test_the_same_choice_on_the_web_page_and_in_discord_at_once_is_one_choice(
+        episode: Any, post: Any, discord: FakeDiscord, http: Any, key: Ed25519PrivateKey) -> None:  # noqa: F811
+    """The candidate's select menu and their personal page's form, released together: one duel, and the
+    loser is told the choice was made already."""
+    import re
+
+    from django.urls import reverse
+
+    from matches.models import Duel, SeasonPlayer
+    from tests.matches.discord.conftest import press
+
+    while sender.run_round(http):
+        pass
+    custom_id, options = the_menu(discord)
+    candidate = SeasonPlayer.objects.get(name="Player 8")
+    web = Client()
+    page = web.get(reverse("personal_page", args=[candidate.personal_token])).content.decode()
+    found = re.search(r'<form[^>]*id="choose-opponent".*?name="key" value="([^"]+)"', page, re.S)
+    assert found
+    pressed = press(custom_id, CANDIDATE, values=[options["Player 6"]])
+    discord.interaction(pressed["token"], CANDIDATE.id, pressed["channel_id"])
+    body = json.dumps(pressed).encode()
+    answers: list[Any] = []
+
+    def from_discord() -> None:
+        answers.append(Client().post("/discord/interactions/", body, content_type="application/json",
+                                     headers=sign(key, body)).json())
+
+    def from_the_web() -> None:
+        web.post(reverse("personal_act", args=[candidate.personal_token]),
+                 {"key": found.group(1), "action": "choose_opponent", "opponent": "Player 3"})
+
+    assert released_together(from_discord, from_the_web) == []
+    (duel,) = Duel.objects.all()
+    (answer,) = answers
+    assert answer["type"] == 7
+    if duel.opponent.name == "Player 6":
+        assert answer["data"]["content"].startswith("You chose Player 6")
+    else:
+        assert answer["data"]["content"] == "You have chosen Player 3 already (the host can change it)."
