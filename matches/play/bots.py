@@ -190,11 +190,16 @@ def on_change(match_id: int, moved: object) -> None:
     enqueue_turns(match_id)
 
 
+def due_seats() -> list[int]:
+    """Ids of bot seats in running, unpaused matches (what a catch-up looks at)."""
+    return list(Seat.objects.exclude(bot="").filter(match__status=Match.RUNNING, match__paused=False)
+                .order_by("id").values_list("id", flat=True))
+
+
 def enqueue_due() -> int:
     """Catch up (a worker starting): the turns of bot seats in running, unpaused matches that were
     never enqueued (made before this process subscribed, or while the job table did not exist)."""
-    ids = (Seat.objects.exclude(bot="").filter(match__status=Match.RUNNING, match__paused=False)
-           .values_list("match_id", flat=True).distinct())
+    ids = Seat.objects.filter(pk__in=due_seats()).values_list("match_id", flat=True)
     return sum(enqueue_turns(match_id) for match_id in sorted(set(ids)))
 
 
@@ -322,19 +327,19 @@ def _jobs(lanes: tuple[str, ...]) -> Any:
     return DBTaskResult.objects.ready().filter(task_path=bot_turn.module_path, queue_name__in=lanes)
 
 
-def take(lanes: tuple[str, ...] = LANES, worker_id: str = "") -> DBTaskResult | None:
+def take(lanes: tuple[str, ...] = LANES, worker_id: str = "") -> DBTaskResult[Any, Any] | None:
     """The next bot job of `lanes` (the highest priority, then the oldest), taken for this worker
     as the backend's own worker takes one (locked, skipping rows another worker holds); None when
     none is ready."""
     jobs = _jobs(lanes)
     with exclusive_transaction(jobs.db):
-        job: DBTaskResult | None = jobs.get_locked()
+        job: DBTaskResult[Any, Any] | None = jobs.get_locked()
         if job is not None:
             job.claim(worker_id or _worker_id("sweep"))
     return job
 
 
-def run_job(job: DBTaskResult, strengths: Mapping[str, Strength] = STRENGTHS) -> bool:
+def run_job(job: DBTaskResult[Any, Any], strengths: Mapping[str, Strength] = STRENGTHS) -> bool:
     """Run a job `take` returned, in this thread, and record its outcome on its row.  True when
     its move was applied."""
     try:

@@ -30,13 +30,14 @@ pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def jobs(**filters: Any) -> list[DBTaskResult]:
+def jobs(**filters: Any) -> list[DBTaskResult[Any, Any]]:
     return list(DBTaskResult.objects.filter(task_path=bots.bot_turn.module_path, **filters).order_by("enqueued_at"))
 
 
 def person_against(make_match: Any, strength: str, game: str = "squava") -> Match:
     match = make_match(game, seat_names=["Ann", "Bob"])
     bots.set_bot(match, 2, strength)
+    assert isinstance(match, Match)
     return match
 
 
@@ -120,7 +121,7 @@ def test_a_job_is_taken_by_one_of_two_workers(make_match: Any, play: Any) -> Non
     match = person_against(make_match, "easy")
     play(match, 1, "C3")  # committed: its job is enqueued
     assert len(jobs(status=TaskResultStatus.READY)) == 1
-    taken: list[DBTaskResult | None] = []
+    taken: list[DBTaskResult[Any, Any] | None] = []
     errors = released_together(*[lambda: taken.append(bots.take())] * 2)
     assert errors == [] and len(taken) == 2 and taken.count(None) == 1
 
