@@ -114,6 +114,24 @@ def test_a_paused_matchs_bot_waits_and_plays_when_resumed(
     assert bots.sweep_bots(SMALL) == 1 and len(moves(match, 2)) == 1
 
 
+def test_a_job_whose_worker_stopped_is_taken_again_after_the_lease(
+        make_match: Any, play: Any, django_capture_on_commit_callbacks: Any) -> None:
+    """Any database (the embedded default too); a real worker process killed: the test below."""
+    match = person_against(make_match, "easy")
+    start = dt.datetime.now(dt.UTC)
+    with time_machine.travel(start, tick=False) as clock:
+        with django_capture_on_commit_callbacks(execute=True):
+            play(match, 1, "C3")
+        job = bots.take()  # a worker takes the job and claims the turn ... and dies before it moves
+        assert job is not None and bots.claim(bot_seat(match, 2).pk, "easy", job.task_result.args[1], start)
+        clock.shift(bots.LEASE.total_seconds() - 1)
+        assert bots.reap() == 0 and bots.sweep_bots(SMALL) == 0  # within the lease: left alone
+        clock.shift(2)
+        assert bots.reap() == 1 and bots.reap() == 0
+        assert bots.sweep_bots(SMALL) == 1 and bots.sweep_bots(SMALL) == 0
+    assert len(moves(match, 2)) == 1
+
+
 @pytest.mark.postgres
 @pytest.mark.skipif(not POSTGRES, reason="needs DATABASE_URL pointing at PostgreSQL")
 @pytest.mark.django_db(transaction=True)
