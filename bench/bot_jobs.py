@@ -10,7 +10,7 @@ Gomoku matches with a strong computer in both seats, and one Gomoku match of a p
 process, through `services.submit`, a random legal move as soon as it is to move) against an easy
 computer; N `manage.py run_bots` processes.  Once the first strong move is made (the workers are
 up), for --seconds: every easy reply is timed from the commit of the person's move until the
-process sees the computer's answer committed (polled every 10 ms); a finished practice game is
+process sees the computer's answer committed (polled every 25 ms); a finished practice game is
 replaced by a new one.  Then every match of the round is paused (the workers stop at a commit),
 the workers are stopped, and the next count begins with new matches.
 
@@ -98,7 +98,7 @@ def person_moves(match: Any, rng: random.Random) -> float | None:
             return time.monotonic() - start
         if time.monotonic() - start > 120:
             raise SystemExit("no easy reply within 120 s: are the workers running?")
-        time.sleep(0.01)
+        time.sleep(0.025)  # a short poll would take the workers' CPU: this process shares the cores
 
 
 def pause(ids: list[int]) -> None:
