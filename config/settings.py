@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "django_ratelimit",  # per-client limits (config/ratelimits.py); its system checks look at the cache
+    "django_tasks_db",  # the computer players' turns, as jobs in the database (TASKS below)
     *game_apps(),  # each game's folder (games/registry.py: a game is its folder and one registry line)
     "matches",
 ]
@@ -258,6 +259,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The clock sweeper runs inside the web process unless turned off (run a
 # separate `manage.py run_clocks` and set DEATHMATCH_INPROCESS_CLOCKS=0).
 DEATHMATCH_INPROCESS_CLOCKS = _env_bool("DEATHMATCH_INPROCESS_CLOCKS", True)
+
+# Computer players' turns are jobs (matches/play/bots.py) of Django's tasks framework (the
+# django-tasks backport) on its database backend: the same tables on SQLite and PostgreSQL, so the
+# embedded default needs no other service.  Two lanes: quick moves (easy, normal, or a person
+# waiting) and strong searches.  Workers (`run_bots`, or threads of the web process beside the
+# clocks) look for a job every DEATHMATCH_BOT_POLL seconds when idle.
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["bots-quick", "bots-strong"],
+    },
+}
+DEATHMATCH_BOT_POLL = float(os.environ.get("DEATHMATCH_BOT_POLL", "0.1"))
 
 # Season announcements (matches/webhooks.py): posted by a worker thread in each
 # web process unless turned off (then run `manage.py run_webhooks`).  Links in

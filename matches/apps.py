@@ -19,6 +19,7 @@ class MatchesConfig(AppConfig):
         events.subscribe_chat(live_chat.notify)  # and every chat line, only to who reads its room
         events.subscribe_alerts(live.notify_alerts)  # and the host's away alerts, to the host alone
         webhooks.listen(discord_seasons.announce)  # a season bound to a channel is announced there by the bot
+        events.subscribe(bots.on_change)  # a bot seat to act after a commit: its turn becomes a job
         away.provide(presence.seat_presence, presence.last_seen)  # the sweeper asks presence: pauses, abandoning
         # the background workers, in a web server process only (matches/core/runtime.py): the clocks,
         # the computer players beside them, season announcements, the Discord outbox and your-turn pings

@@ -1,18 +1,41 @@
-"""Computer players in seats: the host's switch, and the worker that moves for them.
+"""Computer players in seats: the host's switch, and the jobs that move for them.
 
 A seat with `Seat.bot` set ("easy", "normal", "strong") is played by
 `games.bots.choose` (pure: it decides from the seat's own view and legal actions
 only, never from what the seat may not see).  The bot acts like a player, through
-`services.submit`, from a worker: `WORKER` in a thread of each web server
-process (beside the clock sweeper) or `manage.py run_bots`; never on a request's
-path, because thinking takes up to a few seconds.
+`services.submit`, from a worker, never on a request's path: thinking takes up to
+a few seconds.
 
-Exactly one move per turn across any number of workers: a worker claims the
-seat's turn with a compare-and-swap on `Seat.bot_claim` (the bout and its
-version, or its sealed round), like the sweeper claims a time-out; the loser of
-the swap updates 0 rows and leaves the turn alone.  The move itself carries the
-version the bot thought about, so even a claim taken again after its lease
-(a worker died mid-thought) cannot play twice: `submit` refuses a stale version.
+Every bot turn is a job (`bot_turn`) of Django's tasks framework (the django-tasks
+backport) on its database backend (django-tasks-db): the same tables on SQLite and
+PostgreSQL, so the embedded default needs no other service and production needs
+nothing beside the PostgreSQL it has.  A job is enqueued when a bot seat becomes to
+act, after the commit that made it so (`on_change`, subscribed to every committed
+change in `MatchesConfig.ready`); nothing looks at a bot seat before that.  Its key
+names the turn (the bout and its version, or its sealed round; and the requests the
+bot answers): `Seat.bot_claim` holds the key of the turn queued (`bot_claimed_at`
+empty) or taken (the time it was taken), so one turn is enqueued once however many
+commits announce it.
+
+Lanes: a turn of a quick strength (easy, normal) or one a person waits for goes in
+`QUICK`, with a priority above the strong searches of `STRONG`.  Each worker
+process serves the lanes with two threads (`LANE_THREADS`): one takes only quick
+jobs, so an easy reply never waits behind a strong search, the other takes any job,
+the highest priority first, so a free worker takes an easy job before an earlier
+strong one.  Workers: `WORKER` (threads of each web server process, beside the clock
+sweeper) or `manage.py run_bots` (one process each, any number, on any machine that
+reaches the database).
+
+Nothing twice, nothing lost: a job is taken by one worker (the backend's `SELECT ...
+FOR UPDATE SKIP LOCKED`, an exclusive transaction on SQLite); the worker then claims
+the turn with a compare-and-swap on `Seat.bot_claim`; the move carries the version
+the bot thought about, so `submit` refuses it if anything changed meanwhile.  A job
+for a turn that has passed (the person resigned, the host took the seat back, a
+takeback) is dropped when taken.  The backend has no lease of its own: a job still
+running `LEASE` after it was taken lost its worker (a strong search takes seconds),
+and `reap` fails it and enqueues it again; the turn's own claim is past its lease
+by then, so the new job takes it.  A paused match's bots wait: a job taken while
+paused is dropped, and resuming (a commit) enqueues the turn again.
 
 The bot respects the clock: it thinks at most its strength's budget, and never
 more than half of the time its seat has left.  It answers its opponent's requests
@@ -23,19 +46,28 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import socket
 import threading
 import zlib
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
+from typing import Any
 
+from django.conf import settings
+from django.db import transaction
 from django.db.models import Q
+from django.db.utils import DatabaseError
 from django.utils import timezone
+from django_tasks import task
+from django_tasks_db.models import DBTaskResult
+from django_tasks_db.utils import exclusive_transaction
 
 from games import bots as computer
 from games.bots.search import Strength
 from games.core import RuleError
-from matches.core import events, runtime
+from matches.core import runtime
 from matches.core.errors import NotAllowed, ServiceError
 from matches.models import Bout, Match, Seat
 from matches.play import clocks, engine, offers, requests, services
@@ -44,17 +76,31 @@ from matches.play.change import change
 log = logging.getLogger(__name__)
 
 STRENGTHS: Mapping[str, Strength] = computer.STRENGTHS
-#: a claim older than this was abandoned (its worker died): the turn may be claimed again
+#: a job still running this long after it was taken lost its worker (a strong search takes seconds):
+#: it is taken again, and so may the turn's claim
 LEASE = timedelta(seconds=30)
+#: a turn whose move failed unexpectedly (a locked database) is tried again after this
+RETRY = timedelta(seconds=1)
 #: never think longer than this share of the time the seat has left
 CLOCK_SHARE = 0.5
-
-#: set after every committed change in this process: a bot may be to move
-wanted = threading.Event()
 #: how a computer answers its opponent's requests, at once (the person does not wait a turn for
 #: the request to lapse): it grants a takeback, as lichess's computer does, and declines a draw, as it
 #: plays every bout to its end (the host may still grant a declined draw)
 ANSWERS = {"takeback": True, "draw": False}
+
+#: the lanes (the backend's queues, settings.TASKS): short thinking, or a person waiting; strong searches
+QUICK, STRONG = "bots-quick", "bots-strong"
+LANES = (QUICK, STRONG)
+#: strengths whose thinking is short
+QUICK_STRENGTHS = frozenset({"easy", "normal"})
+#: priorities, added up (the highest first): a person waits for the move; the move is quick to think
+PERSON_WAITS, SHORT_THINK = 20, 10
+#: the lanes each worker thread of a process serves: the quick one alone, and every one (quick first)
+LANE_THREADS: tuple[tuple[str, ...], ...] = ((QUICK,), LANES)
+
+
+class LeaseExpired(Exception):
+    """A bot job's worker stopped (it died mid-search): the job was enqueued again."""
 
 
 # -- the host's switch -------------------------------------------------------------------
@@ -63,7 +109,7 @@ ANSWERS = {"takeback": True, "draw": False}
 def set_bot(match: Match, seat: int, strength: str) -> str:
     """Host: a computer player of `strength` takes `seat` ("" gives it back to its person).
     Logged ("seat 2 (Bob) is played by the computer (normal)") and announced; the page's
-    names say "(computer, normal)" while it plays."""
+    names say "(computer, normal)" while it plays.  Its turn, if it is one, is enqueued on commit."""
     strength = str(strength).strip().lower()
     if strength and strength not in STRENGTHS:
         raise NotAllowed(f"a computer player is easy, normal or strong, not {strength!r}")
@@ -87,47 +133,121 @@ def set_bot(match: Match, seat: int, strength: str) -> str:
     return text
 
 
-# -- one bot turn ------------------------------------------------------------------------
+# -- enqueued on commit ------------------------------------------------------------------
+
+
+def turn_key(match: Match, bout: Bout | None, seat: int) -> str | None:
+    """What the bot of `seat` has to do now, named as its job's key: its turn (the bout and its
+    version, or its sealed round: one turn however many others submit meanwhile), and the requests
+    it answers; None when it has nothing to do (not its turn, the match paused or over)."""
+    if match.status != Match.RUNNING or match.paused or bout is None or bout.finished is not None:
+        return None
+    game = match.game
+    state = game.load(bout.state)
+    if game.result(state) is not None:
+        return None
+    key = f"{bout.pk}:r{bout.round_version}" if game.sealed else f"{bout.pk}:{bout.version}"
+    asked = _to_answer(match, bout, seat)
+    if asked:
+        return f"{key}:a{zlib.crc32(','.join(asked).encode()):08x}"
+    awaited = game.pending(state) if game.sealed else game.to_act(state)
+    return key if seat in awaited else None
+
+
+def enqueue_turns(match_id: int, *, delay: timedelta | None = None) -> int:
+    """A job for each bot seat of the match that has something to do and whose turn is not queued
+    yet: the seat's claim takes the turn's key and the job is inserted in one transaction (to run
+    `delay` from now at the earliest, when given).  The jobs enqueued."""
+    seats = list(Seat.objects.filter(match_id=match_id).order_by("number"))
+    robots = [seat for seat in seats if seat.bot]
+    if not robots:
+        return 0
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status != Match.RUNNING or match.paused:
+        return 0
+    bout = Bout.objects.filter(match=match).order_by("-number").first()
+    person = any(not seat.bot for seat in seats)
+    enqueued = 0
+    for seat in robots:
+        key = turn_key(match, bout, seat.number)
+        if key is None:
+            continue
+        quick = seat.bot in QUICK_STRENGTHS
+        lane = QUICK if quick or person else STRONG
+        priority = (PERSON_WAITS if person else 0) + (SHORT_THINK if quick else 0)
+        with transaction.atomic():
+            queued = (Seat.objects.filter(pk=seat.pk, bot=seat.bot).exclude(bot_claim=key)
+                      .update(bot_claim=key, bot_claimed_at=None))
+            if queued:
+                run_after = None if delay is None else timezone.now() + delay
+                bot_turn.using(queue_name=lane, priority=priority, run_after=run_after).enqueue(seat.pk, key)
+                enqueued += 1
+    return enqueued
+
+
+def on_change(match_id: int, moved: object) -> None:
+    """After every committed change of a match (events.subscribe): its bots' turns, enqueued."""
+    enqueue_turns(match_id)
 
 
 def due_seats() -> list[int]:
-    """Ids of bot seats in running, unpaused matches (each is checked for its turn)."""
+    """Ids of bot seats in running, unpaused matches (what a catch-up looks at)."""
     return list(Seat.objects.exclude(bot="").filter(match__status=Match.RUNNING, match__paused=False)
                 .order_by("id").values_list("id", flat=True))
 
 
+def enqueue_due() -> int:
+    """Catch up (a worker starting): the turns of bot seats in running, unpaused matches that were
+    never enqueued (made before this process subscribed, or while the job table did not exist)."""
+    ids = Seat.objects.filter(pk__in=due_seats()).values_list("match_id", flat=True)
+    return sum(enqueue_turns(match_id) for match_id in sorted(set(ids)))
+
+
+# -- one bot turn ------------------------------------------------------------------------
+
+
+@task(queue_name=STRONG)
+def bot_turn(seat_id: int, key: str) -> bool:
+    """The job: the bot of seat `seat_id` plays turn `key` if it is still that turn."""
+    return play_turn(seat_id, key=key)
+
+
 def claim(seat_id: int, strength: str, key: str, now: datetime) -> bool:
-    """Compare-and-swap: this worker takes turn `key` of the seat; False when another did."""
+    """Compare-and-swap: this worker takes turn `key` of the seat (queued, or another turn's, or
+    taken longer than the lease ago); False when another worker took it."""
     taken = (Seat.objects.filter(pk=seat_id, bot=strength)
-             .filter(~Q(bot_claim=key) | Q(bot_claimed_at__lt=now - LEASE))
+             .filter(~Q(bot_claim=key) | Q(bot_claimed_at=None) | Q(bot_claimed_at__lt=now - LEASE))
              .update(bot_claim=key, bot_claimed_at=now))
     return taken == 1
 
 
-def play_turn(seat_id: int, strengths: Mapping[str, Strength] = STRENGTHS) -> bool:
-    """If the bot of seat `seat_id` is to act and this worker wins the claim: think and submit.
-    True when its move was applied."""
+def play_turn(seat_id: int, strengths: Mapping[str, Strength] = STRENGTHS, *, key: str | None = None) -> bool:
+    """If the bot of seat `seat_id` has something to do (and it is turn `key`, when given: a job
+    for a turn that has passed is dropped) and this worker wins the claim: answer its requests, or
+    think and submit.  True when its move was applied."""
     seat = Seat.objects.select_related("match").filter(pk=seat_id).first()
-    if seat is None or not seat.bot:
+    if seat is None:
         return False
     match = seat.match
     bout = Bout.objects.filter(match=match).order_by("-number").first()
-    if match.status != Match.RUNNING or match.paused or bout is None or bout.finished is not None:
+    now_key = turn_key(match, bout, seat.number) if seat.bot else None
+    if key is not None and now_key != key:
+        # dropped; a turn queued under this key is given back, so that a resumed match (whose
+        # commit may have found it still queued) enqueues it again
+        release(seat.pk, key)
+        enqueue_turns(match.pk)
         return False
-    if answer_requests(match, bout, seat.number):
-        return False  # the answer changed the bout (a takeback): its own event wakes the next sweep
-    game = match.game
-    state = game.load(bout.state)
-    if game.result(state) is not None:
-        return False
-    awaited = game.pending(state) if game.sealed else game.to_act(state)
-    if seat.number not in awaited:
+    if now_key is None or bout is None:
         return False
     now = timezone.now()
-    # a sealed round is one turn however many others submit meanwhile
-    key = f"{bout.pk}:r{bout.round_version}" if game.sealed else f"{bout.pk}:{bout.version}"
-    if not claim(seat.pk, seat.bot, key, now):
+    if not claim(seat.pk, seat.bot, now_key, now):
         return False
+    if answer_requests(match, bout, seat.number):
+        return False  # the answer changed the match: its commit enqueues what comes next
+    game = match.game
+    state = game.load(bout.state)
+    if seat.number not in (game.pending(state) if game.sealed else game.to_act(state)):
+        return False  # it had requests to answer only
     try:
         knobs = _within_clock(strengths[seat.bot], bout, seat.number, now)
         # per match too: two matches of one game must not replay one game move for move
@@ -136,13 +256,25 @@ def play_turn(seat_id: int, strengths: Mapping[str, Strength] = STRENGTHS) -> bo
         action = computer.choose(game, state, seat.number, knobs, seed=seed)
         services.submit(match.pk, seat.number, game.format(action), bout.version)
     except (ServiceError, RuleError) as error:
+        # refused (the bout moved on meanwhile): the turn that follows, if its own, is enqueued by
+        # the commit that moved it (and here, should that commit have found this turn claimed)
         log.info("bot of seat %s in match %s did not move: %s", seat.number, match.pk, error)
-        release(seat.pk, key)
+        enqueue_turns(match.pk)
         return False
     except Exception:
-        release(seat.pk, key)  # e.g. a locked database: the next sweep tries again
+        release(seat.pk, now_key)  # e.g. a locked database: tried again a little later
+        enqueue_turns(match.pk, delay=RETRY)
         raise
     return True
+
+
+def _to_answer(match: Match, bout: Bout, seat: int) -> list[str]:
+    """The open requests of its opponents the bot of `seat` answers, by id (where the opponent
+    answers them; the host's matches wait for the host)."""
+    if offers.answerer(match) != offers.OPPONENT:
+        return []
+    return [str(request.get("id") or request["kind"]) for request in offers.pending(match, bout)
+            if request["seat"] != seat and not request.get("declined") and request["kind"] in ANSWERS]
 
 
 def answer_requests(match: Match, bout: Bout, seat: int) -> int:
@@ -165,8 +297,9 @@ def answer_requests(match: Match, bout: Bout, seat: int) -> int:
 
 
 def release(seat_id: int, key: str) -> None:
-    """Give a claimed turn back (its move failed): the next sweep may claim it again.  Safe: a move
-    carries the version it was thought on, so a turn is still played at most once."""
+    """Give a queued or claimed turn back (its job was dropped, or its move failed): it may be
+    enqueued and claimed again.  Safe: a move carries the version it was thought on, so a turn is
+    still played at most once."""
     Seat.objects.filter(pk=seat_id, bot_claim=key).update(bot_claim="", bot_claimed_at=None)
 
 
@@ -187,35 +320,132 @@ def _within_clock(knobs: Strength, bout: Bout, seat: int, now: datetime) -> Stre
     return replace(knobs, seconds=budget)
 
 
+# -- the workers (matches/core/runtime.py runs them) --------------------------------------------
+
+
+def _jobs(lanes: tuple[str, ...]) -> Any:
+    return DBTaskResult.objects.ready().filter(task_path=bot_turn.module_path, queue_name__in=lanes)
+
+
+def take(lanes: tuple[str, ...] = LANES, worker_id: str = "") -> DBTaskResult[Any, Any] | None:
+    """The next bot job of `lanes` (the highest priority, then the oldest), taken for this worker
+    as the backend's own worker takes one (locked, skipping rows another worker holds); None when
+    none is ready."""
+    jobs = _jobs(lanes)
+    with exclusive_transaction(jobs.db):
+        job: DBTaskResult[Any, Any] | None = jobs.get_locked()
+        if job is not None:
+            job.claim(worker_id or _worker_id("sweep"))
+    return job
+
+
+def run_job(job: DBTaskResult[Any, Any], strengths: Mapping[str, Strength] = STRENGTHS) -> bool:
+    """Run a job `take` returned, in this thread, and record its outcome on its row.  True when
+    its move was applied."""
+    try:
+        seat_id, key = job.task_result.args
+        moved = play_turn(seat_id, strengths, key=key)
+    except Exception as error:
+        job.set_failed(error)
+        raise
+    job.set_successful(moved)
+    return moved
+
+
 def sweep_bots(strengths: Mapping[str, Strength] = STRENGTHS) -> int:
-    """Every bot to act moves once (claimed, so other workers skip it); the moves applied."""
+    """Catch up (`enqueue_due`), then run every ready bot job in this thread, in lane order
+    (`run_bots --once`); the moves applied."""
+    enqueue_due()
     played = 0
-    for seat_id in due_seats():
+    while (job := take()) is not None:
         try:
-            played += play_turn(seat_id, strengths)
+            played += run_job(job, strengths)
         except Exception:  # one broken match must not stop the other bots
-            log.exception("bot turn failed for seat %s", seat_id)
+            log.exception("bot job %s failed", job.pk)
     return played
 
 
-# -- the worker (matches/core/runtime.py runs it) -----------------------------------------------
+def reap(now: datetime | None = None) -> int:
+    """Bot jobs still running `LEASE` after they were taken lost their worker: each is failed
+    (`LeaseExpired`) and enqueued again, in its lane.  The jobs enqueued again."""
+    now = timezone.now() if now is None else now
+    stale = list(DBTaskResult.objects.running().filter(task_path=bot_turn.module_path,
+                                                       started_at__lt=now - LEASE).values_list("pk", flat=True))
+    retaken = 0
+    for pk in stale:
+        with transaction.atomic():
+            job = DBTaskResult.objects.running().select_for_update(skip_locked=True).filter(pk=pk).first()
+            if job is None:
+                continue  # another worker's reaper has it, or it finished meanwhile
+            job.set_failed(LeaseExpired(f"its worker ({', '.join(job.worker_ids)}) stopped"))
+            bot_turn.using(queue_name=job.queue_name, priority=job.priority).enqueue(*job.task_result.args)
+            log.warning("bot job %s lost its worker: enqueued again", pk)
+            retaken += 1
+    return retaken
 
 
-def _wake(match_id: int, moved: object) -> None:
-    wanted.set()
+def _worker_id(lane: str) -> str:
+    return f"{socket.gethostname()[:40]}-{os.getpid()}-{lane}"[:64]
+
+
+class Lane:
+    """One worker thread: the backend's own worker loop (django-tasks-db's `db_worker`, whose
+    command cannot run in a thread: it installs signal handlers) on some lanes, started again
+    after a database error (not migrated yet)."""
+
+    def __init__(self, lanes: tuple[str, ...], number: int) -> None:
+        # the loop of the backend's `db_worker` command, its public class
+        from django_tasks_db.management.commands.db_worker import Worker as BackendWorker
+
+        self.lanes = lanes
+        self.stopped = threading.Event()
+        self.worker = BackendWorker(queue_names=list(lanes), interval=float(settings.DEATHMATCH_BOT_POLL),
+                                    batch=False, backend_name="default", startup_delay=False, max_tasks=None,
+                                    worker_id=_worker_id(f"{number}{'q' if lanes == (QUICK,) else 'a'}"),
+                                    excluded_queue_names=[])
+        self.thread = runtime.start_worker(self.serve, name=f"deathmatch-bots-{'-'.join(lanes)}")
+
+    def serve(self) -> None:
+        warned = False
+        while not self.stopped.is_set():
+            try:
+                self.worker.run()
+            except DatabaseError as error:
+                if not warned:
+                    log.warning("bot lane %s: database not ready (%s)", ",".join(self.lanes), error)
+                    warned = True
+            except Exception:
+                log.exception("bot lane %s failed; retrying", ",".join(self.lanes))
+            self.stopped.wait(1.0)
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.worker.running = False
 
 
 @contextlib.contextmanager
 def _rounds() -> Iterator[runtime.Step]:
-    """While the worker runs, every committed change in this process wakes it: a bot may be to move."""
-    events.subscribe(_wake)
+    """While the worker runs: its lane threads take the jobs; its rounds catch up once, then take
+    back the jobs of workers that died."""
+    lanes = [Lane(served, number) for number, served in enumerate(LANE_THREADS)]
+    caught_up = False
+
+    def step() -> int:
+        nonlocal caught_up
+        if not caught_up:
+            enqueue_due()
+            caught_up = True
+        return reap()
+
     try:
-        yield sweep_bots
+        yield step
     finally:
-        events.unsubscribe(_wake)
+        for lane in lanes:
+            lane.stop()
 
 
 # beside the clocks: on in a web process with the in-process clocks on
 WORKER = runtime.Worker(
-    name="bots", rounds=_rounds, wake=wanted, done="played {} bot move(s)", enabled="DEATHMATCH_INPROCESS_CLOCKS",
-    enabled_default=False, idle="DEATHMATCH_CLOCK_MAX_IDLE")
+    name="bots", rounds=_rounds, wake=threading.Event(), done="took back {} bot job(s) whose worker stopped",
+    enabled="DEATHMATCH_INPROCESS_CLOCKS", enabled_default=False, idle="DEATHMATCH_BOT_REAP_SECONDS",
+    idle_default=LEASE.total_seconds() / 3)
