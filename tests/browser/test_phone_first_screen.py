@@ -121,3 +121,19 @@ def test_host_console_to_send_clear_of_the_play_bar(browser: Any, start_match: S
     }""")
     host.screenshot(path=str(ARTIFACTS / "phone-host-custom-queue.png"))
     assert not overlap, f"under the fixed bar: {overlap}"
+
+
+def test_home_checkboxes_render_as_boxes(browser: Any, server: Server) -> None:
+    """The "Charge network lag" checkbox (and every other on the home page) is a square box, not
+    the small circle the text fields' padding and rounded corners made of it."""
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(server.url + "/")
+    page.locator("#no-lag-comp").scroll_into_view_if_needed()
+    boxes = page.eval_on_selector_all('input[type="checkbox"]', """els => els.filter(el => el.getClientRects().length)
+        .map(el => { const r = el.getBoundingClientRect(), s = getComputedStyle(el);
+                     return [el.id, r.width, r.height, parseFloat(s.borderTopLeftRadius), parseFloat(s.paddingLeft)]; })""")
+    assert any(b[0] == "no-lag-comp" for b in boxes)
+    page.screenshot(path=str(ARTIFACTS / "home-checkbox-390x844.png"))
+    for name, width, height, radius, padding in boxes:
+        assert abs(width - height) < 1 and width >= 16 and radius < width / 4 and padding == 0, name
+    page.context.close()
