@@ -137,3 +137,24 @@ def test_home_checkboxes_render_as_boxes(browser: Any, server: Server) -> None:
     for name, width, height, radius, padding in boxes:
         assert abs(width - height) < 1 and width >= 16 and radius < width / 4 and padding == 0, name
     page.context.close()
+
+
+@pytest.mark.parametrize("link", ["seat", "host"])
+def test_nothing_added_after_load_moves_the_page(link: str, browser: Any, start_match: StartMatch) -> None:
+    """No layout shift from what the scripts add (issue 56): the page under the top bar starts where
+    it does without JavaScript, so the Chat button chat.js puts in the bar has its room reserved."""
+    match = start_match("grid-master")
+    match.start()
+    url = match.seats[1] if link == "seat" else match.host.url
+    tops = []
+    for scripts in (False, True):
+        context = browser.new_context(viewport={"width": 412, "height": 823}, is_mobile=True, java_script_enabled=scripts)
+        page = context.new_page()
+        page.goto(url)
+        if scripts:
+            wait_connected(page)
+            page.wait_for_selector(".chat-toggle", state="visible", timeout=TIMEOUT)
+        tops.append(page.evaluate("document.querySelector('main').getBoundingClientRect().top"))
+        context.close()
+    assert tops[0] == tops[1], f"main moves from y={tops[0]} to y={tops[1]} once the scripts run"
+    match.host.context.close()
