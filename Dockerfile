@@ -7,7 +7,7 @@ FROM node:20-slim AS frontend
 WORKDIR /build
 # the lock's versions exactly (npm ci), as requirements.txt pins the Python side
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund \
+RUN npm ci --omit=dev --no-audit --no-fund \
  && mkdir -p vendor \
  && cp node_modules/htmx.org/dist/htmx.min.js vendor/htmx.min.js \
  && cp node_modules/htmx-ext-ws/dist/ws.js vendor/htmx-ext-ws.js \

@@ -252,7 +252,16 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", "") or BASE_DIR / "staticfiles")
+# In production (DJANGO_DEBUG=0, the Dockerfile's collectstatic) WhiteNoise serves hashed names
+# (app.3f2a….css, cached for a year as immutable) and their gzip/Brotli copies (issue 56: htmx went
+# out at 52 KB where gzip gives 16 KB).  With DEBUG on (dev serving, the tests, .ci/install's
+# collectstatic) the plain storage: a manifest would have to be rebuilt after every edit of a file.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage" if DEBUG
+                    else "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

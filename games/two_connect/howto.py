@@ -11,7 +11,7 @@ _SQUAVA = ("Squava is 5x5: place a stone on any empty square. Four in a row (acr
            "without four loses it. A full board with no result is drawn.")
 _GOMOKU = ("Gomoku is 14x14: place a stone on any empty point. Five or more in a row wins the board; a full "
            "board is drawn.")
-_YINSH = ("Yinsh (blitz) is the official YINSH board of 85 points. Each player first places 5 rings, one a "
+_YINSH = ("Yinsh (blitz) is the official Yinsh board of 85 points. Each player first places 5 rings, one a "
           "turn. After that a turn is a ring move: put a marker of your colour in one of your rings, then move "
           "that ring in a straight line over any number of empty points; it may then jump one unbroken group of "
           "markers (any colours) and must stop on the first empty point behind them. A ring never passes over "

@@ -105,7 +105,7 @@ def parse_point(text: str) -> int:
     if _POINT_RE.match(raw) and raw in _BY_NAME:
         return _BY_NAME[raw]
     raise NotationError(
-        f"expected a YINSH point like E5 (column A-K with its valid numbers, "
+        f"expected a Yinsh point like E5 (column A-K with its valid numbers, "
         f"e.g. A2-A5, F2-F10, K7-K10), got {text.strip()!r}"
     )
 

@@ -598,3 +598,16 @@ def test_the_host_and_spectators_cannot_move() -> None:
     for viewer in (HOST, SPECTATOR):
         with pytest.raises(IllegalAction, match="not your turn"):
             play(state, viewer, "squava C3")
+
+
+def test_yinsh_is_spelled_one_way_in_refusals_and_rules() -> None:
+    """Issue 56: "YINSH" in refusals, "Yinsh" elsewhere; now "Yinsh" everywhere a player reads."""
+    from games.core.errors import NotationError
+    from games.two_connect.howto import YINSH as HOWTO
+    from games.two_connect.yinsh import parse_point
+
+    with pytest.raises(NotationError) as refused:
+        parse_point("Z99")
+    assert "Yinsh point" in str(refused.value) and "YINSH" not in str(refused.value)
+    assert "'Z99'" in str(refused.value)  # echoed as typed
+    assert "YINSH" not in repr(HOWTO)
