@@ -185,6 +185,9 @@
   // the move carries the player's think time (netclock.js measures it; the server's lag quota)
   document.addEventListener("htmx:configRequest", function (e) {
     if (!e.detail.elt || e.detail.elt.id !== "move-form" || !window.dmThinkTime) { return; }
+    // a move sent again (retry.js) goes as it was sent, its think time too: measured again, it
+    // differed whenever the page had not yet heard that the first one went through
+    if (e.detail.headers && e.detail.headers["X-Retry"]) { return; }
     var think = window.dmThinkTime();
     if (think !== null) { e.detail.parameters.think = think.toFixed(3); }
   });

@@ -70,7 +70,10 @@ def test_the_host_sees_a_seats_away_time_run_down_and_the_clocks_run_again_when_
     assert len({s["left"] for s in counting}) >= 2, counting  # counting down on the page
     assert all("(running)" in s["presence"] for s in counting)
     assert host.locator('#presence li:has-text("Bob (seat 2)") .away-left').inner_text() == "0:04"
-    assert "(running)" not in host.inner_text("#presence")
+    # the presence box's "(running)" goes with the update that ran the clocks again, or the next one
+    # (a busy machine drew them apart): waited for, not read at once
+    host.wait_for_function("() => !document.querySelector('#presence').innerText.includes('(running)')",
+                           timeout=TIMEOUT)
     assert "has used its 4 s of away time this bout" in host.inner_text("#log")
     host.locator(LEFT).scroll_into_view_if_needed()
     host.screenshot(path=str(ARTIFACTS / "away-budget-host.png"))

@@ -99,6 +99,6 @@ def test_phone_tap_targets_move_box_and_status_in_view(browser: Any, start_match
     assert wall.evaluate("document.querySelector('#move-text').getBoundingClientRect().width") >= 150
     # using the controls under the board: the status line stays on screen
     wall.evaluate("""() => document.querySelector("#seat-requests").scrollIntoView({block: "center"})""")
-    assert not wall.evaluate(IN_VIEW_JS, "#clocks")  # (scrolled well past the top of the page)
+    assert not wall.evaluate(IN_VIEW_JS, ".match-head")  # (scrolled well past the top of the page)
     wall.wait_for_function(IN_VIEW_JS, arg="#status", timeout=TIMEOUT)
     wall.screenshot(path=str(ARTIFACTS / "issue25-phone-wall.png"))

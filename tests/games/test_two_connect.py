@@ -504,7 +504,7 @@ def test_yinsh_move_notation_maps_to_points() -> None:
         ("squava", "expected a Squava move after 'squava'"),
         ("squava F6", "expected a Squava square from A1 to E5"),
         ("gomoku O1", "expected a Gomoku square from A1 to N14"),
-        ("yinsh ring A1", "expected a YINSH point"),
+        ("yinsh ring A1", "expected a Yinsh point"),
         ("squava a1; gomoku b2; yinsh ring e5", "at most two moves"),
         ("", "got nothing"),
         ("chess e4", "each move starts with its board"),

@@ -60,13 +60,13 @@ def test_the_85_placement_points_column_by_column() -> None:
 
 @pytest.mark.parametrize("corner", ["A1", "A6", "F1", "F11", "K6", "K11"])
 def test_the_six_corners_are_not_points(corner: str) -> None:
-    with pytest.raises(NotationError, match="expected a YINSH point"):
+    with pytest.raises(NotationError, match="expected a Yinsh point"):
         parse_point(corner)
 
 
 @pytest.mark.parametrize("text", ["L5", "A7", "B0", "K12", "E11"])
 def test_points_off_the_board_are_notation_errors(text: str) -> None:
-    with pytest.raises(NotationError, match="expected a YINSH point"):
+    with pytest.raises(NotationError, match="expected a Yinsh point"):
         GAME.parse(GAME.new(), 1, f"ring {text}")
 
 
@@ -395,7 +395,7 @@ def test_format_is_canonical() -> None:
     [
         ("ring", "which point"),
         ("E5-E8-E9", "expected a ring placement like 'ring E5' or a ring move like 'E5-E8'"),
-        ("ring A1", "expected a YINSH point like E5"),
+        ("ring A1", "expected a Yinsh point like E5"),
         ("squava C3", "this is a Yinsh game"),
     ],
 )
