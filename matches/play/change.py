@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import EllipsisType
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -142,3 +144,9 @@ def part() -> Iterator[None]:
         yield
     finally:
         _open.depth -= 1
+
+
+def clean(text: Any) -> str:
+    """Typed text without control characters (PostgreSQL refuses NUL in text
+    columns; the others only garble the log)."""
+    return "".join(ch for ch in str(text) if ch in "\t\n" or unicodedata.category(ch) != "Cc").strip()

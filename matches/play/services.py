@@ -15,7 +15,6 @@ Host actions are logged (kind "host") with readable text; moves are logged
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -30,17 +29,16 @@ from matches.core.errors import NotAllowed, ServiceError, StaleVersion
 from matches.models import (
     Bout,
     ChatSettings,
-    GarnetEntry,
     Match,
-    MatchGarnet,
     Season,
     SeasonPlayer,
     Seat,
     TurnLog,
 )
-from matches.play import awaytime, clocks, engine, offers, sweeper
-from matches.play.change import RUNNING, STARTED, change
+from matches.play import clocks, engine, offers, sweeper
+from matches.play.change import RUNNING, STARTED, change, clean
 from matches.play.engine import bout_state, replay_bout
+from matches.play.host_adjust import adjust_clock, adjust_garnets, pause_clocks, resume_clocks
 from matches.seasons import results as season_results
 
 __all__ = [
@@ -72,17 +70,7 @@ __all__ = [
 
 sweep_clocks = sweeper.sweep_clocks
 
-#: Bounds on host adjustments: beyond them timedelta and the integer columns overflow.
-MAX_ADJUST_SECONDS = 24 * 3600
-MAX_GARNETS = 1000
-
 _SEAT_ORDERS = re.compile(r"^\s*seat\s*(\d+)\s*[:,]\s*(.*)$", re.IGNORECASE | re.DOTALL)
-
-
-def _clean(text: Any) -> str:
-    """Typed text without control characters (PostgreSQL refuses NUL in text
-    columns; the others only garble the log)."""
-    return "".join(ch for ch in str(text) if ch in "\t\n" or unicodedata.category(ch) != "Cc").strip()
 
 
 # -- creating and starting -----------------------------------------------------------
@@ -149,7 +137,7 @@ def create_match(
         raise
     except (ValueError, TypeError, KeyError) as error:
         raise ServiceError(f"these options do not work for {game.name}: {error}") from None
-    names = [_clean(n) for n in (seat_names or [])]
+    names = [clean(n) for n in (seat_names or [])]
     if len(names) > count:
         raise ServiceError(f"{game.name} has {count} seats, not {len(names)}")
     names += [""] * (count - len(names))
@@ -244,7 +232,7 @@ def submit(match: Match | int, seat: int, text: str, expected_version: int, *, t
             offers.end_by_move(match, bout, HOST, now)  # a round its deadline closed (a bout it ended has none)
             c.refuse_after_commit(NotAllowed("time ran out before your move arrived"))
         else:
-            entry = engine.play(match, bout, seat, _clean(text), now, charge=charge)
+            entry = engine.play(match, bout, seat, clean(text), now, charge=charge)
             if not offers.end_by_move(match, bout, seat, now):  # else more than the move was written
                 c.move(entry)
     return entry
@@ -275,7 +263,7 @@ def already_applied(match: Match | int, seat: int, expected_version: int, text: 
 
 def host_apply(match: Match, text: str, expected_version: int) -> TurnLog:
     """Host: a game action as HOST ("resolve"), or orders for a seat ("seat 2: A1 3")."""
-    text = _clean(text)
+    text = clean(text)
     found = _SEAT_ORDERS.match(text)
     orders = int(found.group(1)) if found else None
     over = ("no orders can be entered in it; start the next bout first" if orders else
@@ -293,7 +281,7 @@ def host_play(match: Match, texts: Sequence[str], expected_version: int) -> list
     """Host: the host's own game actions (games with `host_moves`), several at once, in order,
     each logged as its own turn: all or none (an illegal one refuses the lot, naming it), on one
     version, so a doubled Send is refused as stale, never applied twice."""
-    texts = [_clean(text) for text in texts]
+    texts = [clean(text) for text in texts]
     if not texts:
         raise NotAllowed("nothing to send: add an action first")
     with change(match, bout=RUNNING, expected=expected_version, with_clocks=True,
@@ -359,7 +347,7 @@ def correct(match: Match, sequence: int, text: str, expected_version: int) -> Tu
         for entry in moves:
             if entry is old:
                 try:
-                    action = game.parse(state, entry.actor, _clean(text))
+                    action = game.parse(state, entry.actor, clean(text))
                     state = game.apply(state, entry.actor, action)
                 except RuleError as error:
                     raise engine.illegal_after(error, f"the correction of turn #{sequence} is illegal") from None
@@ -504,82 +492,6 @@ def end_match(match: Match, winners: Sequence[int] | None = None) -> Match:
         c.note(f"ended the match: {names}")
         engine.finish_match(match, bout, winners, "ended by the host", now)
         return match
-
-
-# -- host: clocks and garnets ---------------------------------------------------------------
-
-
-def pause_clocks(match: Match) -> None:
-    with change(match) as c:
-        match, bout, now = c.match, c.bout, c.now
-        if match.status != Match.RUNNING:
-            raise NotAllowed("the match is not running")
-        if match.paused:
-            raise NotAllowed("the clocks are already paused")
-        match.paused = True
-        match.save(update_fields=["paused"])
-        if bout is not None:
-            clocks.pause(bout, now)
-            engine.bump(bout)
-            bout.save()
-        c.note("paused the clocks")
-
-
-def resume_clocks(match: Match) -> None:
-    with change(match) as c:
-        match, bout, now = c.match, c.bout, c.now
-        if not match.paused:
-            raise NotAllowed("the clocks are not paused")
-        awaytime.host_resume(match, bout, now)  # ends an away pause too; the host wins while the seat is away
-        match.paused = False
-        match.save(update_fields=["paused", *awaytime.MATCH_FIELDS])
-        if bout is not None:
-            to_act = match.game.to_act(engine.bout_state(bout)) if bout.finished is None else ()
-            clocks.resume(bout, to_act, now)
-            engine.bump(bout)
-            bout.save()
-        c.note("restarted the clocks")
-
-
-def adjust_clock(match: Match, seat: int, seconds: float) -> None:
-    """Host: add (or remove, with a negative number) time on a seat's clock;
-    in sealed games, move the round deadline."""
-    with change(match, bout=RUNNING, seat=seat, with_clocks=True,
-                over="its clocks have stopped, so no time can be added or removed") as c:
-        bout, seat = c.running, c.seat
-        seconds = float(seconds)
-        if not abs(seconds) <= MAX_ADJUST_SECONDS:  # also refuses NaN
-            raise ServiceError(f"add or remove at most {MAX_ADJUST_SECONDS} seconds (a day) at a time")
-        outcome = clocks.adjust(bout, seat, seconds, c.now)
-        if not outcome:
-            raise NotAllowed("this bout has no clock to adjust")
-        engine.bump(bout)
-        bout.save()
-        sign = "added" if seconds >= 0 else "removed"
-        c.note(f"{sign} {abs(seconds):g} s for {engine.seat_label(c.match, seat)}: {outcome}")
-
-
-def adjust_garnets(match: Match, seat: int, amount: int, reason: str = "") -> GarnetEntry | MatchGarnet:
-    """Host: award (or deduct, negative) garnets: in the season ledger of a match in a season,
-    else on the match itself (never in a season found by name; the season host may add the
-    match to a season later, which moves them into its ledger: matches/season_attach.py)."""
-    reason = _clean(reason)
-    amount = int(amount)
-    if amount == 0:
-        raise ServiceError("award or deduct at least one garnet")
-    if abs(amount) > MAX_GARNETS:
-        raise ServiceError(f"award or deduct at most {MAX_GARNETS} garnets at a time")
-    with change(match, seat=seat) as c:
-        match, bout = c.match, c.bout
-        seat_row = match.seats.get(number=c.seat)
-        entry = season_results.match_host_garnets(match, seat_row, amount, reason.strip(), c.now)
-        if bout is not None:
-            engine.bump(bout)
-            bout.save()
-        verb = f"awarded {amount}" if amount > 0 else f"deducted {-amount}"
-        why = f": {reason.strip()}" if reason.strip() else ""
-        c.note(f"{verb} garnet(s) {'to' if amount > 0 else 'from'} {engine.seat_label(match, seat)}{why}")
-        return entry
 
 
 # -- host: replays ---------------------------------------------------------------------------
