@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,10 +24,13 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from django.test import Client, override_settings
 
 from tests import discordspec
+from tests.browser.conftest import Server
 from tests.discordserver import APPLICATION, BOT_TOKEN, FakeDiscord
 
 GUILD, CHANNEL = "1000000000000000001", "1000000000000000002"
 _ids = itertools.count(1400000000000000000)
+#: the key Discord signs with, for the tests that post to a live server (`live`)
+KEY = Ed25519PrivateKey.generate()
 
 
 @dataclass(frozen=True)
@@ -147,3 +152,21 @@ def press(custom_id: str, by: Person, *, values: list[str] | None = None, messag
     return {"id": str(next(_ids)), "application_id": APPLICATION, "type": 3, "token": token, "version": 1,
             "channel_id": str(next(_ids)), "locale": "en-US", "user": by.user(), "data": data,
             "message": message or {"id": str(next(_ids)), "content": "", "components": []}}
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[tuple[Server, FakeDiscord]]:
+    """A daphne of its own (process, database, in-process Discord worker) pointed at a stand-in Discord;
+    a module's tests share it, and every request it made must be one Discord takes."""
+    fake = FakeDiscord()
+    public = KEY.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+    with pytest.MonkeyPatch.context() as env, tempfile.TemporaryDirectory() as workdir:
+        for name, value in {"DISCORD_APPLICATION_ID": APPLICATION, "DISCORD_PUBLIC_KEY": public,
+                            "DISCORD_BOT_TOKEN": BOT_TOKEN, "DISCORD_API_BASE": fake.base,
+                            "DEATHMATCH_PUBLIC_URL": "https://dm.example.org"}.items():
+            env.setenv(name, value)
+        server = Server(Path(workdir))
+        yield server, fake
+        server.stop()
+    fake.close()
+    assert fake.violations == [], "requests Discord would not take"

@@ -7,47 +7,27 @@ from __future__ import annotations
 
 import json
 import re
-import tempfile
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from matches.discord.hosting import ANSWERED
 from tests import discordspec
 from tests.browser.conftest import Server
-from tests.discordserver import APPLICATION, BOT_TOKEN, Delivered, FakeDiscord
-from tests.matches.discord.conftest import BOT, CHANNEL, HOST, PEOPLE, Person, command, new_command, sign
+from tests.discordserver import Delivered, FakeDiscord
+from tests.matches.discord.conftest import BOT, CHANNEL, HOST, KEY, PEOPLE, Person, command, new_command, sign
 
-KEY = Ed25519PrivateKey.generate()
 #: hosts of their own for the tests that host several matches: the budget of new matches is counted per
 #: Discord user a minute (10), and this module's tests share one server, so HOST alone would pass it
 TESTER = Person("1500000000000000002", "tester", "Tester")
 COHOST = Person("1500000000000000003", "cohost", "Co-host")
 LINK = re.compile(r"https?://[^\s)]+/(?P<kind>[phw])/(?P<token>[A-Za-z0-9_-]+)/")
-
-
-@pytest.fixture(scope="module")
-def live() -> Iterator[tuple[Server, FakeDiscord]]:
-    fake = FakeDiscord()
-    public = KEY.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
-    with pytest.MonkeyPatch.context() as env, tempfile.TemporaryDirectory() as workdir:
-        for name, value in {"DISCORD_APPLICATION_ID": APPLICATION, "DISCORD_PUBLIC_KEY": public,
-                            "DISCORD_BOT_TOKEN": BOT_TOKEN, "DISCORD_API_BASE": fake.base,
-                            "DEATHMATCH_PUBLIC_URL": "https://dm.example.org"}.items():
-            env.setenv(name, value)
-        server = Server(Path(workdir))
-        yield server, fake
-        server.stop()
-    fake.close()
-    assert fake.violations == [], "requests Discord would not take"
 
 
 @pytest.fixture(scope="module")

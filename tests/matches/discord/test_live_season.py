@@ -6,35 +6,15 @@ stand-in and classified by who may read the links in it."""
 from __future__ import annotations
 
 import re
-import tempfile
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from tests.browser.conftest import Server
-from tests.discordserver import APPLICATION, BOT_TOKEN, FakeDiscord
+from tests.discordserver import FakeDiscord
 from tests.matches.discord.conftest import CHANNEL, HOST, PEOPLE, command, new_command, press
-from tests.matches.discord.test_live import KEY, ephemeral, interact
+from tests.matches.discord.test_live import ephemeral, interact
 
 LINK = re.compile(r"https?://[^\s)\"]+/(?P<kind>me|p|h|s|w)/(?P<token>[A-Za-z0-9_-]+)/")
-
-
-@pytest.fixture(scope="module")
-def live() -> Iterator[tuple[Server, FakeDiscord]]:
-    fake = FakeDiscord()
-    public = KEY.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
-    with pytest.MonkeyPatch.context() as env, tempfile.TemporaryDirectory() as workdir:
-        for name, value in {"DISCORD_APPLICATION_ID": APPLICATION, "DISCORD_PUBLIC_KEY": public,
-                            "DISCORD_BOT_TOKEN": BOT_TOKEN, "DISCORD_API_BASE": fake.base,
-                            "DEATHMATCH_PUBLIC_URL": "https://dm.example.org"}.items():
-            env.setenv(name, value)
-        server = Server(Path(workdir))
-        yield server, fake
-        server.stop()
-    fake.close()
-    assert fake.violations == [], "requests Discord would not take"
 
 
 def test_a_season_run_from_the_channel_sends_each_link_only_to_its_owner(live: tuple[Server, FakeDiscord]) -> None:
