@@ -79,6 +79,10 @@ STRENGTHS: Mapping[str, Strength] = computer.STRENGTHS
 #: a job still running this long after it was taken lost its worker (a strong search takes seconds):
 #: it is taken again, and so may the turn's claim
 LEASE = timedelta(seconds=30)
+#: a finished bot job's row is kept this long (a day's moves, to read back what the bots did), then deleted
+#: by `prune`, at most once every `PRUNE_EVERY` per worker
+KEEP_FINISHED = timedelta(days=1)
+PRUNE_EVERY = timedelta(hours=1)
 #: a turn whose move failed unexpectedly (a locked database) is tried again after this
 RETRY = timedelta(seconds=1)
 #: never think longer than this share of the time the seat has left
@@ -384,6 +388,15 @@ def reap(now: datetime | None = None) -> int:
     return retaken
 
 
+def prune(now: datetime | None = None) -> int:
+    """Delete the rows of bot jobs that finished (done, refused or failed) over `KEEP_FINISHED`
+    ago: one a move, they would otherwise grow without end.  The rows deleted."""
+    now = timezone.now() if now is None else now
+    old = DBTaskResult.objects.finished().filter(task_path=bot_turn.module_path, finished_at__lt=now - KEEP_FINISHED)
+    deleted, _ = old.delete()
+    return deleted
+
+
 def _worker_id(lane: str) -> str:
     return f"{socket.gethostname()[:40]}-{os.getpid()}-{lane}"[:64]
 
@@ -426,16 +439,21 @@ class Lane:
 @contextlib.contextmanager
 def _rounds() -> Iterator[runtime.Step]:
     """While the worker runs: its lane threads take the jobs; its rounds catch up once, then take
-    back the jobs of workers that died."""
+    back the jobs of workers that died (and, once an hour, delete old finished jobs)."""
     lanes = [Lane(served, number) for number, served in enumerate(LANE_THREADS)]
     caught_up = False
+    pruned: datetime | None = None
 
     def step() -> int:
-        nonlocal caught_up
+        nonlocal caught_up, pruned
         if not caught_up:
             enqueue_due()
             caught_up = True
-        return reap()
+        now = timezone.now()
+        if pruned is None or now - pruned >= PRUNE_EVERY:
+            prune(now)
+            pruned = now
+        return reap(now)
 
     try:
         yield step

@@ -132,6 +132,26 @@ def test_a_job_whose_worker_stopped_is_taken_again_after_the_lease(
     assert len(moves(match, 2)) == 1
 
 
+def test_finished_jobs_are_deleted_a_day_after_and_waiting_ones_never(
+        make_match: Any, play: Any, django_capture_on_commit_callbacks: Any) -> None:
+    match = person_against(make_match, "easy")
+    start = dt.datetime.now(dt.UTC)
+    with time_machine.travel(start, tick=False) as clock:
+        with django_capture_on_commit_callbacks(execute=True):
+            play(match, 1, "C3")
+        assert bots.sweep_bots(SMALL) == 1  # the bot's first move: its job finished now
+        with django_capture_on_commit_callbacks(execute=True):
+            play(match, 1, "D4")
+        waiting = jobs(status=TaskResultStatus.READY)
+        assert len(waiting) == 1
+        clock.shift(bots.KEEP_FINISHED.total_seconds() - 1)
+        assert bots.prune() == 0  # kept for a day
+        clock.shift(2)
+        assert bots.prune() == 1
+        assert jobs() == waiting  # a job still to run is never deleted, however old
+        assert bots.sweep_bots(SMALL) == 1 and len(moves(match, 2)) == 2
+
+
 @pytest.mark.postgres
 @pytest.mark.skipif(not POSTGRES, reason="needs DATABASE_URL pointing at PostgreSQL")
 @pytest.mark.django_db(transaction=True)
