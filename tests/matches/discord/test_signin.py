@@ -7,6 +7,7 @@ anyone else's.  Every way Discord refuses or fails leaves nobody signed in and n
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -242,3 +243,28 @@ def test_oauth_requests_reach_only_the_configured_discord_host(signin: FakeDisco
             session.get(f"https://127.0.0.1:{signin.port}/api/v10/users/@me")  # the port's scheme is http
         # the configured host answers (a token it never issued: 401)
         assert session.get(oauth.me_url(), headers={"Authorization": "Bearer never-issued"}).status_code == 401
+
+
+def test_the_client_secret_and_the_tokens_reach_no_log_line(signin: FakeDiscord, client: Client,
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    sign_in(client, signin, ANN)
+    signin.fail("token", 500, {"message": "500: Internal Server Error", "code": 0})
+    client.post(reverse("account_logout"))
+    sign_in(client, signin, ANN)
+    secrets = [CLIENT_SECRET, *signin.bearers, *signin.grants]
+    assert len(secrets) == 4  # the secret, one token, two codes
+    text = caplog.text + "".join(str(r.args) for r in caplog.records)
+    assert not [s for s in secrets if s in text]
+
+
+def test_allauth_s_own_pages_are_the_site_s_and_offer_no_password(signin: FakeDiscord, client: Client) -> None:
+    text = shown(client, "/accounts/login/")
+    assert 'class="topbar"' in text and 'type="password"' not in text and "/accounts/discord/login/" in text
+    sign_in(client, signin, ANN)
+    text = shown(client, "/accounts/logout/")  # sign out's confirmation, for a GET
+    assert 'class="topbar"' in text and 'type="password"' not in text and "Sign Out" in text
+    client.post(reverse("account_logout"))
+    for gone in ("/accounts/signup/", "/accounts/password/reset/", "/accounts/email/"):
+        assert client.get(gone).status_code == 404
+    assert client.post("/accounts/login/", {"login": "x", "password": "y"}).status_code == 403
