@@ -264,6 +264,8 @@ def test_allauth_s_own_pages_are_the_site_s_and_offer_no_password(signin: FakeDi
     sign_in(client, signin, ANN)
     text = shown(client, "/accounts/logout/")  # sign out's confirmation, for a GET
     assert 'class="topbar"' in text and 'type="password"' not in text and "Sign Out" in text
+    text = shown(client, "/accounts/3rdparty/")  # allauth's connections page: the one Discord account
+    assert 'class="topbar"' in text and "Player 1" in text
     client.post(reverse("account_logout"))
     for gone in ("/accounts/signup/", "/accounts/password/reset/", "/accounts/email/"):
         assert client.get(gone).status_code == 404
