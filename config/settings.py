@@ -350,6 +350,9 @@ if HTTPS:
     SECURE_HSTS_PRELOAD = _env_bool("DJANGO_HSTS_PRELOAD", True)
     SECURE_SSL_REDIRECT = _env_bool("DJANGO_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Sign in with Discord's redirect_uri is https even where the proxy's header did not say so: it must
+    # be the one registered in Discord's Developer Portal, character for character
+    ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https"
 
 # Content-Security-Policy (django-csp): scripts and styles only from this site
 # (no inline script; htmx's own indicator style is turned off in base.html);
