@@ -122,4 +122,8 @@ def test_a_player_signs_in_with_discord_and_finds_their_season_and_match(
     page.wait_for_selector("a[data-discord-login]", timeout=TIMEOUT)
     page.goto(f"{signin_server.url}/mine/")
     assert page.locator("#mine-running").count() == 0 and page.locator("[data-discord-login-page]").count() == 1
+    page.screenshot(path=str(ARTIFACTS / f"discord-signin-signed-out-{name}.png"))
+    page.goto(f"{signin_server.url}/accounts/login/")  # allauth's own sign-in page, in the site's layout
+    assert page.locator("a[href*='/accounts/discord/login/']").count() >= 1
+    page.screenshot(path=str(ARTIFACTS / f"discord-signin-allauth-login-{name}.png"))
     context.close()
