@@ -56,6 +56,11 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_ratelimit",  # per-client limits (config/ratelimits.py); its system checks look at the cache
     "django_tasks_db",  # the computer players' turns, as jobs in the database (TASKS below)
+    # "Sign in with Discord" (config/discord_signin/): accounts exist only through Discord
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.discord",
     *game_apps(),  # each game's folder (games/registry.py: a game is its folder and one registry line)
     "matches",
 ]
@@ -75,6 +80,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",  # allauth's flows keep their state through it
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # a client that guessed too many secret links gets 429 for links that open nothing until its window frees
@@ -95,6 +101,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "config.discord_signin.context.signin",  # the header's Sign in with Discord
             ],
         },
     },
@@ -301,6 +308,35 @@ DISCORD_BOT_TOKEN = os.environ.get("DISCORD_BOT_TOKEN", "").strip()
 DISCORD_API_BASE = os.environ.get("DISCORD_API_BASE", "").strip() or "https://discord.com/api/v10"
 DEATHMATCH_INPROCESS_DISCORD = _env_bool("DEATHMATCH_INPROCESS_DISCORD", True)
 
+# Sign in with Discord (config/discord_signin/, README "Sign in with Discord"): OAuth2's authorization
+# code flow with the identify scope, through django-allauth's Discord provider.  On when both
+# DISCORD_APPLICATION_ID (the OAuth2 client id) and DISCORD_CLIENT_SECRET are set (the secret is read
+# here alone and sent only in the token exchange, to DISCORD_API_BASE's host; never logged).  The
+# application is built from these settings by the adapter, so no SocialApp row is needed.
+DISCORD_CLIENT_SECRET = os.environ.get("DISCORD_CLIENT_SECRET", "").strip()
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",  # the admin's staff accounts
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+SOCIALACCOUNT_ONLY = True  # no local passwords, sign-up or password-reset pages: Discord only
+ACCOUNT_EMAIL_VERIFICATION = "none"
+ACCOUNT_LOGIN_METHODS = {"username"}
+ACCOUNT_SIGNUP_FIELDS = ["username*"]
+SOCIALACCOUNT_EMAIL_VERIFICATION = "none"
+SOCIALACCOUNT_EMAIL_REQUIRED = False
+SOCIALACCOUNT_AUTO_SIGNUP = True
+SOCIALACCOUNT_STORE_TOKENS = False  # the token is used once, to read /users/@me: not kept
+# The header's link is a plain GET that goes straight on to Discord (no confirmation page of ours).
+# What allauth's POST step guards against is a page of another site starting a sign-in for the
+# visitor: that signs them in as themselves, after Discord asked them; the state check still refuses
+# a callback this browser did not start.
+SOCIALACCOUNT_LOGIN_ON_GET = True
+SOCIALACCOUNT_ADAPTER = "config.discord_signin.adapter.SignInAccounts"
+SOCIALACCOUNT_PROVIDERS = {"discord": {"provider_class": "config.discord_signin.provider.SignInProvider",
+                                       "SCOPE": ["identify"]}}
+LOGIN_REDIRECT_URL = "my_matches"
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+
 # Behind HTTPS (DJANGO_SECURE_COOKIES=1, the default with debug off): secure
 # cookies, HSTS, redirect to https.  Behind a TLS-terminating proxy that sets
 # X-Forwarded-Proto, that header tells Django the request was https.
@@ -314,6 +350,9 @@ if HTTPS:
     SECURE_HSTS_PRELOAD = _env_bool("DJANGO_HSTS_PRELOAD", True)
     SECURE_SSL_REDIRECT = _env_bool("DJANGO_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Sign in with Discord's redirect_uri is https even where the proxy's header did not say so: it must
+    # be the one registered in Discord's Developer Portal, character for character
+    ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https"
 
 # Content-Security-Policy (django-csp): scripts and styles only from this site
 # (no inline script; htmx's own indicator style is turned off in base.html);

@@ -9,5 +9,7 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("", include("matches.web.urls")),
     path("", include("matches.web.season_urls")),
-    path("discord/", include("matches.discord.discord_urls")),  # Discord's interactions endpoint (404 unless configured)
+    path("discord/", include("matches.discord.discord_urls")),
+    # Sign in with Discord: allauth's pages (Discord only: config/discord_signin/)
+    path("accounts/", include("allauth.urls")),  # Discord's interactions endpoint (404 unless configured)
 ]

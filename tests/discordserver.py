@@ -7,30 +7,42 @@ fails on demand.
 - `PATCH /channels/{id}/messages/{message}` edits a message it sent (404 code 10008 otherwise);
 - `POST /webhooks/{application}/{token}` is an interaction's follow-up (no bot token: the
   interaction token in the path is the credential, and it must be one `interaction()` registered);
-- `PUT /applications/{application}/commands` and `…/guilds/{guild}/commands`: bulk overwrite.
+- `PUT /applications/{application}/commands` and `…/guilds/{guild}/commands`: bulk overwrite;
+- OAuth2's authorization code flow ("Sign in with Discord"): `GET /oauth2/authorize` is the page a
+  browser is sent to: it checks the query (the application's `client_id`, `response_type=code`,
+  the `identify` scope, a `state`) and redirects at once to `redirect_uri` with a one-use `code` and
+  the `state` for the user `sign_in_as()` named, or with `error=access_denied` after `deny()`;
+  `POST /api/oauth2/token` (versioned or not, form-encoded, the client secret in the body or as
+  HTTP Basic) trades the code for a bearer token (400 `invalid_grant` for a code it did not issue,
+  used twice or for another `redirect_uri`; 401 `invalid_client` for a wrong secret);
+  `GET /api/users/@me` with `Authorization: Bearer <token>` is that user (401 otherwise).
 
 Every other route needs `Authorization: Bot <token>` (401 `{"message": "401: Unauthorized", "code": 0}`
 otherwise, as Discord answers a refused bot token).  Every request is checked against what Discord's
 API description says it takes (tests/discordspec.py); what is wrong is kept in `violations`, which
 the tests' fixtures require to stay empty.  `fail(route, status, ...)`
-queues answers for a route ("open-dm", "send", "followup", "commands"): 429 with `retry_after` and
+queues answers for a route ("open-dm", "send", "followup", "commands", "token", "me"): 429 with `retry_after` and
 the rate-limit headers, 403, 500...  `delivered()` classifies every message that went out: a DM to
 whom, an ephemeral reply to whom, or a post in which channel.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+import secrets
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from tests import discordspec
 
 APPLICATION = "1100000000000000001"
 BOT_TOKEN = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.stand-in.bot-token"
+CLIENT_SECRET = "stand-in-client-secret-0123456789"
 
 
 @dataclass
@@ -68,7 +80,19 @@ ROUTES = [
     ("edit", "PATCH", re.compile(r"^/api/v10/channels/(?P<channel>\d+)/messages/(?P<message>\d+)$")),
     ("followup", "POST", re.compile(r"^/api/v10/webhooks/(?P<app>\d+)/(?P<token>[^/]+)$")),
     ("commands", "PUT", re.compile(r"^/api/v10/applications/(?P<app>\d+)(?:/guilds/(?P<guild>\d+))?/commands$")),
+    ("authorize", "GET", re.compile(r"^/oauth2/authorize(?:\?.*)?$")),
+    ("token", "POST", re.compile(r"^/api(?:/v\d+)?/oauth2/token$")),
+    ("me", "GET", re.compile(r"^/api(?:/v\d+)?/users/@me$")),
 ]
+#: the routes of OAuth2: a browser's page, and the calls that carry a client secret or a bearer token
+OAUTH_ROUTES = {"authorize", "token", "me"}
+
+
+@dataclass
+class _Grant:
+    user: dict[str, Any]
+    redirect_uri: str
+    used: bool = False
 
 
 class FakeDiscord:
@@ -86,6 +110,10 @@ class FakeDiscord:
         self.exhausted: dict[str, float] = {}  # route -> its next success empties its bucket for so long
         self.violations: list[str] = []  # what a request did that Discord's API description does not allow
         self._ids = iter(range(1200000000000000000, 1300000000000000000))
+        self.oauth_user: dict[str, Any] | None = None  # who signs in at the authorize page
+        self.denying = False  # the authorize page's user presses Cancel
+        self.grants: dict[str, _Grant] = {}  # code -> what it was issued for
+        self.bearers: dict[str, dict[str, Any]] = {}  # access token -> its user
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -107,7 +135,8 @@ class FakeDiscord:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.port = self.server.server_address[1]
-        self.base = f"http://127.0.0.1:{self.port}/api/v10"
+        self.origin = f"http://127.0.0.1:{self.port}"
+        self.base = f"{self.origin}/api/v10"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
@@ -118,6 +147,17 @@ class FakeDiscord:
         ones to `user_id` only."""
         with self.lock:
             self.interactions[token] = _Interaction(user_id, channel_id)
+
+    def sign_in_as(self, user: dict[str, Any]) -> None:
+        """The browser at the authorize page is this Discord user (a User object: id, username,
+        global_name...), who authorizes the application."""
+        with self.lock:
+            self.oauth_user, self.denying = user, False
+
+    def deny(self) -> None:
+        """The user at the authorize page cancels: Discord redirects back with error=access_denied."""
+        with self.lock:
+            self.denying = True
 
     def fail(self, route: str, status: int, body: Any = None, headers: dict[str, str] | None = None,
              times: int = 1) -> None:
@@ -176,13 +216,19 @@ class FakeDiscord:
 
     def _handle(self, handler: BaseHTTPRequestHandler, method: str) -> None:
         raw = handler.rfile.read(int(handler.headers.get("Content-Length") or 0))
-        try:
-            body = json.loads(raw) if raw else None
-        except ValueError:
-            body = None
         path = handler.path
         route, found = next(((name, m) for name, verb, pattern in ROUTES
                              if verb == method and (m := pattern.match(path))), ("", None))
+        body: Any
+        if route == "token":  # application/x-www-form-urlencoded, as OAuth2 takes it
+            body = {k: v[-1] for k, v in parse_qs(raw.decode(errors="replace")).items()} if raw else None
+        elif route == "authorize":
+            body = {k: v[-1] for k, v in parse_qs(urlsplit(path).query).items()}
+        else:
+            try:
+                body = json.loads(raw) if raw else None
+            except ValueError:
+                body = None
         authorization = handler.headers.get("Authorization", "")
         sent = {name: value for name, value in handler.headers.items()}
         with self.changed:
@@ -191,6 +237,8 @@ class FakeDiscord:
             self.calls.append(Call(method, path, route, authorization, body, status, sent))
             self.changed.notify_all()
         data = json.dumps(answer).encode() if answer is not None else b""
+        if route == "authorize" and status == 302:
+            data = b""
         handler.send_response(status)
         handler.send_header("Content-Type", "application/json")
         for name, value in headers.items():
@@ -203,6 +251,8 @@ class FakeDiscord:
                 body: Any) -> tuple[int, Any, dict[str, str]]:
         if found is None:
             return 404, {"message": "404: Not Found", "code": 0}, {}
+        if route in OAUTH_ROUTES:
+            return self._oauth(route, authorization, body)
         if route != "followup" and authorization != f"Bot {BOT_TOKEN}":
             return 401, {"message": "401: Unauthorized", "code": 0}, {}
         if self.failures.get(route):
@@ -248,6 +298,47 @@ class FakeDiscord:
             self.commands[found.group("guild") or "global"] = created
             return 200, created, ok
         return 404, {"message": "404: Not Found", "code": 0}, {}
+
+    def _oauth(self, route: str, authorization: str, body: Any) -> tuple[int, Any, dict[str, str]]:
+        """OAuth2's answers, in the shapes RFC 6749 gives and Discord sends (error, error_description)."""
+        if route == "authorize":
+            query = body or {}
+            back = query.get("redirect_uri", "")
+            if (query.get("client_id") != APPLICATION or query.get("response_type") != "code"
+                    or "identify" not in query.get("scope", "").split() or not back.startswith(("http://", "https://"))):
+                return 400, {"message": "Invalid OAuth2 authorization request", "code": 50035}, {}
+            state = {"state": query["state"]} if "state" in query else {}
+            if self.denying or self.oauth_user is None:
+                answer = {"error": "access_denied", "error_description": "The resource owner or authorization "
+                          "server denied the request", **state}
+            else:
+                code = secrets.token_urlsafe(24)
+                self.grants[code] = _Grant(dict(self.oauth_user), back)
+                answer = {"code": code, **state}
+            return 302, None, {"Location": f"{back}{'&' if '?' in back else '?'}{urlencode(answer)}"}
+        if self.failures.get(route):
+            return self.failures[route].pop(0)
+        if route == "token":
+            form = body or {}
+            client, secret = form.get("client_id", ""), form.get("client_secret", "")
+            if authorization.startswith("Basic "):
+                client, _, secret = base64.b64decode(authorization[6:]).decode().partition(":")
+            if client != APPLICATION or secret != CLIENT_SECRET:
+                return 401, {"error": "invalid_client"}, {}
+            if form.get("grant_type") != "authorization_code":
+                return 400, {"error": "unsupported_grant_type"}, {}
+            grant = self.grants.get(form.get("code", ""))
+            if grant is None or grant.used or grant.redirect_uri != form.get("redirect_uri"):
+                return 400, {"error": "invalid_grant", "error_description": 'Invalid "code" in request.'}, {}
+            grant.used = True
+            access = secrets.token_urlsafe(24)
+            self.bearers[access] = grant.user
+            return 200, {"access_token": access, "token_type": "Bearer", "expires_in": 604800,
+                         "refresh_token": secrets.token_urlsafe(24), "scope": "identify"}, {}
+        user = self.bearers.get(authorization.removeprefix("Bearer ")) if authorization.startswith("Bearer ") else None
+        if user is None:
+            return 401, {"message": "401: Unauthorized", "code": 0}, {}
+        return 200, user, {}
 
 
 def _text(body: dict[str, Any]) -> str:

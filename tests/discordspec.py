@@ -188,6 +188,8 @@ def components(rows: Any) -> list[str]:
 
 def request(route: str, method: str, headers: dict[str, str], body: Any) -> list[str]:
     """A request the bot made to the stand-in, by its route (tests/discordserver.py ROUTES)."""
+    if route in ("authorize", "token", "me"):
+        return oauth(route, headers, body)
     wrong = []
     if not USER_AGENT.match(headers.get("User-Agent", "")):
         wrong.append(f"User-Agent {headers.get('User-Agent')!r} is not DiscordBot (url, version)")
@@ -211,6 +213,42 @@ def request(route: str, method: str, headers: dict[str, str], body: Any) -> list
                 wrong += _command(command)
     if route != "followup" and not headers.get("Authorization", "").startswith("Bot "):
         wrong.append("every other route takes Authorization: Bot <token>")
+    return wrong
+
+
+def oauth(route: str, headers: dict[str, str], body: Any) -> list[str]:
+    """OAuth2's authorization code grant as Discord documents it (developers/topics/oauth2.mdx,
+    "Authorization Code Grant"; RFC 6749 section 4.1): the authorize page's query, the code's exchange
+    and the current user read with its bearer token.  "Sign in with Discord" asks `identify` alone:
+    the scope that reads /users/@me without the email."""
+    wrong = []
+    if route == "authorize":  # the browser's GET: the query is `body` here
+        query = body or {}
+        if not SNOWFLAKE.match(str(query.get("client_id", ""))):
+            wrong.append(f"client_id must be the application's id, not {query.get('client_id')!r}")
+        if query.get("response_type") != "code":
+            wrong.append("the authorization code grant takes response_type=code")
+        if query.get("scope", "").split() != ["identify"]:
+            wrong.append(f"sign-in asks the identify scope alone, not {query.get('scope')!r}")
+        if not query.get("state"):
+            wrong.append("an authorization request carries a state (CSRF: the callback checks it)")
+        if not str(query.get("redirect_uri", "")).startswith(("http://", "https://")):
+            wrong.append("redirect_uri must be an absolute http(s) URL registered for the application")
+        return wrong
+    if not USER_AGENT.match(headers.get("User-Agent", "")):
+        wrong.append(f"User-Agent {headers.get('User-Agent')!r} is not DiscordBot (url, version)")
+    if headers.get("Authorization", "").startswith("Bot "):
+        wrong.append("OAuth2 calls never carry the bot token")
+    if route == "token":  # Access Token Exchange: form-encoded grant_type, code, redirect_uri
+        if not headers.get("Content-Type", "").startswith("application/x-www-form-urlencoded"):
+            wrong.append("the token exchange is application/x-www-form-urlencoded")
+        form = body or {}
+        if form.get("grant_type") != "authorization_code" or not form.get("code") or not form.get("redirect_uri"):
+            wrong.append(f"a code is exchanged with grant_type=authorization_code, code and redirect_uri: {sorted(form)}")
+        if not (headers.get("Authorization", "").startswith("Basic ") or form.get("client_secret")):
+            wrong.append("the client authenticates (client_id and client_secret, or HTTP Basic)")
+    elif route == "me" and not headers.get("Authorization", "").startswith("Bearer "):
+        wrong.append("GET /users/@me with an OAuth2 token takes Authorization: Bearer <token>")
     return wrong
 
 

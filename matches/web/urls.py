@@ -2,6 +2,7 @@ from django.urls import path
 
 from matches.web import (
     chat_views,
+    mine_views,
     practice,
     replay_views,
     rules_views,
@@ -24,4 +25,5 @@ urlpatterns = [
     *chat_views.urlpatterns,  # the match chat under each audience's link
     *rules_views.urlpatterns,  # How to play: /rules/ and /rules/<slug>/, each game's own text
     *replay_views.urlpatterns,  # bouts/<n>/ replays and .txt records under each audience's link
+    *mine_views.urlpatterns,  # /mine/: a player signed in with Discord finds their seasons and matches
 ]

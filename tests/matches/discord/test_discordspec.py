@@ -42,3 +42,22 @@ def test_requests_need_discords_headers_and_shapes() -> None:
             {"type": 3, "name": "a", "description": "d"}, {"type": 3, "name": "b", "description": "d",
                                                           "required": True}]}]}]
     assert discordspec.request("commands", "PUT", headers, optional_first)
+
+
+def test_oauth_requests_need_the_code_grant_s_shapes() -> None:
+    query = {"client_id": "1100000000000000001", "response_type": "code", "scope": "identify",
+             "state": "s", "redirect_uri": "https://dm.example.org/accounts/discord/login/callback/"}
+    assert discordspec.request("authorize", "GET", {}, query) == []
+    assert discordspec.request("authorize", "GET", {}, {**query, "scope": "identify email"})
+    assert discordspec.request("authorize", "GET", {}, {**query, "response_type": "token"})
+    assert discordspec.request("authorize", "GET", {}, {k: v for k, v in query.items() if k != "state"})
+    form = {"grant_type": "authorization_code", "code": "c", "redirect_uri": query["redirect_uri"],
+            "client_id": query["client_id"], "client_secret": "x"}
+    headers = {"User-Agent": "DiscordBot (https://example.org, 1.0)",
+               "Content-Type": "application/x-www-form-urlencoded"}
+    assert discordspec.request("token", "POST", headers, form) == []
+    assert discordspec.request("token", "POST", {**headers, "Content-Type": "application/json"}, form)
+    assert discordspec.request("token", "POST", headers, {**form, "client_secret": ""})
+    assert discordspec.request("token", "POST", {**headers, "Authorization": "Bot t"}, form)
+    assert discordspec.request("me", "GET", {**headers, "Authorization": "Bearer b"}, None) == []
+    assert discordspec.request("me", "GET", headers, None)
