@@ -84,7 +84,7 @@ class Game(ABC, Generic[S, A]):
         super().__init_subclass__(**kwargs)
         own = cls.__dict__.get("parse")
         if callable(own):
-            setattr(cls, "parse", _quoting_as_typed(own))
+            cls.parse = _quoting_as_typed(own)  # type: ignore[method-assign]
 
     # -- identity helpers -------------------------------------------------
     def options(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from .conftest import ARTIFACTS, TIMEOUT, StartMatch, wait_connected
 
 pytestmark = pytest.mark.browser
 
-DEVICES = {"desktop": {"viewport": {"width": 1280, "height": 800}},
+DEVICES: dict[str, dict[str, Any]] = {"desktop": {"viewport": {"width": 1280, "height": 800}},
            "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}}
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from games.core import Game, IllegalAction
 from games.grid_master.page import CORNERS
+from games.lance_assembly.rules import LanceAssembly
 from games.registry import get_game, get_page
 
 
@@ -64,7 +65,7 @@ def test_grid_master_second_turn_refuses_the_symbols_that_may_not_be_repositione
 
 
 def test_lance_refuses_empty_squares_only_when_nothing_may_be_placed() -> None:
-    game = get_game("lance-assembly")
+    game = LanceAssembly()
     state = game.play(game.new(), 1, "place C3")
     assert _context("lance-assembly", game, state, 2)["refuse_cells"] == {}
     full = game.position("""
