@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.lighthouse            # CLS (Playwright) and Lighthouse for every page kind
     .venv/bin/python -m bench.lighthouse --cls-only # the browser's CLS alone (no npm needed)
+    .venv/bin/python -m bench.lighthouse --only=home,seat   # some page kinds only
 
 Serves a fresh SQLite database with daphne as production does (DJANGO_DEBUG=0: hashed, compressed
 static files through WhiteNoise; run `.ci/install` first so STATIC_ROOT holds them), creates a
@@ -11,7 +12,8 @@ spectator, host, How to play, a season's public page) prints:
 - `cls`: the cumulative layout shift Debian's chromium reports while the page loads and its socket
   connects at 390x844 (a PerformanceObserver on 'layout-shift' entries, recent input excluded),
   the first visit of a fresh browser;
-- Lighthouse's four mobile scores and its CLS, with the `lighthouse` npm package (a devDependency:
+- Lighthouse's four mobile scores, its CLS, the first contentful paint and the render-blocking
+  files it names (with the time it says each costs), with the `lighthouse` npm package (a devDependency:
   `npm install --include=dev`) driving /usr/bin/chromium (CHROME_PATH).
 
 Run it on a quiet machine: performance is a timing, the other three scores are not.
@@ -98,22 +100,31 @@ def _lighthouse(url: str, workdir: Path) -> dict[str, Any]:
                     "--chrome-flags=--headless=new --no-sandbox --disable-gpu"],
                    env={**os.environ, "CHROME_PATH": CHROMIUM}, check=True)
     report = json.loads(out.read_text())
-    scores = {name: round(100 * (cat["score"] or 0)) for name, cat in report["categories"].items()}
+    scores: dict[str, Any] = {name: round(100 * (cat["score"] or 0)) for name, cat in report["categories"].items()}
     scores["cls"] = report["audits"]["cumulative-layout-shift"]["numericValue"]
+    scores["fcp"] = report["audits"]["first-contentful-paint"]["numericValue"]
+    # what holds the first paint back: each render-blocking file and the time Lighthouse says it costs
+    blocking = report["audits"].get("render-blocking-resources", {}).get("details", {}).get("items", [])
+    scores["blocking"] = [(item["url"].rsplit("/", 1)[-1], item.get("wastedMs", 0)) for item in blocking]
     return scores
 
 
 def main(argv: list[str]) -> None:
+    only = [a.split("=", 1)[1] for a in argv if a.startswith("--only=")]  # e.g. --only=home,seat
     workdir = Path(tempfile.mkdtemp(prefix="bench-lighthouse-"))
     urls, proc = _pages(workdir)
     try:
         shifts = _cls(urls)
         for kind, url in urls.items():
+            if only and kind not in only[0].split(","):
+                continue
             line = f"{kind:12} cls(browser) {shifts[kind]:.3f}"
             if "--cls-only" not in argv and LIGHTHOUSE.exists():
                 s = _lighthouse(url, workdir)
                 line += (f"  performance {s['performance']:3} accessibility {s['accessibility']:3} "
-                         f"best-practices {s['best-practices']:3} seo {s['seo']:3} cls(lighthouse) {s['cls']:.3f}")
+                         f"best-practices {s['best-practices']:3} seo {s['seo']:3} cls(lighthouse) {s['cls']:.3f} "
+                         f"fcp {s['fcp']:.0f} ms  render-blocking: "
+                         + (", ".join(f"{name} ({ms:.0f} ms)" for name, ms in s["blocking"]) or "none"))
             print(line, flush=True)
     finally:
         from tests import servers

@@ -18,13 +18,15 @@ orders, garnet spends) belongs in `hidden`, never in `public_view`.
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
-from .errors import IllegalAction
+from .errors import IllegalAction, NotationError
 from .facts import DEFAULT_COUNTS, ONE_BOUT, AwardCounts, GarnetChange, SeasonAwards, Variant
+from .notation import quote_as_typed
 from .result import Result
 
 #: Viewer/actor constants.  Seats are numbered from 1.
@@ -75,6 +77,14 @@ class Game(ABC, Generic[S, A]):
     #: what a seat may ask of the other side: "draw" (offer a draw), "takeback" (take back its last
     #: move).  A game where neither means anything (the host's game decides its own results) has none.
     seat_offers: ClassVar[frozenset[str]] = frozenset({"draw", "takeback"})
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Parsers read lower-cased text, so their refusals quote it lower-cased ("got 'z99'"):
+        # every game's own `parse` is wrapped, here once, to quote the player's words as typed.
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("parse")
+        if callable(own):
+            cls.parse = _quoting_as_typed(own)  # type: ignore[method-assign]
 
     # -- identity helpers -------------------------------------------------
     def options(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -235,3 +245,16 @@ class Game(ABC, Generic[S, A]):
             raise IllegalAction("the bout is over")
         if seat not in self.to_act(state):
             raise IllegalAction("it is not your turn")
+
+
+def _quoting_as_typed(parse: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(parse)
+    def parse_quoting_as_typed(self: Any, state: Any, seat: int, text: str) -> Any:
+        try:
+            return parse(self, state, seat, text)
+        except NotationError as error:
+            if isinstance(text, str) and len(error.args) == 1 and isinstance(error.args[0], str):
+                error.args = (quote_as_typed(error.args[0], text),)
+            raise
+
+    return parse_quoting_as_typed

@@ -2,7 +2,10 @@
 
 Parsers are forgiving about case, spacing and filler words ("I place tile on
 A1, and slide tiles on B2 and B3 down 1."), strict about meaning: anything they
-cannot read raises `NotationError` saying what was expected.
+cannot read raises `NotationError` saying what was expected.  A refusal quotes
+the player's words as they typed them: parsers read lower-cased text, and
+`quote_as_typed` (applied to every game's `parse` by `Game`) puts the typed
+case back into the quotes of the message.
 """
 
 from __future__ import annotations
@@ -12,6 +15,10 @@ import re
 from .errors import NotationError
 
 _SPACES = re.compile(r"\s+")
+#: a quoted fragment of a refusal, as `repr` or an f-string quotes it
+_QUOTED = re.compile(r"'([^'\n]+)'|\"([^\"\n]+)\"")
+#: what `normalize` turns into a hyphen
+_DASHES = "[-\u2013\u2014]"
 
 
 def normalize(text: str) -> str:
@@ -43,3 +50,22 @@ def require_text(text: str, game_name: str) -> str:
     if not cleaned:
         raise NotationError(f"expected a {game_name} move, got nothing")
     return cleaned
+
+
+def quote_as_typed(message: str, typed: str) -> str:
+    """`message` with each quoted fragment that is the player's own text, read case-insensitively
+    ('z99' from "Z99"), quoted as they typed it.  Other quotes (examples, names) stay as they are."""
+
+    def restore(match: re.Match[str]) -> str:
+        fragment = match.group(1) if match.group(1) is not None else match.group(2)
+        pattern = "".join(r"\s+" if char == " " else _DASHES if char == "-" else re.escape(char) for char in fragment)
+        if fragment[0].isalnum():
+            pattern = r"(?<!\w)" + pattern
+        if fragment[-1].isalnum():
+            pattern += r"(?!\w)"
+        found = re.search(pattern, typed, re.IGNORECASE)
+        if found is None:
+            return match.group()
+        return repr(_SPACES.sub(" ", found.group()))
+
+    return _QUOTED.sub(restore, message)

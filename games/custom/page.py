@@ -108,6 +108,9 @@ def shape(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         "announcements": list(reversed(public["announcements"])),
         "ending": _ending(public["ending"], name, ctx.get("season_awards")),
         "finished": view.get("result") is not None,
+        # a closed round whose answers wait for the host: the idle box says so (not "no round is open")
+        "awaiting": (_reveal_words(waiting, viewer) if (waiting := awaiting_reveal(public)) is not None
+                     and not (viewer >= 1 and viewer in out_seats) else ""),
         "mine": [r for r in rounds if r["mine"] is not None] if viewer >= 1 else [],
         "host": (_host(public, current, every, count, name, board, ctx.get("season_awards"))
                  if viewer == HOST else None),
@@ -304,6 +307,26 @@ def _ending(ending: dict[str, Any] | None, name: Any, counts: AwardCounts | None
     return text
 
 
+def awaiting_reveal(public: dict[str, Any]) -> dict[str, Any] | None:
+    """The newest round when it is closed and some of its answers wait for the host to reveal them."""
+    if not public["rounds"]:
+        return None
+    newest = public["rounds"][-1]
+    if not newest["closed"] or newest["reveal"] != "everyone":
+        return None
+    return newest if set(map(int, newest["answered"])) - set(map(int, newest["revealed"])) else None
+
+
+def _reveal_words(r: dict[str, Any], viewer: int) -> str:
+    """While a closed round's answers wait to be revealed: the host reveals, the others wait for it."""
+    number = r["number"]
+    if viewer == HOST:
+        return f"All answers to round {number} are in: reveal them when ready (Reveal round {number} below)."
+    if viewer >= 1 and viewer in r["answered"]:
+        return f"Round {number}: your answer is in; the host will reveal the answers."
+    return f"All answers to round {number} are in; the host will reveal them."
+
+
 def _status(view: dict[str, Any], ctx: dict[str, Any]) -> str:
     public = view["public"]
     viewer = int(ctx.get("viewer", -1))
@@ -311,6 +334,9 @@ def _status(view: dict[str, Any], ctx: dict[str, Any]) -> str:
     if public["open"] is None:
         if viewer >= 1 and viewer in public["eliminated"]:
             return "You are out. You can follow the rounds."
+        waiting = awaiting_reveal(public)
+        if waiting is not None:
+            return _reveal_words(waiting, viewer)
         return "Waiting for the host to open a round." if viewer != HOST else "No round is open: open one below."
     current = public["rounds"][int(public["open"]) - 1]
     awaited = [s for s in view.get("pending", [])]

@@ -22,9 +22,12 @@ MARKS = {"X": Mark("p1", "X"), "O": Mark("p2", "O")}
 def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     public = view.get("public") or {}
     hints: dict[str, str] = {}
+    refuse: dict[str, str] = {}
     note = ""
+    grid = square_grid(public.get("cells") or [], MARKS)
     # a bout ended by the host, a clock or a resignation keeps its rules' turn: no hint on a finished board
     if public.get("to_move") and public.get("turn_kind") and not ctx.get("over"):
+        refuse = _refusals(grid, public)
         if public.get("turn_number") == 1:
             hints = {square: "corner: the first move goes on a corner" for square in CORNERS}
             note = "The first move goes on a corner."
@@ -33,12 +36,32 @@ def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
             hints[must] = "must be moved this turn"
             note = f"This turn moves the symbol on {must} (the first one placed)."
     return {
-        "grid": square_grid(public.get("cells") or [], MARKS),
+        "grid": grid,
         "last_cells": squares(public.get("last_squares")),
         "win_cells": squares(public.get("winning_line")),
         "hint_cells": hints,
         "hint_note": note,
+        "refuse_cells": refuse,
     }
+
+
+def _refusals(grid: dict[str, Any], public: dict[str, Any]) -> dict[str, str]:
+    """The squares the player to move may not click whatever they picked, with why (RULINGS 2):
+    on the first move every square but a corner; the other player's symbols; on a player's second
+    turn their symbols but the one to reposition."""
+    mine = (public.get("symbols") or {}).get(str(public["to_move"]), "")
+    must = public.get("must_reposition") or ""
+    out: dict[str, str] = {}
+    for row in grid["rows"]:
+        for cell in row:
+            square, value = cell["coord"], cell["value"]
+            if public.get("turn_number") == 1 and square not in CORNERS:
+                out[square] = f"{square} is not a corner: the first move goes on a corner."
+            elif value and value != mine:
+                out[square] = f"{square} holds {value}, the other player's symbol: place on an empty square or move one of yours."
+            elif value and must and square != must:
+                out[square] = f"This turn moves the symbol on {must} (the first one placed), not the one on {square}."
+    return out
 
 
 class GridMasterPage(Page):

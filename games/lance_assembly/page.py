@@ -9,6 +9,7 @@ from games.core.howto import HowToPlay
 from games.core.pages import Page
 from games.core.squares import Mark, square_grid, squares
 
+from .board import PLACEMENT_LIMIT
 from .howto import HOW_TO_PLAY
 
 MARKS = {"R": Mark("p1", "red tile"), "B": Mark("p2", "blue tile"), "N": Mark("neutral", "neutral tile")}
@@ -16,11 +17,31 @@ MARKS = {"R": Mark("p1", "red tile"), "B": Mark("p2", "blue tile"), "N": Mark("n
 
 def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
     public = view.get("public") or {}
+    grid = square_grid(public.get("cells") or [], MARKS)
     return {
-        "grid": square_grid(public.get("cells") or [], MARKS),
+        "grid": grid,
         "last_cells": squares(public.get("last_squares")),
         "win_cells": squares(public.get("lance")),
+        "refuse_cells": {} if ctx.get("over") else _refusals(grid, public),
     }
+
+
+def _refusals(grid: dict[str, Any], public: dict[str, Any]) -> dict[str, str]:
+    """Empty squares when nothing may be placed on them (RULINGS 1): the placement limit, or no
+    tile in hand and no neutral tile.  Tiles are always clickable: they are the ends of a run."""
+    seat = public.get("to_move")
+    if not seat:
+        return {}
+    empty = int(public.get("empty_count") or 0)
+    if empty <= PLACEMENT_LIMIT:
+        why = (f"No tile can be placed now: {empty} squares are empty, and tiles go down only while more "
+               f"than {PLACEMENT_LIMIT} are. Slide a run instead.")
+    elif not int((public.get("in_hand") or {}).get(str(seat), 0)) and not (
+            public.get("neutral_available") and public.get("neutral_owner") == seat):
+        why = "You have no tile left in hand: slide a run instead."
+    else:
+        return {}
+    return {cell["coord"]: why for row in grid["rows"] for cell in row if not cell["value"]}
 
 
 class LancePage(Page):

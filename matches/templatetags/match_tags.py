@@ -93,6 +93,8 @@ def grid_cells(context: Any, g: Any) -> str:
     last = set(context.get("last_cells") or ())
     win = set(context.get("win_cells") or ())
     hints = context.get("hint_cells") or {}
+    # squares a click may not choose, with the rules' sentence why (composer.js says it on the click)
+    refuse = context.get("refuse_cells") or {}
     viewer_cls = context.get("viewer_cls") or ""
     out: list[str] = []
     for number, row in enumerate(g["rows"], 1):
@@ -107,6 +109,7 @@ def grid_cells(context: Any, g: Any) -> str:
                 context,
                 f'<button type="button" id="{cell_id}-{coord}" data-board="{board}" '
                 f'class="cell {_esc(cell["cls"])}{classes}" data-coord="{coord}" data-value="{_esc(cell["value"])}" '
+                + (f'data-refuse="{_esc(refuse[raw])}" ' if raw in refuse else "") +
                 f'aria-label="{coord}, {_esc(yours(cell["cls"], viewer_cls))}{_esc(cell["label"])}{said}">'
                 f'<span class="piece-in" aria-hidden="true">{_esc(cell["text"])}</span></button>'))
     return mark_safe("".join(out))  # every value above is escaped

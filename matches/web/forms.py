@@ -185,6 +185,8 @@ def parse_create(data: Any) -> dict[str, Any]:
         count = game.seat_count(options)
     except RuleError as exc:
         raise CreateError(str(exc), field=f"opt-{slug}-seats") from None
+    if "seats" in game.default_options:  # a seat count the host chooses: the names typed decide it
+        count = options["seats"] = _named_seats(data, count, game.seats)
     names: list[str] = []
     for n in range(1, count + 1):
         name = str(data.get(f"seat{n}", "")).strip()[:80] or f"Player {n}"
@@ -259,6 +261,21 @@ def parse_create(data: Any) -> dict[str, Any]:
                               "(a week)", field="away_alert")
         kwargs["away_alert"] = alert
     return {"game_slug": slug, **kwargs}
+
+
+def _named_seats(data: Any, count: int, most: int) -> int:
+    """The seat count of a game that takes it as an option (the host's game): as on BGA, the
+    players the host names make the table, so two names are two seats whatever the count field
+    says; it counts only the seats when no name is typed.  A seat is named by its name or by the
+    computer playing it; an unnamed seat before the last named one stays ("Player 2")."""
+    named = [n for n in range(1, min(most, MAX_SEATS) + 1)
+             if str(data.get(f"seat{n}", "")).strip() or str(data.get(f"bot{n}", "")).strip()]
+    if not named:
+        return count
+    if max(named) < 2:
+        raise CreateError("you named one player: name every player (at least two), "
+                          "or leave the names empty for as many unnamed seats as the seat count says", "seat2")
+    return max(named)
 
 
 def _computer(data: Any, count: int) -> dict[int, str]:

@@ -29,9 +29,15 @@
 //                                                            //   placements: sent on the click when the
 //                                                            //   player chose "send on click"
 //     sending: function (pending) { ... },                   // the move form is being sent with this move
-//     answered: function (ok, reply) { ... }                 // the move form's request ended: ok when it
+//     answered: function (ok, reply) { ... },                // the move form's request ended: ok when it
 //                                                            //   went through, reply the server's HTML
+//     say: function (message, el) { ... }                    // where a refused click's sentence goes
+//                                                            //   (default: #move-error)
 //   });
+//
+// A point the player may not click carries data-refuse, the rules' sentence why ("B2 is not a
+// corner: the first move goes on a corner"), rendered by the server from the game's view (as
+// chessground is told the legal destinations): the click says it and composes nothing.
 //
 // and its own controls (chips, directions, garnets) change the pending move
 // with Composer.set(pending); Composer.pending(), Composer.click(el),
@@ -85,6 +91,16 @@
     show(s);
   }
 
+  var refused = false;  // #move-error holds a refused click's sentence (hidden again by the next click)
+  function refuse(s, message, el) {
+    if (s.say) { s.say(message, el); return; }
+    var out = byId("move-error");
+    if (!out) { return; }
+    out.textContent = message;
+    out.hidden = false;
+    refused = true;
+  }
+
   function click(el) {
     var s = specs[el.dataset.board];
     if (!s) {
@@ -94,6 +110,8 @@
       return;
     }
     if (!active(start(s))) { return; }
+    if (el.dataset.refuse) { refuse(s, el.dataset.refuse, el); return; }
+    if (refused) { refused = false; var said = byId("move-error"); if (said && !s.say) { said.hidden = true; } }
     var next = s.click ? s.click(el.dataset.coord, el, pending) : undefined;
     replace(s, next);
     if (next !== undefined && sendOnClick() && s.complete && s.complete(pending)) {

@@ -15,6 +15,8 @@
       var wanted = parseInt(countField.value, 10);
       seats = isNaN(wanted) ? 2 : Math.max(2, Math.min(seats, wanted));
     }
+    var namesHint = document.getElementById("seat-names-hint");  // the names typed decide the seats
+    if (namesHint) { namesHint.hidden = !countField; }
     document.querySelectorAll(".seat-name").forEach(function (el) {
       var on = parseInt(el.dataset.seat, 10) <= seats;
       el.hidden = !on;

@@ -204,7 +204,7 @@ def test_endings_ranking_ties_and_draw_and_an_open_round_closes() -> None:
 # -- notation ------------------------------------------------------------------------
 @pytest.mark.parametrize(("text", "message"), [
     ("round", "expected the prompt in double quotes, got nothing"),
-    ("round Pick a number", "expected the prompt in double quotes, got 'pick'"),
+    ("round Pick a number", "expected the prompt in double quotes, got 'Pick'"),
     ('round "Pick" number 1-10 seats 1,3,4 extra', "expected reveal everyone|expected a seat"),
     ('round "" text', "the prompt is empty"),
     ('round "' + "p" * 301 + '" text', "the prompt is 301 characters long; the most is 300"),

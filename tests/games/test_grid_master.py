@@ -729,7 +729,7 @@ def test_natural_phrasings_parse_to_the_canonical_action(text: str, canonical: s
         ("pass", "expected a turn like 'place B2; move A1 right 2', got 'pass'"),
         ("place", "expected a square after 'place'"),
         ("place here", "expected a square after 'place', like 'place B2', got 'here'"),
-        ("place D4", "expected a square from A1 to C3, got 'd4'"),
+        ("place D4", "expected a square from A1 to C3, got 'D4'"),
         ("move", "expected a square after 'move'"),
         ("move A1", "expected a direction and distance or a destination after 'move A1'"),
         ("move A1 sideways", "expected a direction .* or a destination after 'move A1', got 'sideways'"),

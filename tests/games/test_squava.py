@@ -174,7 +174,7 @@ def test_format_is_canonical_and_round_trips() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("F6", "expected a Squava square from A1 to E5, got 'f6'"),
+        ("F6", "expected a Squava square from A1 to E5, got 'F6'"),
         ("A0", "A1 to E5"),
         ("", "got nothing"),
         ("squava", "after the board word"),

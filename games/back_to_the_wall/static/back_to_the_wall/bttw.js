@@ -239,6 +239,7 @@
   }
 
   // -- builder clicks ----------------------------------------------------------------------------
+  function seen(el) { if (el && el.textContent) { el.scrollIntoView({ block: "nearest" }); } }
   function clickSquare(sq) {
     var b = sq.dataset.board, who = seat(), o = orders(who)[b];
     var build = $('.bttw-build[data-for="' + b + '"]');
@@ -464,7 +465,12 @@
     parse: function () { return null; },  // typed orders are sent as written
     active: building,
     box: box,
-    click: function (coord, sq) { return clickSquare(sq); },
+    click: function (coord, sq) {
+      var next = clickSquare(sq), b = sq.dataset.board;
+      // why the click did nothing sits under the board: on a phone it is brought into view
+      if (note[b]) { setTimeout(function () { seen($('.bttw-build[data-for="' + b + '"] .bttw-flags')); }, 0); }
+      return next;
+    },
     draw: refresh,
     // a new round starts from the orders the page holds for it (typed text is dropped)
     sync: function () {

@@ -1,13 +1,16 @@
 // Grid Master's clicks: an empty square places a symbol (clicking the ghost
 // again takes it back); one of your symbols, then an empty square 1 or 2 steps
 // straight away, moves it.  The composer (composer.js) owns the move box; the
-// pending turn is drawn by squares.js.
+// pending turn is drawn by squares.js.  A square no click may choose now (not a corner on the
+// first move, the other player's symbol) is refused by the composer with the server's sentence.
 (function () {
   "use strict";
   var B = window.SquareBoard;
   var selected = null;   // the symbol to move
 
   function say(msg) { var el = document.getElementById("run-sel"); if (el) { el.textContent = msg; } }
+  // a refused click's sentence, brought into view (on a phone it can sit under the Play bar)
+  function refuse(msg) { say(msg); var el = document.getElementById("run-sel"); if (el) { el.scrollIntoView({ block: "nearest" }); } }
 
   function click(coord, cell, pending) {
     var parts = pending.slice(), mine = B.viewer() === "1" ? "X" : "O";
@@ -34,6 +37,8 @@
     text: B.text,
     parse: B.parse,
     click: click,
-    draw: function (parts) { B.draw(parts, [selected]); }
+    draw: function (parts) { B.draw(parts, [selected]); },
+    // a square the rules rule out (data-refuse, from the server): said here, nothing composed
+    say: function (message) { selected = null; refuse(message); B.draw(window.Composer.pending() || [], []); }
   });
 })();

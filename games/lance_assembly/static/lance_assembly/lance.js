@@ -9,6 +9,8 @@
   var runEnd = null;
 
   function say(msg) { var el = document.getElementById("run-sel"); if (el) { el.textContent = msg; } }
+  // a refused click's sentence, brought into view (on a phone it can sit under the Play bar)
+  function refuse(msg) { say(msg); var el = document.getElementById("run-sel"); if (el) { el.scrollIntoView({ block: "nearest" }); } }
   function composed(parts, coord) {
     // a square this turn already places a tile on counts as occupied (so the run can include it)
     return parts.some(function (p) { return p === "place " + coord || p === "neutral " + coord; });
@@ -25,10 +27,24 @@
   // in a run, so clicking a pending tile selects it like any tile; clicking it once more after
   // choosing it as a one-tile run takes it back.  With "neutral tile" ticked, a click puts the
   // neutral tile there, also on a square a pending slide empties (the server says when it may not).
+  // a sentence the server wrote on the controls, for a click the rules rule out
+  function refusal(key, coord) {
+    var controls = document.getElementById("lance-controls");
+    return ((controls && controls.dataset[key]) || "").replace("{at}", coord);
+  }
+  function slides(parts) { return parts.some(function (p) { return p.indexOf("slide ") === 0; }); }
+
   function click(coord, cell, pending) {
     var parts = pending.slice();
     var ghost = composed(parts, coord);
     var neutral = document.getElementById("neutral-toggle");
+    // the neutral tile on a tile (no pending slide empties it), or a second run to slide: said, not composed
+    if (neutral && neutral.checked && cell.dataset.value && !slides(parts)) {
+      refuse(refusal("takenNo", coord)); return undefined;
+    }
+    if ((!neutral || !neutral.checked) && (cell.dataset.value || ghost) && slides(parts) && !selected) {
+      refuse(refusal("slidNo", coord)); return undefined;
+    }
     if (neutral && neutral.checked) {
       B.setPart(parts, "neutral", "neutral " + coord); neutral.checked = false;
       selected = runEnd = null; say("");
@@ -71,7 +87,9 @@
     text: B.text,
     parse: B.parse,
     click: click,
-    draw: function (parts) { B.draw(parts, [selected, runEnd]); }
+    draw: function (parts) { B.draw(parts, [selected, runEnd]); },
+    // an empty square nothing may be placed on now (data-refuse, from the server): said, not composed
+    say: function (message) { refuse(message); }
   });
   document.addEventListener("click", function (e) {
     var dir = e.target.closest && e.target.closest("#lance-controls button.dir");
