@@ -163,3 +163,32 @@ def test_every_game_has_a_click_script_that_registers_with_the_composer(app: str
     for script in scripts:
         assert "Composer.register(" in script.read_text(), script
         assert f"{app}/{script.name}" in (ROOT / "games" / app / "templates" / app / "head.html").read_text()
+
+
+def _root_classes(slug: str) -> set[str]:
+    """The classes on the root element of what the game's board template draws of its first position."""
+    from matches.web.rules_views import draw
+
+    game = get_game(slug)
+    html = draw(slug, game.new(), SPECTATOR, {n: f"Player {n}" for n in range(1, game.seat_count() + 1)})
+    found = re.search(r'<[a-z]+[^>]*\bclass="([^"]*)"', html)
+    assert found, f"{slug}'s board template draws no element with a class"
+    return set(found.group(1).split())
+
+
+def test_each_game_s_look_lives_in_its_own_folder() -> None:
+    """A class only one game's board carries at its root (`gridmaster`, `lance`, `tc-root`) is styled by
+    that game's stylesheet (games/<app>/static/<app>/*.css, loaded by its head.html), never by the
+    platform's static/css/: a new game adds its look without touching them."""
+    roots = {slug: _root_classes(slug) for slug in slugs()}
+    apps = {slug: app_dir(slug) for slug in slugs()}
+    platform = "\n".join(re.sub(r"/\*.*?\*/", "", p.read_text(), flags=re.S)
+                         for p in sorted((ROOT / "static" / "css").glob("*.css")))
+    for slug, classes in roots.items():
+        others = set().union(*(roots[s] for s in roots if apps[s] != apps[slug]))
+        for own in sorted(classes - others):
+            assert not re.search(rf"\.{re.escape(own)}(?![\w-])", platform), f"static/css styles {slug}'s .{own}"
+            sheets = sorted((ROOT / "games" / apps[slug] / "static" / apps[slug]).glob("*.css"))
+            assert any(f".{own}" in sheet.read_text() for sheet in sheets), f"no stylesheet of {slug} styles .{own}"
+            head = (ROOT / "games" / apps[slug] / "templates" / apps[slug] / "head.html").read_text()
+            assert all(f"{apps[slug]}/{sheet.name}" in head for sheet in sheets)
