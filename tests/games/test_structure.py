@@ -87,12 +87,12 @@ def test_a_page_that_reads_the_view_alone_reads_nothing_else(slug: str) -> None:
     game, page = get_game(slug), get_page(slug)
     rng = random.Random(slug)
     state = game.new()
-    for _ in range(4):
-        seat = next(iter(sorted(game.to_act(state))), None)
-        action = None if seat is None else game.random_action(state, seat, rng)
+    for _ in range(4):  # a position a few moves in: last move, hand counts, hints drawn
+        seats = sorted(game.to_act(state))
+        action = game.random_action(state, seats[0], rng) if seats else None
         if action is None:
             break
-        state = game.apply(state, seat, action)
+        state = game.apply(state, seats[0], action)
     view = game.view(state, SPECTATOR)
     full = {"names": {1: "Ann", 2: "Bob"}, "viewer": 1, "bout_number": 2, "my_turn": True, "over": False}
     assert page.context(view, {}) == page.context(view, full)
