@@ -131,6 +131,7 @@ class BackToTheWall(SeasonLedger):  # its garnets, Token of Life and candidates 
     name = "Back to the Wall"
     seats = 4
     sealed = True
+    takes_starting_seat = False  # the four seats give their orders at once, sealed: nobody moves first
     reason_words = {"points": "most points", "tie": "tied for first on every tie-break: the host settles the Token of Life"}
     default_options: ClassVar[Mapping[str, Any]] = {
         "boards": {

@@ -129,6 +129,7 @@ class BiddingTTT(Game[BiddingState, BiddingAction]):
     #: the log's word for a seat's sealed bids, to another seat and to spectators ("Ann bid")
     sealed_note = "bid"
     default_options = {"chips": 80, "garnets": {}}
+    takes_starting_seat = False  # both seats bid at once, in sealed rounds: nobody moves first
     # the words the end banner has always shown ("Red wins the match — line")
     reason_words = {"line": "line", "boards": "won more boards", "tiles": "tiles", "chips": "chips",
                     "garnets": "garnets", "tie": "tie"}

@@ -1,4 +1,4 @@
-"""The Game interface every game implements (see shared/DESIGN.md).
+"""The Game interface every game implements (its contract, member by member: games/core/README.md).
 
 A game is a stateless object; states and actions are immutable values
 (frozen dataclasses holding tuples), so `apply` can never mutate its input
@@ -59,6 +59,13 @@ class Game(ABC, Generic[S, A]):
     #: True when the host plays the game in notation too (the host's game: rounds, reveals,
     #: points): the host's page gets a move box, its actions go through `apply(state, HOST, ...)`.
     host_moves: ClassVar[bool] = False
+    #: how a bout's first mover reaches the rules, which every game must say (the conformance test
+    #: fails a game that leaves it None; matches/play/engine.py refuses to start its bout):
+    #: True -- the option `starting_seat` (a key of `default_options`) takes the seat the host chose
+    #: for bout 1 and, bout after bout, the alternating starter of the match format;
+    #: False -- the rules fix who acts first (Grid Master: X, seat 1, always) or every seat acts at
+    #: once (sealed rounds), so the platform passes no starting seat.
+    takes_starting_seat: ClassVar[bool | None] = None
 
     # -- what the platform says about the game (games/core/README.md) ----
     #: Result.reason -> why, in words ("line": "three in a row"), for the end banner ("Ann wins

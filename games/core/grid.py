@@ -2,7 +2,8 @@
 
 Boards are flat tuples in row-major order (`index = row * width + col`),
 cells hold small ints (0 = empty).  `A1` is the top-left square, letters
-grow to the right and numbers grow downward (RULINGS.md, conventions).
+grow to the right and numbers grow downward, as in a spreadsheet: the
+convention of every grid game here (games/README.md, "Conventions").
 """
 
 from __future__ import annotations

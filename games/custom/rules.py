@@ -154,6 +154,7 @@ class CustomGame(Game[CustomState, CustomAction]):
     sealed_note = "answered"
     host_moves = True
     default_options = {"seats": 4}
+    takes_starting_seat = False  # every seat answers a round at once, sealed: nobody moves first
     reason_words = {"winner": "winner", "ranking": "ranking", "draw": "declared by the host"}
     # the host runs every round and decides the result: a seat's draw offer or takeback means nothing
     seat_offers = frozenset[str]()

@@ -151,6 +151,8 @@ class GridMaster(Game[GridState, Turn]):
     name = "Grid Master"
     seats = 2
     default_options = {"symbols": 5}
+    #: X (seat 1, Player A) moves first in every bout: the card names the first mover
+    takes_starting_seat = False
     reason_words = {"line": "three in a row", "repetition": "the same position for the third time",
                     "stalemate": "stalemate"}
 

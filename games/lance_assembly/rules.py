@@ -136,6 +136,8 @@ class LanceAssembly(Game[LanceState, Turn]):
     name = "Lance Assembly"
     seats = 2
     default_options = {"starting_seat": 1, "variant": "lance-assembly"}
+    #: the host chooses who places first in bout 1, and the starter alternates (option starting_seat)
+    takes_starting_seat = True
     reason_words = {"lance": "five in a row", "stalemate": "stalemate"}
     default_format = {"bouts": 3, "alternate": True, "stalemate_replays": True, "forfeit": "bout", "auto_next_bout": False,
                       "clock": {"per_move": 60, "reserve": 300, "refill": True, "on_timeout": "bout", "round_seconds": None}}

@@ -139,6 +139,7 @@ class BoardGame(Game[SoloState[B], M]):
 
     rules: ClassVar[BoardRules[Any, Any]]
     default_options: ClassVar[Mapping[str, Any]] = {"starting_seat": 1}
+    takes_starting_seat = True  # who moves first: the option starting_seat
     #: Result.detail for each reason word.
     reasons: ClassVar[Mapping[str, str]] = {}
 

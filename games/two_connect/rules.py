@@ -124,6 +124,7 @@ class TwoConnect(Game[TwoConnectState, TwoConnectAction]):
     slug = "two-connect"
     name = "Two Connect"
     default_options: ClassVar[Mapping[str, Any]] = {"starting_seat": 1}
+    takes_starting_seat = True  # who opens the match's boards: the option starting_seat
     reason_words = {"two-boards": "won two boards", "more-boards": "more boards", "most-recent": "most recent",
                     "no-board-won": "no board won"}
     #: one bank of 20 minutes for the whole match, shown to the players to the minute (RULINGS 3)

@@ -152,7 +152,9 @@ def bout_state(bout: Bout) -> Any:
 def bout_options(match: Match, starting_seat: int) -> dict[str, Any]:
     game = match.game
     options = game.options(match.options)
-    if "starting_seat" in options:
+    if game.takes_starting_seat is None:  # never guessed from its options: the game says (games/core/game.py)
+        raise TypeError(f"{game.slug} does not say how its first mover is given (Game.takes_starting_seat)")
+    if game.takes_starting_seat:
         options["starting_seat"] = starting_seat
     if "garnets" in options and not match.options.get("garnets") and match.season_id:
         # a game's option "garnets" (a tie-break, a budget): garnets held in the season ledger when the bout

@@ -76,6 +76,8 @@ def games() -> list[dict[str, Any]]:
                 "format": fmt,
                 "clock": fmt.get("clock") or {},
                 "sealed": game.sealed,
+                # whether the host's choice of starting seat reaches the rules (Game.takes_starting_seat)
+                "starts": bool(game.takes_starting_seat),
                 "options": [_option(slug, key, value) for key, value in game.default_options.items()
                             if key != "starting_seat"],
             }
@@ -205,7 +207,7 @@ def parse_create(data: Any) -> dict[str, Any]:
         kwargs["answers"] = answers
     kwargs["bouts"] = _int(data.get("bouts"), "number of bouts", minimum=1, maximum=formats.MAX_BOUTS, field="bouts")
     starting = _int(data.get("starting_seat"), "starting seat", minimum=1, maximum=count, field="starting_seat")
-    if starting is not None:
+    if starting is not None and game.takes_starting_seat:  # (the rules fix the first mover otherwise)
         kwargs["starting_seat"] = starting
     per_move = _number(data.get("per_move"), "per-move time", "per_move")
     reserve = _number(data.get("reserve"), "reserve", "reserve")

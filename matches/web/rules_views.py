@@ -61,7 +61,7 @@ def _diagram(slug: str, diagram: Diagram, number: int) -> dict[str, Any]:
     names = seat_names(game, diagram)
     drawings = []
     for label, state in positions(game, diagram):
-        drawings.append({"label": label, "html": _unique_ids(_draw(slug, state, diagram.viewer, names), number,
+        drawings.append({"label": label, "html": _unique_ids(draw(slug, state, diagram.viewer, names), number,
                                                               label or "only")})
     moves = [{"who": "Host" if seat == HOST else names.get(seat, f"Player {seat}"), "text": text}
              for seat, text in diagram.play]
@@ -69,7 +69,7 @@ def _diagram(slug: str, diagram: Diagram, number: int) -> dict[str, Any]:
             "wide": diagram.wide}
 
 
-def _draw(slug: str, state: Any, viewer: int, names: dict[int, str]) -> str:
+def draw(slug: str, state: Any, viewer: int, names: dict[int, str]) -> str:
     """The game's board template for `state`, fed as a replay step is (matches/live/render.py):
     the viewer's own view, the page's keys, nobody's turn."""
     game, page = get_game(slug), get_page(slug)

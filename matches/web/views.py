@@ -112,7 +112,8 @@ def home(request: HttpRequest) -> HttpResponse:
                "error_field": error_field, "posted": request.POST if error else None,
                # the chosen game's options, seats and clock fields are drawn as home.js shows them
                "form": {"game": chosen, "seats": forms.seats_shown(chosen, request.POST if error else None),
-                        "sealed": any(g["sealed"] for g in games if g["slug"] == chosen)},
+                        "sealed": any(g["sealed"] for g in games if g["slug"] == chosen),
+                        "starts": any(g["starts"] for g in games if g["slug"] == chosen)},
                "clock_fields": CLOCK_FIELDS,
                "seat_fields": [{"n": n, "name": f"seat{n}", "bot": f"bot{n}"} for n in range(1, forms.MAX_SEATS + 1)],
                "seat_players": forms.SEAT_PLAYERS,

@@ -32,6 +32,8 @@
     var start = document.getElementById("starting-seat");
     if (parseInt(start.value, 10) > seats) { start.value = "1"; }
     document.getElementById("round-label").hidden = opt.dataset.sealed !== "1";
+    // a game whose rules fix the first mover (or where every seat acts at once) offers no choice
+    document.getElementById("starting-label").hidden = opt.dataset.starts !== "1";
     document.getElementById("game-description").textContent = opt.dataset.description || "";
     var rules = document.getElementById("game-rules");  // the chosen game's How to play page
     rules.href = opt.dataset.rules;

@@ -22,6 +22,7 @@ LAYOUT_JS = """() => ({
              .map(f => f.dataset.game),
     seats: [...document.querySelectorAll('.seat-name')].filter(s => s.offsetParent !== null).length,
     round: document.querySelector('#round-label').offsetParent !== null,
+    start: document.querySelector('#starting-label').offsetParent !== null,
 })"""
 
 
@@ -38,13 +39,14 @@ def test_the_form_is_where_it_will_be_before_its_script_runs(server: Server, bro
     page.wait_for_load_state("load")
     after = page.evaluate(LAYOUT_JS)
     assert before == after
-    assert len(after["options"]) <= 1 and after["seats"] == 2
+    assert len(after["options"]) <= 1 and after["seats"] == 2 and after["start"]  # Lance Assembly: a starting seat
     page.screenshot(path=str(ARTIFACTS / f"home-form-{viewport}.png"), full_page=True)
     # the script still shows another game's options, seats and round clock when it is picked
     page.select_option("#game-select", "back-to-the-wall")
     page.locator(".game-options[data-game=back-to-the-wall]").wait_for(state="visible", timeout=TIMEOUT)
     picked = page.evaluate(LAYOUT_JS)
     assert picked["options"] == ["back-to-the-wall"] and picked["seats"] == 4 and picked["round"]
+    assert not picked["start"]  # four seats order at once: nobody moves first (Game.takes_starting_seat)
     page.screenshot(path=str(ARTIFACTS / f"home-form-{viewport}-back-to-the-wall.png"), full_page=True)
 
 
@@ -56,4 +58,4 @@ def test_without_scripts_every_games_options_and_seats_show(server: Server, brow
     assert all(options.nth(i).is_visible() for i in range(options.count()))
     seats = page.locator(".seat-name")
     assert seats.count() == 16 and all(seats.nth(i).is_visible() for i in range(seats.count()))
-    assert page.locator("#round-label").is_visible()
+    assert page.locator("#round-label").is_visible() and page.locator("#starting-label").is_visible()

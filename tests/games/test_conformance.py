@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from games.core import HOST, SPECTATOR, Game, IllegalAction, Result
-from games.registry import get_game, slugs
+from games.registry import get_game, registered, slugs
 
 PLAYOUTS = int(os.environ.get("CONFORMANCE_PLAYOUTS", "4"))
 MAX_STEPS = 4000
@@ -141,6 +141,36 @@ def test_random_playouts_conform(slug: str) -> None:
     assert game.seats in (2, 4) or (game.host_moves and game.seats == 16)
     for seed in range(PLAYOUTS):
         _playout(game, seed)
+
+
+@pytest.mark.parametrize("slug", slugs())
+def test_every_game_says_how_its_first_mover_is_given(slug: str) -> None:
+    """The host's starting seat and the match's alternating starter reach a game through its option
+    `starting_seat` when it says it takes one (matches/play/engine.py), and the option makes that
+    seat the first to act; a game that takes none says so and has no such option."""
+    game = get_game(slug)
+    assert game.takes_starting_seat is not None, f"{slug}: set Game.takes_starting_seat to True or False"
+    if not game.takes_starting_seat:
+        assert "starting_seat" not in game.default_options
+        with pytest.raises(IllegalAction):
+            game.new({"starting_seat": 1})
+        return
+    assert "starting_seat" in game.default_options
+    count = game.seat_count()
+    for seat in range(1, count + 1):
+        state = game.new({"starting_seat": seat})
+        assert game.to_act(state) == {seat} or (game.sealed and seat in game.to_act(state)), seat
+    with pytest.raises(IllegalAction):
+        game.new({"starting_seat": count + 1})
+
+
+def test_the_check_fails_a_game_that_does_not_say() -> None:
+    """Even one with a `starting_seat` option: it is not guessed from the options."""
+    from tests.games.toy.rules import TicTacToe
+
+    unsaid = type("Unsaid", (TicTacToe,), {"slug": "unsaid-toe", "takes_starting_seat": None})()
+    with registered(unsaid, app="toy_ttt"), pytest.raises(AssertionError, match=r"set Game\.takes_starting_seat"):
+        test_every_game_says_how_its_first_mover_is_given("unsaid-toe")
 
 
 @pytest.mark.parametrize("seats", [2, 6, 16])

@@ -9,6 +9,8 @@ proved in tests/browser/test_*_match.py, which play every game by clicks."""
 
 from __future__ import annotations
 
+import os
+import random
 import re
 import subprocess
 import sys
@@ -16,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from games.core import SPECTATOR
 from games.core.pages import GamePage, Page
-from games.registry import get_game, get_page, registered, slugs
+from games.registry import app_dir, get_game, get_page, registered, slugs
 from tests.games.toy.rules import TicTacToe
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,11 +80,22 @@ def test_the_default_page_adds_nothing_and_keeps_the_log() -> None:
     assert Page.view_only is False
 
 
-@pytest.mark.parametrize(("slug", "view_only"), [("lance-assembly", True), ("grid-master", True),
-                                                 ("two-connect", False), ("bidding-ttt", False),
-                                                 ("back-to-the-wall", False)])
-def test_a_page_says_whether_it_reads_the_view_alone(slug: str, view_only: bool) -> None:
-    assert get_page(slug).view_only is view_only
+@pytest.mark.parametrize("slug", [slug for slug in slugs() if get_page(slug).view_only])
+def test_a_page_that_reads_the_view_alone_reads_nothing_else(slug: str) -> None:
+    """`view_only` lets matches/live/render.py shape equal views once for every audience: such a
+    page's context must come from the view alone (an empty ctx changes nothing)."""
+    game, page = get_game(slug), get_page(slug)
+    rng = random.Random(slug)
+    state = game.new()
+    for _ in range(4):  # a position a few moves in: last move, hand counts, hints drawn
+        seats = sorted(game.to_act(state))
+        action = game.random_action(state, seats[0], rng) if seats else None
+        if action is None:
+            break
+        state = game.apply(state, seats[0], action)
+    view = game.view(state, SPECTATOR)
+    full = {"names": {1: "Ann", 2: "Bob"}, "viewer": 1, "bout_number": 2, "my_turn": True, "over": False}
+    assert page.context(view, {}) == page.context(view, full)
 
 
 def test_pages_import_without_django() -> None:
@@ -95,16 +109,38 @@ def test_pages_import_without_django() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def _tracked(*patterns: str) -> list[Path]:
-    out = subprocess.run(["git", "ls-files", *patterns], capture_output=True, text=True, cwd=ROOT, check=True)
-    return [ROOT / name for name in out.stdout.split()]
+#: folders no check walks: tools, dependencies, caches and build output (what .gitignore keeps out)
+_SKIP = {".git", ".venv", "venv", "node_modules", "__pycache__", "staticfiles", "build", "dist", "vendor",
+         "migrations", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis", "test-artifacts"}
+
+
+def _files(*suffixes: str, root: Path = ROOT, under: tuple[str, ...] = ("games", "static/js")) -> list[Path]:
+    """Every file with one of `suffixes` in the working tree under `under`: walked, not asked of git,
+    so a file a newcomer has just written (not yet added) is checked too."""
+    found = []
+    for top in under:
+        for folder, dirs, names in os.walk(root / top):
+            dirs[:] = sorted(d for d in dirs if d not in _SKIP and not d.endswith(".egg-info"))
+            found += [Path(folder) / name for name in sorted(names) if name.endswith(suffixes)]
+    return found
 
 
 def test_no_module_in_games_and_no_script_is_over_600_lines() -> None:
-    files = [f for f in _tracked("games/*.py", "games/*.js", "static/js/*.js") if "/migrations/" not in str(f)]
-    assert files
+    files = _files(".py", ".js", ".css")
+    assert ROOT / "games" / "registry.py" in files and ROOT / "static" / "js" / "composer.js" in files
     long = {str(f.relative_to(ROOT)): n for f in files if (n := len(f.read_text().splitlines())) > LIMIT}
     assert not long, long
+
+
+def test_the_line_check_walks_the_tree_not_git_s_list(tmp_path: Path) -> None:
+    """A new game's folder is checked before anyone runs `git add` (here: no repository at all);
+    caches and dependencies are not."""
+    for name in ("games/new_game/rules.py", "games/new_game/static/new_game/new.js",
+                 "games/new_game/__pycache__/rules.py", "static/js/node_modules/lib.js", "static/js/composer.js"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    found = sorted(str(f.relative_to(tmp_path)) for f in _files(".py", ".js", root=tmp_path))
+    assert found == ["games/new_game/rules.py", "games/new_game/static/new_game/new.js", "static/js/composer.js"]
 
 
 #: what only the composer touches: the move box, its buttons, and the event a live update fires
@@ -112,20 +148,47 @@ _COMPOSER_ONLY = re.compile(r"move-text|move-submit|move-clear|move-form|dm:boar
 
 
 def test_only_the_composer_owns_the_move_box() -> None:
-    scripts = _tracked("games/*.js", "static/js/*.js")
+    scripts = _files(".js")
     owners = sorted(str(f.relative_to(ROOT)) for f in scripts if _COMPOSER_ONLY.search(f.read_text()))
     # live.js fires dm:board-changed; keys.js and the others never touch the move box
     assert owners == ["static/js/composer.js", "static/js/live.js"], owners
 
 
-_CLICK_SCRIPTS = {"bidding_ttt/static/bidding_ttt/bidding.js", "two_connect/static/two_connect/two_connect.js",
-                  "back_to_the_wall/static/back_to_the_wall/bttw.js", "lance_assembly/static/lance_assembly/lance.js",
-                  "grid_master/static/grid_master/grid_master.js"}
+@pytest.mark.parametrize("app", sorted({app_dir(slug) for slug in slugs()}))
+def test_every_game_has_a_click_script_that_registers_with_the_composer(app: str) -> None:
+    """Each registered game's folder holds its click script (static/<app>/*.js, loaded by its
+    head.html) and every script there maps clicks through the composer."""
+    scripts = sorted((ROOT / "games" / app / "static" / app).glob("*.js"))
+    assert scripts, f"games/{app}/static/{app}/ holds no click script"
+    for script in scripts:
+        assert "Composer.register(" in script.read_text(), script
+        assert f"{app}/{script.name}" in (ROOT / "games" / app / "templates" / app / "head.html").read_text()
 
 
-@pytest.mark.parametrize("script", sorted(_CLICK_SCRIPTS | {str(p.relative_to(ROOT / "games"))
-                                                            for p in (ROOT / "games").glob("*/static/*/*.js")}))
-def test_every_click_script_registers_with_the_composer(script: str) -> None:
-    path = ROOT / "games" / script
-    assert path.exists(), script
-    assert "Composer.register(" in path.read_text()
+def _root_classes(slug: str) -> set[str]:
+    """The classes on the root element of what the game's board template draws of its first position."""
+    from matches.web.rules_views import draw
+
+    game = get_game(slug)
+    html = draw(slug, game.new(), SPECTATOR, {n: f"Player {n}" for n in range(1, game.seat_count() + 1)})
+    found = re.search(r'<[a-z]+[^>]*\bclass="([^"]*)"', html)
+    assert found, f"{slug}'s board template draws no element with a class"
+    return set(found.group(1).split())
+
+
+def test_each_game_s_look_lives_in_its_own_folder() -> None:
+    """A class only one game's board carries at its root (`gridmaster`, `lance`, `tc-root`) is styled by
+    that game's stylesheet (games/<app>/static/<app>/*.css, loaded by its head.html), never by the
+    platform's static/css/: a new game adds its look without touching them."""
+    roots = {slug: _root_classes(slug) for slug in slugs()}
+    apps = {slug: app_dir(slug) for slug in slugs()}
+    platform = "\n".join(re.sub(r"/\*.*?\*/", "", p.read_text(), flags=re.S)
+                         for p in sorted((ROOT / "static" / "css").glob("*.css")))
+    for slug, classes in roots.items():
+        others = set().union(*(roots[s] for s in roots if apps[s] != apps[slug]))
+        for own in sorted(classes - others):
+            assert not re.search(rf"\.{re.escape(own)}(?![\w-])", platform), f"static/css styles {slug}'s .{own}"
+            sheets = sorted((ROOT / "games" / apps[slug] / "static" / apps[slug]).glob("*.css"))
+            assert any(f".{own}" in sheet.read_text() for sheet in sheets), f"no stylesheet of {slug} styles .{own}"
+            head = (ROOT / "games" / apps[slug] / "templates" / apps[slug] / "head.html").read_text()
+            assert all(f"{apps[slug]}/{sheet.name}" in head for sheet in sheets)

@@ -81,3 +81,33 @@ def test_a_game_from_the_registry_alone_is_offered_played_and_ends_in_its_own_wo
         assert "wins the match — a straight line of three marks" in text, text[:2000]
         assert 'data-board="tic-tac-toe" data-coord="C1">X<' in page.content.decode()
     assert 'placeholder="type a move, e.g. B2"' in player.content.decode()  # the page's example move
+
+
+def _to_act(match: Match) -> set[int]:
+    bout = match.bouts.order_by("-number").first()
+    assert bout is not None
+    return set(match.game.to_act(match.game.load(bout.state)))
+
+
+def test_the_host_s_starting_seat_and_the_alternating_starter_reach_a_game_that_takes_one(
+        toy: TicTacToe, db: None) -> None:
+    match = services.create_match("tic-tac-toe", seat_names=["Xena", "Otto"], bouts=3, clock=False)
+    services.start_match(match, starting_seat=2)
+    assert _to_act(match) == {2}
+    for seat, square in [(2, "A1"), (1, "A2"), (2, "B1"), (1, "B2"), (2, "C1")]:
+        bout = match.bouts.order_by("-number").first()
+        assert bout is not None
+        services.submit(match, seat, square, bout.version)
+    services.start_next_bout(match)
+    assert _to_act(match) == {1}  # the starter alternates: Xena opens bout 2
+
+
+def test_a_game_that_does_not_say_how_its_first_mover_is_given_starts_no_bout(settings: Any, db: None) -> None:
+    """Not guessed from its options (it has `starting_seat`): the game must say (Game.takes_starting_seat)."""
+    unsaid = type("Unsaid", (TicTacToe,), {"slug": "unsaid-toe", "takes_starting_seat": None})()
+    with registered(unsaid, TicTacToePage(), app="toy_ttt"):
+        match = services.create_match("unsaid-toe", seat_names=["Xena", "Otto"], clock=False)
+        with pytest.raises(TypeError, match=r"unsaid-toe does not say how its first mover is given"):
+            services.start_match(match, starting_seat=2)
+        match.refresh_from_db()
+        assert match.status == Match.SETUP and not match.bouts.exists()

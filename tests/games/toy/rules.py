@@ -26,6 +26,7 @@ class TicTacToe(Game[ToyState, int]):
     slug = "tic-tac-toe"
     name = "Tic-Tac-Toe"
     default_options: ClassVar[Mapping[str, Any]] = {"starting_seat": 1}
+    takes_starting_seat = True
     reason_words = {"line": "a straight line of three marks", "full": "the board filled up"}
 
     def new(self, options: Mapping[str, Any] | None = None) -> ToyState:

@@ -6,6 +6,7 @@ click could land on a button still moving: tests/browser/conftest.py's `wait_ref
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -57,3 +58,35 @@ def test_the_hosts_game_shows_the_seats_its_option_asks_for(typed: str, rows: in
     options, seats, starting, _ = _drawn(response.content.decode())
     assert options == ["custom"]
     assert seats == starting == [str(n) for n in range(1, rows + 1)]
+
+
+def _starting_shown(page: str) -> bool:
+    label = re.search(r'<label id="starting-label"[^>]*>', page)
+    assert label is not None
+    return " hidden" not in label.group(0)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", slugs())
+def test_the_starting_seat_is_offered_only_for_a_game_that_takes_one(slug: str) -> None:
+    """Game.takes_starting_seat: a game whose rules fix the first mover (Grid Master's X) or whose
+    seats all act at once is offered no choice, on the home form nor on the host's Start; one that
+    takes it gets the seat chosen."""
+    from matches.web import forms
+
+    takes = bool(get_game(slug).takes_starting_seat)
+    sent = {"game": slug, "seat1": "Ann", "seat2": "Ann", "starting_seat": "2"}  # refused for its names
+    page = Client().post("/", sent).content.decode()
+    assert _starting_shown(page) is takes
+    assert f'value="{slug}"' in page and f'data-starts="{int(takes)}"' in page  # what home.js follows
+    fields = {**sent, "seat2": "Bob", "seat3": "Cy", "seat4": "Di"}
+    assert forms.parse_create(fields).get("starting_seat") == (2 if takes else None)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["lance-assembly", "grid-master"])
+def test_the_host_s_start_asks_who_moves_first_only_when_the_game_takes_it(make_match: Any, slug: str) -> None:
+    match = make_match(slug, start=False)  # in setup: the host's Start is on the page
+    page = Client().get(f"/h/{match.host_token}/").content.decode()
+    assert 'id="host-start"' in page
+    assert ('name="starting_seat"' in page) is bool(get_game(slug).takes_starting_seat)
