@@ -51,6 +51,9 @@ def controllers(state: BiddingState, board: str) -> set[int]:
     return {s for s in (1, 2) if state.control["ABCDEFGHI".index(board)] & s}
 
 
+# -- identity, setup ---------------------------------------------------------
+
+
 def test_registered_under_its_slug() -> None:
     registered = get_game("bidding-ttt")
     assert registered.slug == "bidding-ttt"
@@ -117,6 +120,9 @@ def test_there_are_three_rounds_and_both_seats_act_in_each() -> None:
     assert game.result(state) is not None
     assert game.to_act(state) == frozenset()
     assert game.pending(state) == frozenset()
+
+
+# -- notation ----------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -198,6 +204,9 @@ def test_fuzz_natural_phrasings_round_trip(pairs: list[tuple[int, int]], templat
     assert game.parse(game.new(), 1, text) == Submit(tuple(pairs))
 
 
+# -- what may be bid on --------------------------------------------------------
+
+
 def test_a_bid_may_cover_as_many_tiles_as_you_want() -> None:
     state = game.play(game.new(), 1, "A1 1; B2 1; C3 1; E1 1; E9 1; G5 1; H4 1; I7 1")
     assert state.bids[0] is not None
@@ -255,6 +264,9 @@ def test_an_empty_submission_is_allowed() -> None:
     assert game.pending(state) == {2}
 
 
+# -- round restrictions ------------------------------------------------------
+
+
 @pytest.mark.parametrize(
     "text, line",
     [
@@ -292,6 +304,9 @@ def test_round_2_bids_may_lie_on_at_most_two_boards() -> None:
 def test_round_3_allows_bids_anywhere() -> None:
     state = game.position(round=3)
     game.play(state, 1, "A1 1; A2 1; A3 1; B1 1; C1 1; E1 1; G1 1; H1 1; I1 1")
+
+
+# -- resolution --------------------------------------------------------------
 
 
 def test_the_highest_bidder_owns_the_tile_and_everyone_pays() -> None:

@@ -54,6 +54,9 @@ def _others(seat: int) -> list[int]:
     return [s for s in (1, 2) if s != seat] + [SPECTATOR]
 
 
+# -- hidden information ----------------------------------------------------------
+
+
 def test_a_seat_sees_its_own_bids_and_chips() -> None:
     state = game.play(game.new(), 1, "A1 3; E5 2")
     private = game.view(state, 1)["private"]
@@ -110,6 +113,9 @@ def test_the_host_sees_everything() -> None:
     assert host["hidden"]["1"]["chips"] == 80
     assert host["hidden"]["2"]["chips"] == 80
     assert "private" not in host
+
+
+# -- legal actions, random actions, persistence ---------------------------------------
 
 
 def test_legal_actions_start_with_pass_then_single_bids() -> None:

@@ -38,6 +38,9 @@ def controllers(state: BiddingState, board: str) -> set[int]:
     return {s for s in (1, 2) if state.control["ABCDEFGHI".index(board)] & s}
 
 
+# -- winning -------------------------------------------------------------------
+
+
 def test_three_controlled_boards_in_a_line_win_at_once_even_before_round_3() -> None:
     # Red's starting board D plus A and G: the left column of boards
     state = game.position(red="A1 A2 G1 G2", round=2)

@@ -73,6 +73,9 @@ squares = st.integers(0, CELLS - 1)
 moves = st.builds(Reposition, squares, st.sampled_from(["up", "down", "left", "right"]), st.integers(0, 99))
 
 
+# -- identity, players, board ------------------------------------------------
+
+
 def test_registered_under_its_slug_with_two_seats() -> None:
     assert GAME.slug == "grid-master"
     assert GAME.name == "Grid Master"
@@ -133,6 +136,9 @@ def test_symbols_option_and_its_bounds() -> None:
         GAME.new({"clock": 5})
 
 
+# -- move 1 and move 2 ---------------------------------------------------------
+
+
 @pytest.mark.parametrize("corner", ["A1", "C1", "A3", "C3"])
 def test_move_1_x_places_on_any_corner(corner: str) -> None:
     state = play(GAME.new(), f"place {corner}")
@@ -175,6 +181,9 @@ def test_move_2_has_no_reposition() -> None:
 def test_a_turn_must_place_or_move_something() -> None:
     with pytest.raises(IllegalAction, match="a turn must place or reposition a symbol"):
         GAME.apply(GAME.new(), 1, Turn())
+
+
+# -- move 3 and move 4: the previous symbol must be repositioned ----------------
 
 
 def test_move_3_x_places_on_any_of_the_remaining_7_then_repositions_its_first_symbol() -> None:
@@ -243,6 +252,9 @@ def test_move_5_any_previous_symbol_may_be_repositioned_but_not_the_new_one() ->
     assert all(a.move.square != a.place for a in GAME.legal_actions(state, 1) if a.move)
 
 
+# -- point 2: orthogonal, 1 or 2 squares -----------------------------------------
+
+
 @pytest.mark.parametrize(
     ("text", "after"),
     [
@@ -288,6 +300,9 @@ def test_a_reposition_must_end_on_an_empty_square() -> None:
     refused(pos("XX. / ... / ..O"), "place B3; move A1 right 1", "A1 cannot move right 1: B1 is not empty")
 
 
+# -- point 3: no jumping over an opponent; own symbols may be passed --------------
+
+
 def test_point_3_cannot_jump_over_an_opponent_symbol() -> None:
     refused(
         pos("XO. / ... / ..."),
@@ -311,6 +326,9 @@ def test_the_second_turn_reposition_may_pass_over_the_symbol_just_placed() -> No
     assert cells(state) == [".XX", ".O.", "..."]
 
 
+# -- point 4: the reposition comes after the placement ---------------------------
+
+
 def test_point_4_a_reposition_cannot_come_before_the_placement() -> None:
     state = pos(*MID)
     action = GAME.parse(state, 1, "move A1 right 1; place C3")
@@ -323,12 +341,18 @@ def test_point_4_no_reposition_without_a_placement_while_one_is_possible() -> No
     refused(pos(*MID), "move A1 right 1", "you must place a new symbol before repositioning")
 
 
+# -- point 5: only one's own symbol ---------------------------------------------
+
+
 def test_point_5_the_opponent_symbol_cannot_be_repositioned() -> None:
     refused(pos(*MID), "place C3; move B2 down 1", "the symbol on B2 is your opponent's: you may only reposition your own")
 
 
 def test_there_must_be_a_symbol_to_reposition() -> None:
     refused(pos(*MID), "place C3; move B1 down 1", "there is no symbol on B1 to reposition")
+
+
+# -- point 6: the play ends only after the reposition ----------------------------
 
 
 def test_point_6_a_placement_alone_is_refused_when_a_reposition_is_possible() -> None:
@@ -344,6 +368,9 @@ def test_point_6_the_winning_play_includes_the_reposition() -> None:
     outcome = GAME.result(after)
     assert outcome is not None
     assert outcome.winners == frozenset({1})
+
+
+# -- rulings: no legal reposition after the placement -----------------------------
 
 
 def test_ruling_placement_alone_when_no_reposition_exists_after_it() -> None:
@@ -384,6 +411,9 @@ def test_second_turn_placement_only_when_the_first_symbol_is_boxed_in() -> None:
     assert legal_texts(state) == {f"place {n}" for n in ("C1", "B2", "C2", "A3", "B3", "C3")}
     after = play(state, "place C1")
     assert GAME.public_view(after)["turns"] == {"1": 2, "2": 2}
+
+
+# -- rulings: reposition-only turns -------------------------------------------------
 
 
 def test_ruling_no_symbols_in_hand_means_a_reposition_only_turn() -> None:

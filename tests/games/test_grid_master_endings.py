@@ -65,6 +65,9 @@ STALEMATE_GAME = (
 )
 
 
+# -- rulings: winning -------------------------------------------------------------
+
+
 def test_win_by_a_row_in_a_full_game() -> None:
     state = play(GAME.new(), *X_WINS_ON_MOVE_5)
     assert cells(state) == ["XXX", "...", "OO."]
@@ -190,6 +193,9 @@ def test_no_action_after_the_game_is_over() -> None:
     refused(state, "place B2; move A1 down 1", "the bout is over", seat=2)
     refused(state, "place B2; move A1 down 1", "the bout is over", seat=1)
     assert list(GAME.legal_actions(state, 2)) == []
+
+
+# -- rulings: draws -----------------------------------------------------------------
 
 
 def test_draw_when_the_board_fills_in_a_full_game() -> None:

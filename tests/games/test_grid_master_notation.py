@@ -66,6 +66,9 @@ squares = st.integers(0, CELLS - 1)
 moves = st.builds(Reposition, squares, st.sampled_from(["up", "down", "left", "right"]), st.integers(0, 99))
 
 
+# -- notation -----------------------------------------------------------------------
+
+
 @pytest.mark.parametrize(
     ("text", "canonical"),
     [
@@ -176,6 +179,9 @@ def test_any_turn_round_trips(place: int | None, move: Reposition | None, first:
     assert parse_turn(format_turn(action)) == action
 
 
+# -- conventions --------------------------------------------------------------------
+
+
 def test_a1_is_top_left_letters_go_right_numbers_go_down() -> None:
     state = play(GAME.new(), "place C1", "place A3")
     assert cells(state) == ["..X", "...", "O.."]
@@ -209,6 +215,9 @@ def test_apply_never_mutates_and_a_rejected_action_changes_nothing() -> None:
         GAME.play(state, 1, "place C3")
     assert GAME.dump(state) == before
     assert GAME.to_act(state) == frozenset({1})
+
+
+# -- views and storage --------------------------------------------------------------
 
 
 def test_public_view_has_what_a_board_needs() -> None:

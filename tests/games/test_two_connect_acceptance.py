@@ -582,7 +582,7 @@ def yinsh_movable(state: Any, seat: int) -> bool:
     view = board_view(state, "yinsh")
     if len(view["rings"][str(seat)]) < 5:
         return True
-    from tests.games.test_yinsh_acceptance import reference_ring_moves
+    from tests.games.test_yinsh_reference import reference_ring_moves
 
     return bool(reference_ring_moves(view, seat))
 
@@ -593,10 +593,10 @@ def some_board_move(state: Any, seat: int, word: str) -> str:
     if word == "yinsh":
         if len(view["rings"][str(seat)]) < 5:
             taken = {p for group in ("rings", "markers") for ps in view[group].values() for p in ps}
-            from tests.games.test_yinsh_acceptance import POINTS as YPOINTS
+            from tests.games.test_yinsh_reference import POINTS as YPOINTS
 
             return f"ring {min(YPOINTS - taken)}"
-        from tests.games.test_yinsh_acceptance import reference_ring_moves
+        from tests.games.test_yinsh_reference import reference_ring_moves
 
         return min(reference_ring_moves(view, seat), default="E5-E6")
     for r, row in enumerate(view["cells"]):
