@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, StartMatch, cell, same_as_fresh, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, StartMatch, cell, same_as_fresh, type_move, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -157,14 +157,6 @@ def test_lance_assembly_bout_played_by_clicking_with_live_pages(server: Server, 
     assert not errors, errors
 
 
-def _type(player: Any, text: str, others: list[Any], coord: str, value: str) -> None:
-    """Type a move in notation, submit it, and wait until every page shows `coord`."""
-    player.fill("#move-text", text)
-    player.click("#move-submit")
-    for page in [player, *others]:
-        page.wait_for_selector(cell(coord, value), timeout=TIMEOUT)
-
-
 def test_best_of_three_match_typed_with_a_host_correction(start_match: StartMatch, browser: Any) -> None:
     """A whole match by typed notation: the host corrects a logged turn (the
     bout is replayed), starts the next bout (the starter alternates), and
@@ -187,10 +179,10 @@ def test_best_of_three_match_typed_with_a_host_correction(start_match: StartMatc
         return [p for p in everyone if p not in skip]
 
     # bout 1, Cleo starts
-    _type(cleo, "place A1", rest(cleo), "A1", "R")
-    _type(dan, "place F1", rest(dan), "F1", "B")
-    _type(cleo, "I place tile on A2.", rest(cleo), "A2", "R")
-    _type(dan, "place F2", rest(dan), "F2", "B")
+    type_move(cleo, "place A1", [cleo, *rest(cleo)], cell("A1", "R"))
+    type_move(dan, "place F1", [dan, *rest(dan)], cell("F1", "B"))
+    type_move(cleo, "I place tile on A2.", [cleo, *rest(cleo)], cell("A2", "R"))
+    type_move(dan, "place F2", [dan, *rest(dan)], cell("F2", "B"))
     # the host corrects Dan's last turn from the log: F2 becomes E2 on every board
     entry = host.locator("#log li", has_text="place F2")
     entry.locator("summary").click()
@@ -201,11 +193,11 @@ def test_best_of_three_match_typed_with_a_host_correction(start_match: StartMatc
         page.wait_for_selector(cell("F2", ""), timeout=TIMEOUT)
     host.wait_for_selector("#log li.corrected", timeout=TIMEOUT)
     cleo.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
-    _type(cleo, "place A3", rest(cleo), "A3", "R")
-    _type(dan, "place F3", rest(dan), "F3", "B")
-    _type(cleo, "place a4", rest(cleo), "A4", "R")
-    _type(dan, "place F4", rest(dan), "F4", "B")
-    _type(cleo, "place A5", rest(cleo), "A5", "R")
+    type_move(cleo, "place A3", [cleo, *rest(cleo)], cell("A3", "R"))
+    type_move(dan, "place F3", [dan, *rest(dan)], cell("F3", "B"))
+    type_move(cleo, "place a4", [cleo, *rest(cleo)], cell("A4", "R"))
+    type_move(dan, "place F4", [dan, *rest(dan)], cell("F4", "B"))
+    type_move(cleo, "place A5", [cleo, *rest(cleo)], cell("A5", "R"))
     for page in everyone:
         page.wait_for_selector("#banner.banner-bout >> text=bout 1 — five in a row", timeout=TIMEOUT)
 
@@ -214,11 +206,11 @@ def test_best_of_three_match_typed_with_a_host_correction(start_match: StartMatc
     dan.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
     for page in everyone:
         page.wait_for_selector(cell("A1", ""), timeout=TIMEOUT)
-    _type(dan, "place F6", rest(dan), "F6", "B")
+    type_move(dan, "place F6", [dan, *rest(dan)], cell("F6", "B"))
     for n in range(1, 5):
-        _type(cleo, f"place B{n}", rest(cleo), f"B{n}", "R")
-        _type(dan, f"place E{n}", rest(dan), f"E{n}", "B")
-    _type(cleo, "place B5", rest(cleo), "B5", "R")
+        type_move(cleo, f"place B{n}", [cleo, *rest(cleo)], cell(f"B{n}", "R"))
+        type_move(dan, f"place E{n}", [dan, *rest(dan)], cell(f"E{n}", "B"))
+    type_move(cleo, "place B5", [cleo, *rest(cleo)], cell("B5", "R"))
     for page in everyone:
         page.wait_for_selector("#banner.banner-match >> text=the match — won 2 bouts of a best of 3", timeout=TIMEOUT)
     assert "Cleo wins the match" in spectator.inner_text("#banner")
