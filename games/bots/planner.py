@@ -18,18 +18,16 @@ keeps its own best.  A board is valued by the place points it would give
 (6/4/2/1, ties shared: the match's own score) plus a little for the margin of
 captured squares over the best other seat.
 
-The strengths (`PLANS`; issue 42, bench/README.md).  Easy is a beginner: it
+The strengths (`PLANS`; bench/bots.py measures them).  Easy is a beginner: it
 looks at a few hundred orders and forgets the garnet bonus.  Normal judges its
 iterations' worth of orders and stops, a fraction of a second.  Strong spends
 its whole clock, and samples a seat that has shown it plans (a full set of
 walls on every board in every round resolved so far: the logs are public) with
 a planner's walls and garnets instead of random ones (`plans_walls`,
 `_as_planner`); in round 1 nothing has shown yet and every other seat is
-sampled at random.  While normal spent its whole clock too, strong placed above
-it 59 % of the time over 160 games, however long it thought: with three other
-seats choosing at once, a seat's extra thought moves its places little.  So the
-strengths differ in how much each looks at, as players' do, and in what strong
-reads from the others' past rounds.
+sampled at random.  The strengths differ in how much each looks at and what
+strong reads from the others' past rounds, not only in time: with three other
+seats choosing at once, extra thought alone moves a seat's places little.
 
 Reads only the observed state (observe.py: others' submissions, spends and
 bonuses unknown).
@@ -68,7 +66,7 @@ class Plan:
     model: bool
 
 
-#: each strength's way of planning (bench/README.md, "Back to the Wall's strengths"): easy 60
+#: each strength's way of planning: easy 60
 #: iterations x 7 (a few hundred trials), normal 400 x 2, strong its 2.5 s
 PLANS = {
     "easy": Plan(evals_per_iteration=7, resample=False, clock=False, garnets=False, model=False),
@@ -201,7 +199,7 @@ def _as_planner(state: BackToTheWallState, other: int, drawn: tuple[BoardOrders,
     """`drawn` (random orders of `other`) with the walls and garnets a planner submits: a full set of
     walls that stand (`_wall_sets`), a garnet where `_garnet_ok` would spend one.  Their spends are
     hidden, so a garnet this round stands in for the bonus they earned in an earlier one.  The
-    directions stay random: greedy directions judged no better (bench/README.md)."""
+    directions stay random: greedy ones judged no better (bench/bot_decisions.py)."""
     garnets = _garnet_ok(state, other)
     out: list[BoardOrders] = []
     for b, board in enumerate(state.boards):

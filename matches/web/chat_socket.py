@@ -76,7 +76,7 @@ async def post(match_id: int, viewer: int, room: str, text: str, who: dict[str, 
     On PostgreSQL a line is written and drawn in a worker thread of its own, beside the moves
     (chat never locks the match row: play/chat.py), so that a move never queues behind a chat
     line in the one thread Channels gives the moves (`database_sync_to_async`), where it waited
-    for the line's transaction and drawing (bench/README.md, "Chat never slows a move").  SQLite
+    for the line's transaction and drawing (bench/fanout.py times moves beside chat).  SQLite
     takes one writer at a time (two transactions that read, then write, fail with "database is
     locked"), so there a line waits in the moves' thread."""
     return await database_sync_to_async(_post, thread_sensitive=_one_writer())(match_id, viewer, room, text, who)

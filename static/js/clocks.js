@@ -39,8 +39,7 @@
   window.dmClockFormat = { fmt: fmt, minutes: minutes };
 
   // Text written only when it changes: the clocks tick four times a second but show seconds, and
-  // each write lays out and paints the page again: 8 open pages with a running clock took 0.23 of a
-  // CPU core for their clocks in headless chromium, 0.07 with this (a phone's battery pays the same).
+  // each write lays out and paints the page again (a phone's battery pays for it).
   // (a node the page lacks, null, is skipped)
   function show(node, text) { if (node && node.textContent !== text) { node.textContent = text; } }
 

@@ -40,6 +40,39 @@ def wait_connected(*pages: Any, timeout: int = TIMEOUT) -> None:
         page.wait_for_selector("body[data-socket=open]", state="attached", timeout=timeout)
 
 
+def watch_errors(page: Any, errors: list[str]) -> Any:
+    """Collect the page's script errors and console errors into `errors` (a test ends asserting
+    none); the page, for chaining."""
+    page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+    page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
+    return page
+
+
+def click_cells(page: Any, *coords: str) -> None:
+    """Click squares of a grid board (Lance Assembly, Grid Master) in turn."""
+    for coord in coords:
+        page.click(f'#board .cell[data-coord="{coord}"]')
+
+
+def play_cells(page: Any, *coords: str) -> None:
+    """Click squares of a grid board, then send the move they composed."""
+    click_cells(page, *coords)
+    page.click("#move-submit")
+
+
+def type_move(player: Any, text: str, pages: Sequence[Any], selector: str, timeout: int = TIMEOUT) -> None:
+    """Type a move in notation, send it, and wait until every page in `pages` shows `selector`."""
+    player.fill("#move-text", text)
+    submit_and_wait(player, pages, selector, timeout)
+
+
+def submit_and_wait(player: Any, pages: Sequence[Any], selector: str, timeout: int = TIMEOUT) -> None:
+    """Send the composed move, then wait until every page in `pages` shows `selector`."""
+    player.click("#move-submit")
+    for page in pages:
+        page.wait_for_selector(selector, timeout=timeout)
+
+
 def wait_refused(page: Any, timeout: int = TIMEOUT) -> None:
     """The home form came back refused, and its page has loaded (home.js bound to it) before it is
     used again: a CI check of stop 45 clicked while home.js still moved the form about, and never

@@ -11,18 +11,12 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, wait_connected, watch_errors
 
 pytestmark = pytest.mark.browser
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-
-
-def _watch(page: Any, errors: list[str]) -> Any:
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    return page
 
 
 def _season(page: Any, server: Server, name: str) -> str:
@@ -49,7 +43,7 @@ def _fits(page: Any) -> None:
 def test_the_roster_paste_on_a_phone(server: Server, browser: Any) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
-    phone = _watch(browser.new_context(**PHONE).new_page(), errors)
+    phone = watch_errors(browser.new_context(**PHONE).new_page(), errors)
     _season(phone, server, "Phone League")
     # the roster box is where the page starts: above the links, in view without scrolling
     top = phone.eval_on_selector("#roster", "el => el.getBoundingClientRect().top")
@@ -80,7 +74,7 @@ def _paste_one(page: Any, name: str) -> str:
 def test_the_host_console_shows_and_changes_what_the_end_gives(server: Server, browser: Any) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
-    host = _watch(browser.new_context(viewport=DESKTOP).new_page(), errors)
+    host = watch_errors(browser.new_context(viewport=DESKTOP).new_page(), errors)
     manage = _season(host, server, "Genius Season 1")
     assert "Ann, Bob, Cy and Di added to the roster (4 players)" in _paste(host, "Ann\nBob\nCy\nDi")
     host.select_option("#match-game", "custom")
@@ -130,7 +124,7 @@ def test_the_host_console_shows_and_changes_what_the_end_gives(server: Server, b
     host.locator("#hg-console").screenshot(path=str(ARTIFACTS / "episode-console-desktop-awards.png"))
 
     # the phone: the same host link, the same preview; the host changes the candidate to Ann and sends from there
-    phone = _watch(browser.new_context(**PHONE).new_page(), errors)
+    phone = watch_errors(browser.new_context(**PHONE).new_page(), errors)
     phone.goto(dashboard)
     wait_connected(phone)
     phone.wait_for_selector("#hg-awards", timeout=TIMEOUT)
@@ -168,7 +162,7 @@ def test_the_host_console_shows_and_changes_what_the_end_gives(server: Server, b
     host.wait_for_url("**/h/**")
     assert host.inner_text("#elimination") == "Elimination match: the loser leaves Genius Season 1"
     seat_link = host.input_value("#seat-link-2")
-    seat = _watch(browser.new_context(**PHONE).new_page(), errors)
+    seat = watch_errors(browser.new_context(**PHONE).new_page(), errors)
     seat.goto(seat_link)
     wait_connected(seat)
     assert seat.inner_text("#elimination") == "Elimination match: the loser leaves Genius Season 1"

@@ -1,6 +1,8 @@
-"""Every registered game opens in a real browser (generic board for the games
-whose dedicated boards come later): created on the home page, started by the
-host, seat 1's page connected live, no script errors.  Screenshots per game."""
+"""Every registered game, played by clicks in a real browser: created on the home page, started by
+the host, seat 1's first move clicked at a desktop (the clicks compose its text in the move box),
+and every page live: the host's, seat 1's, seat 2's on a phone (390x844) and a spectator's show it
+without a reload, with no script error.  The clicks per game are tests/browser/flows.py's.
+Screenshots: test-artifacts/game-<slug>.png (seat 1) and game-<slug>-phone.png (seat 2)."""
 
 from __future__ import annotations
 
@@ -10,30 +12,60 @@ import pytest
 
 from games.registry import get_game, slugs
 
-from .conftest import ARTIFACTS, TIMEOUT, StartMatch, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, StartMatch, wait_connected, watch_errors
+from .flows import FLOWS
 
 pytestmark = pytest.mark.browser
 
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
-def test_every_game_page_opens_live(browser: Any, start_match: StartMatch) -> None:
+
+def test_every_registered_game_has_a_flow() -> None:
+    assert set(FLOWS) == set(slugs())
+
+
+@pytest.mark.parametrize("slug", sorted(FLOWS))
+def test_every_game_is_played_by_clicks_live_on_every_page(slug: str, browser: Any,
+                                                           start_match: StartMatch) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    page = context.new_page()
+    flow = FLOWS[slug]
     errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    for slug in slugs():
-        try:
-            game = get_game(slug)
-        except Exception:
-            continue
-        match = start_match(slug, host=page)
-        seat_link = match.seats[1]
-        assert len(match.seats) == game.seat_count()
-        assert page.locator(".link-list input.link-url").count() == game.seat_count() + 2
-        match.start()
-        page.wait_for_selector("#board [data-coord], #board .facts", timeout=TIMEOUT)  # data-coord: the page convention
-        page.goto(seat_link)
-        wait_connected(page)
-        page.wait_for_selector("#board", timeout=TIMEOUT)
-        page.screenshot(path=str(ARTIFACTS / f"game-{slug}.png"), full_page=True)
+    host = browser.new_context(**DESKTOP).new_page()
+    watch_errors(host, errors)
+    host.on("dialog", lambda dialog: dialog.accept())  # "Resolve this round now?"
+    match = start_match(slug, host=host, fields=dict(flow.fields))
+    assert len(match.seats) == get_game(slug).seat_count({"seats": 2} if flow.fields else None)
+    assert host.locator(".link-list input.link-url").count() == len(match.seats) + 2
+    pages: dict[int | str, Any] = {"host": host}
+    for who, url, device in ((1, match.seats[1], DESKTOP), (2, match.seats[2], PHONE), ("watch", match.watch, DESKTOP)):
+        pages[who] = browser.new_context(**device).new_page()
+        watch_errors(pages[who], errors)
+        pages[who].goto(url)
+    wait_connected(*pages.values())
+    match.start()
+    pages[1].wait_for_selector("#board", timeout=TIMEOUT)
+    for turn in flow.turns:
+        page = pages[turn.by]
+        for kind, selector, *value in turn.acts:
+            if kind == "click":
+                page.click(selector)
+            elif kind == "fill":
+                page.fill(selector, value[0])
+            else:
+                page.select_option(selector, value[0])
+        if turn.text is not None:
+            assert page.input_value("#move-text") == turn.text
+        if turn.send:
+            page.click(turn.send)
+        if turn.after:
+            page.wait_for_selector(turn.after, timeout=TIMEOUT)
+            # every page holds that version before anyone acts on it (a host form carries it)
+            version = page.get_attribute("#live-meta", "data-version")
+            for other in pages.values():
+                other.wait_for_selector(f'#live-meta[data-version="{version}"]', state="attached", timeout=TIMEOUT)
+    for page in pages.values():
+        page.wait_for_selector(flow.shown, state="attached", timeout=TIMEOUT)
+    pages[1].screenshot(path=str(ARTIFACTS / f"game-{slug}.png"), full_page=True)
+    pages[2].screenshot(path=str(ARTIFACTS / f"game-{slug}-phone.png"), full_page=True)
     assert not errors, errors

@@ -8,20 +8,19 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, StartMatch, cell, same_as_fresh, wait_connected
+from .conftest import (
+    ARTIFACTS,
+    TIMEOUT,
+    Server,
+    StartMatch,
+    cell,
+    click_cells,
+    same_as_fresh,
+    submit_and_wait,
+    wait_connected,
+)
 
 pytestmark = pytest.mark.browser
-
-
-def _click(page: Any, *coords: str) -> None:
-    for coord in coords:
-        page.click(f'#board .cell[data-coord="{coord}"]')
-
-
-def _submit_and_wait(player: Any, pages: list[Any], selector: str) -> None:
-    player.click("#move-submit")
-    for page in pages:
-        page.wait_for_selector(selector, timeout=TIMEOUT)
 
 
 def test_grid_master_by_clicking_survives_a_server_restart(server: Server, browser: Any,
@@ -40,20 +39,20 @@ def test_grid_master_by_clicking_survives_a_server_restart(server: Server, brows
     host.click("#host-start")
     x.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
 
-    _click(x, "A1")
+    click_cells(x, "A1")
     assert x.input_value("#move-text") == "place A1"
-    _submit_and_wait(x, pages, cell("A1", "X"))
-    _click(o, "B2")
-    _submit_and_wait(o, pages, cell("B2", "O"))
+    submit_and_wait(x, pages, cell("A1", "X"))
+    click_cells(o, "B2")
+    submit_and_wait(o, pages, cell("B2", "O"))
 
     # the server dies and comes back: every page reconnects by itself
     server.restart()
     wait_connected(*pages, timeout=20_000)
 
     # X: place C1, then reposition the first symbol A1 one square down
-    _click(x, "C1", "A1", "A2")
+    click_cells(x, "C1", "A1", "A2")
     assert x.input_value("#move-text") == "place C1; move A1 down 1"
-    _submit_and_wait(x, pages, cell("A2", "X"))
+    submit_and_wait(x, pages, cell("A2", "X"))
     for page in pages:
         page.wait_for_selector(cell("A1", ""), timeout=TIMEOUT)
         page.wait_for_selector("#board .cell.last", timeout=TIMEOUT)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, ROOT, TIMEOUT, StartMatch, cell, wait_connected
+from .conftest import ARTIFACTS, ROOT, TIMEOUT, StartMatch, cell, play_cells, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -35,11 +35,6 @@ def _no_serious_axe(page: Any) -> None:
     found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
     bad = [f"{v['id']}: {v['help']}" for v in found if v["impact"] in ("serious", "critical")]
     assert not bad, bad
-
-
-def _play(page: Any, coord: str) -> None:
-    page.click(f'#board .cell[data-coord="{coord}"]')
-    page.click("#move-submit")
 
 
 def _offers_say(page: Any, text: str) -> None:
@@ -82,7 +77,7 @@ def test_the_opponent_answers_draws_and_takebacks_by_clicks(browser: Any, start_
     _no_serious_axe(bob)  # the offers box with its buttons, as the opponent gets it
     _shot(bob, f"draw-offered-{device}-opponent")
     _shot(ann, f"draw-offered-{device}-offerer")
-    _play(ann, "C3")
+    play_cells(ann, "C3")
     _no_offers(bob)
     _no_offers(ann)
     bob.wait_for_selector("#log-list >> text=no longer offers a draw: they moved", timeout=TIMEOUT)

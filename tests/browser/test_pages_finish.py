@@ -12,19 +12,13 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, StartMatch, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, StartMatch, wait_connected, watch_errors
 
 pytestmark = pytest.mark.browser
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 BOARD = "opt-back-to-the-wall-boards"
-
-
-def _errors(page: Any, bucket: list[str]) -> Any:
-    page.on("pageerror", lambda exc: bucket.append(str(exc)))
-    page.on("console", lambda msg: bucket.append(msg.text) if msg.type == "error" else None)
-    return page
 
 
 def _in_view(page: Any, selector: str) -> bool:
@@ -37,7 +31,7 @@ def _in_view(page: Any, selector: str) -> bool:
 def test_home_form_controls_replace_json(server: Server, browser: Any) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     errors: list[str] = []
-    page = _errors(browser.new_context(viewport=DESKTOP).new_page(), errors)
+    page = watch_errors(browser.new_context(viewport=DESKTOP).new_page(), errors)
     page.goto(server.url + "/")
     page.select_option("#game-select", "lance-assembly")
     variant = 'select[name="opt-lance-assembly-variant"]'
@@ -74,7 +68,7 @@ def test_home_form_controls_replace_json(server: Server, browser: Any) -> None:
     assert page.locator(".link-list input.link-url").count() == 6
 
     # a bad value typed by hand comes back marked, with the rest kept
-    phone = _errors(browser.new_context(**PHONE).new_page(), errors)
+    phone = watch_errors(browser.new_context(**PHONE).new_page(), errors)
     phone.goto(server.url + "/")
     phone.select_option("#game-select", "back-to-the-wall")
     phone.fill('input[name="seat1"]', "Wanda")
@@ -91,7 +85,7 @@ def test_home_form_controls_replace_json(server: Server, browser: Any) -> None:
 
 def test_split_clock_preview_title_and_banner(browser: Any, start_match: StartMatch) -> None:
     errors: list[str] = []
-    host = _errors(browser.new_context(viewport=DESKTOP).new_page(), errors)
+    host = watch_errors(browser.new_context(viewport=DESKTOP).new_page(), errors)
     # a short clock: the move time runs out at once, then the reserve
     fields = {'select[name="opt-lance-assembly-variant"]': "sliding-tic-tac-toe", "#bouts": "1", "#per_move": "2",
               "#reserve": "600"}
@@ -103,8 +97,8 @@ def test_split_clock_preview_title_and_banner(browser: Any, start_match: StartMa
                                   "c => !c.classList.contains('visually-hidden')).map(c => c.textContent).join('')")
     assert shown == "0:02 + 10:00"
     assert host.text_content("#clocks .seat-1 .clock-time") == "0:02 for the move + 10:00 reserve"
-    ann = _errors(browser.new_context(viewport=DESKTOP).new_page(), errors)
-    bob = _errors(browser.new_context(**PHONE).new_page(), errors)
+    ann = watch_errors(browser.new_context(viewport=DESKTOP).new_page(), errors)
+    bob = watch_errors(browser.new_context(**PHONE).new_page(), errors)
     ann.goto(match.seats[1])
     bob.goto(match.seats[2])
     wait_connected(host, ann, bob)

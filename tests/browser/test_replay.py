@@ -12,16 +12,9 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, ROOT, TIMEOUT, StartMatch, cell, wait_connected
+from .conftest import ARTIFACTS, ROOT, TIMEOUT, StartMatch, cell, type_move, wait_connected
 
 pytestmark = pytest.mark.browser
-
-
-def _type(player: Any, text: str, everyone: list[Any], coord: str, value: str) -> None:
-    player.fill("#move-text", text)
-    player.click("#move-submit")
-    for page in everyone:
-        page.wait_for_selector(cell(coord, value), timeout=TIMEOUT)
 
 
 def _at(page: Any, step: int) -> None:
@@ -61,17 +54,17 @@ def test_spectator_replays_a_bout_with_an_undo_and_a_correction(browser: Any,
     host.click("#host-start")
     ann.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
 
-    _type(ann, "place A1", players, "A1", "R")
-    _type(bob, "place F1", players, "F1", "B")
-    _type(ann, "place A2", players, "A2", "R")
-    _type(bob, "place F2", players, "F2", "B")
-    _type(ann, "place C3", players, "C3", "R")
+    type_move(ann, "place A1", players, cell("A1", "R"))
+    type_move(bob, "place F1", players, cell("F1", "B"))
+    type_move(ann, "place A2", players, cell("A2", "R"))
+    type_move(bob, "place F2", players, cell("F2", "B"))
+    type_move(ann, "place C3", players, cell("C3", "R"))
     host.click("#host-undo")  # C3 is taken back
     for page in players:
         page.wait_for_selector(cell("C3", ""), timeout=TIMEOUT)
     ann.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
-    _type(ann, "place A3", players, "A3", "R")
-    _type(bob, "place F3", players, "F3", "B")
+    type_move(ann, "place A3", players, cell("A3", "R"))
+    type_move(bob, "place F3", players, cell("F3", "B"))
     entry = host.locator("#log li", has_text="place F3")  # the host corrects F3 to E3
     entry.locator("summary").click()
     entry.locator('input[name="text"]').fill("place E3")
@@ -79,9 +72,9 @@ def test_spectator_replays_a_bout_with_an_undo_and_a_correction(browser: Any,
     for page in players:
         page.wait_for_selector(cell("E3", "B"), timeout=TIMEOUT)
     ann.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
-    _type(ann, "place A4", players, "A4", "R")
-    _type(bob, "place F4", players, "F4", "B")
-    _type(ann, "place A5", players, "A5", "R")
+    type_move(ann, "place A4", players, cell("A4", "R"))
+    type_move(bob, "place F4", players, cell("F4", "B"))
+    type_move(ann, "place A5", players, cell("A5", "R"))
     host.wait_for_selector("#banner-replays", timeout=TIMEOUT)
 
     # the spectator follows the end banner's link to the replay

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, StartMatch, cell, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, StartMatch, cell, play_cells, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -22,11 +22,6 @@ PHONE = {"width": 390, "height": 844}
 
 def _shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"issue25-{name}.png"))
-
-
-def _play(page: Any, coord: str) -> None:
-    page.click(f'#board .cell[data-coord="{coord}"]')
-    page.click("#move-submit")
 
 
 def _status_has(page: Any, text: str) -> None:
@@ -74,9 +69,9 @@ def test_pause_requests_and_resignations_by_clicks(browser: Any, start_match: St
     assert ann.is_enabled("#move-submit")
 
     # Ann and Bob play; Ann asks for a takeback, which only the host sees, and the host accepts
-    _play(ann, "C3")
+    play_cells(ann, "C3")
     bob.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
-    _play(bob, "D4")
+    play_cells(bob, "D4")
     ann.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
     ann.click("#ask-takeback")
     host.wait_for_selector('#host-requests form[data-request="takeback"]', timeout=TIMEOUT)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, StartMatch, same_as_fresh, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, StartMatch, same_as_fresh, wait_connected, watch_errors
 
 pytestmark = pytest.mark.browser
 
@@ -130,11 +130,6 @@ def drawn_in_place(page: Any, *points: tuple[str, str]) -> bool:
                && g.querySelector(':scope > text') instanceof SVGTextElement
                && g.getBoundingClientRect().width > 0;
            })""", [pt(board, coord) for board, coord in points]))
-
-
-def watch_errors(page: Any, errors: list[str]) -> None:
-    page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
-    page.on("console", lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None)
 
 
 def create(browser: Any, start_match: StartMatch, slug: str, errors: list[str],

@@ -5,14 +5,13 @@ seats and the host connected.  Redis is killed, then restarted; later frozen
 (SIGSTOP), then thawed.  While it is away:
 
 - moves over the websocket are saved and acknowledged, the host dashboard and
-  the player page load, a host action is applied -- each adding less than
-  1 s to the time the same request takes with Redis up (the figures printed
-  are absolute);
+  the player page load, a host action is applied (how long each takes, against
+  Redis up, is bench/redis_outage.py's figure: this test asserts no time);
 - the dashboard shows presence as "unknown"; the skipped broadcast is logged;
 - no socket is closed.
 
 When Redis is back every page resyncs by itself (no reconnect, no reload):
-the seconds from restart/thaw to the last watcher's fresh board are printed.
+bench/redis_outage.py runs this scenario and prints its figures.
 """
 
 from __future__ import annotations
@@ -30,7 +29,6 @@ from .conftest import Daphne, Http, RedisServer, Socket, host_seq, make_match, v
 pytestmark = [pytest.mark.chaos, pytest.mark.redis]
 
 WATCHERS = 3
-EXTRA = 1.0  # what an outage may add to a request
 
 
 def test_redis_killed_and_frozen_under_a_live_match(chaos_db: str, redis_server: RedisServer, workdir: Path) -> None:
@@ -85,8 +83,8 @@ async def _shows(watchers: list[Socket], coord: str, since: list[int], timeout: 
 
 
 async def _requests(http: Http, match: dict[str, Any], label: str, figures: list[str],
-                    baseline: dict[str, float] | None) -> dict[str, float]:
-    """The host page, a player page and a host action: each timed (and checked against the baseline)."""
+                    redis_away: bool) -> dict[str, float]:
+    """The host page, a player page and a host action: each answered (and timed, for the figures)."""
     times: dict[str, float] = {}
     status, html, times["host page"] = await asyncio.to_thread(http.get, f"/h/{match['host']}/")
     assert status == 200
@@ -99,10 +97,8 @@ async def _requests(http: Http, match: dict[str, Any], label: str, figures: list
     assert status == 200 and "clock changed by +30 s" in body, body[:300]
     figures.append(f"{label}: " + ", ".join(f"{k} {v:.2f} s" for k, v in times.items())
                    + f"; presence {'unknown' if 'unknown' in presence else 'known'}")
-    if baseline is not None:
+    if redis_away:
         assert "unknown" in presence, presence
-        for key, seconds in times.items():
-            assert seconds < baseline[key] + EXTRA, f"{label}: {key} took {seconds:.2f} s"
     return times
 
 
@@ -117,12 +113,12 @@ async def _scenario(server: Daphne, redis: RedisServer, match: dict[str, Any]) -
     for sock in sockets:
         await sock.open()
         assert await sock.wait_frames(1)
-    # Redis up: the baseline
+    # Redis up: the figures' baseline
     since = [len(w.frames) for w in watchers]
     moved = await _timed_move(seat1, "place C3")
     await _shows(watchers, "C3", since)
     await asyncio.sleep(0.5)
-    baseline = await _requests(http, match, "Redis up", figures, None)
+    await _requests(http, match, "Redis up", figures, redis_away=False)
     await asyncio.sleep(1.5)  # the host action's broadcast reaches the pages before Redis goes
     figures.append(f"Redis up: move acknowledged in {moved:.2f} s")
 
@@ -139,8 +135,7 @@ async def _scenario(server: Daphne, redis: RedisServer, match: dict[str, Any]) -
         since = [len(w.frames) for w in watchers]
         seconds = await _timed_move(mover, move)
         figures.append(f"Redis {outage}: move acknowledged in {seconds:.2f} s")
-        assert seconds < moved + EXTRA
-        await _requests(http, match, f"Redis {outage}", figures, baseline)
+        await _requests(http, match, f"Redis {outage}", figures, redis_away=True)
         assert all(s.open_now for s in sockets), [(s.closed_code) for s in sockets]
         await asyncio.sleep(1.0)
         resumed = time.monotonic()

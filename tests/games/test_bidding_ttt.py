@@ -1,11 +1,11 @@
-"""Bidding 3D Tic-Tac-Toe: every sentence of the card and every ruling (RULINGS.md section 4)."""
+"""Bidding 3D Tic-Tac-Toe: the card's setup, its notation, what may be bid on in each round and how a
+round resolves (RULINGS.md section 4).  Winning and its tie-breaks: test_bidding_ttt_winning.py;
+hidden information, legal actions and storage: test_bidding_ttt_hidden.py.
+"""
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Iterable
-from itertools import islice
 
 import pytest
 from hypothesis import given, settings
@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from games.bidding_ttt.rules import (
     TILE_NAMES,
-    BiddingAction,
     BiddingState,
     BiddingTTT,
     Resolve,
@@ -52,16 +51,8 @@ def controllers(state: BiddingState, board: str) -> set[int]:
     return {s for s in (1, 2) if state.control["ABCDEFGHI".index(board)] & s}
 
 
-def submissions(actions: Iterable[BiddingAction]) -> list[Submit]:
-    """`actions` as a seat's bids (what a seat may do is never the host's Resolve)."""
-    out = []
-    for action in actions:
-        assert isinstance(action, Submit)
-        out.append(action)
-    return out
-
-
 # -- identity, setup ---------------------------------------------------------
+
 
 def test_registered_under_its_slug() -> None:
     registered = get_game("bidding-ttt")
@@ -132,6 +123,7 @@ def test_there_are_three_rounds_and_both_seats_act_in_each() -> None:
 
 
 # -- notation ----------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "text, expected",
@@ -214,6 +206,7 @@ def test_fuzz_natural_phrasings_round_trip(pairs: list[tuple[int, int]], templat
 
 # -- what may be bid on --------------------------------------------------------
 
+
 def test_a_bid_may_cover_as_many_tiles_as_you_want() -> None:
     state = game.play(game.new(), 1, "A1 1; B2 1; C3 1; E1 1; E9 1; G5 1; H4 1; I7 1")
     assert state.bids[0] is not None
@@ -273,6 +266,7 @@ def test_an_empty_submission_is_allowed() -> None:
 
 # -- round restrictions ------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "text, line",
     [
@@ -313,6 +307,7 @@ def test_round_3_allows_bids_anywhere() -> None:
 
 
 # -- resolution --------------------------------------------------------------
+
 
 def test_the_highest_bidder_owns_the_tile_and_everyone_pays() -> None:
     state = play_round(game.new(), "A1 5; B1 2", "A1 3; C1 4")
@@ -407,291 +402,3 @@ def test_a_rejected_submission_changes_nothing() -> None:
         game.play(state, 1, "D1 3")
     assert game.dump(state) == before
     assert state.bids[0] == bids("A1 3").bids
-
-
-# -- winning -------------------------------------------------------------------
-
-def test_three_controlled_boards_in_a_line_win_at_once_even_before_round_3() -> None:
-    # Red's starting board D plus A and G: the left column of boards
-    state = game.position(red="A1 A2 G1 G2", round=2)
-    state = play_round(state, "A3 5; G3 5", "pass")
-    result = game.result(state)
-    assert result is not None
-    assert result.winners == {1}
-    assert result.reason == "line"
-    assert "A, D, G" in result.detail
-    assert game.to_act(state) == frozenset()
-
-
-def test_blue_wins_with_a_line_through_its_starting_board() -> None:
-    state = game.position(blue="C1 C5 I3 I5", round=3)
-    state = play_round(state, "pass", "C9 1; I7 1")
-    result = game.result(state)
-    assert result is not None
-    assert result.winners == {2}
-    assert result.reason == "line"
-
-
-def test_a_shared_board_counts_toward_each_players_line() -> None:
-    state = game.position(red="A1 A2 G4 G5 G6", blue="A7 A8", round=3)
-    state = play_round(state, "A3 1", "A9 1")
-    assert controllers(state, "A") == {1, 2}
-    result = game.result(state)
-    assert result is not None
-    assert result.winners == {1}
-    assert result.reason == "line"
-
-
-def test_no_line_after_rounds_1_and_2_plays_on() -> None:
-    state = game.position(red="A1 A2 A3", round=2)  # A and D: two boards, no line
-    state = play_round(state, "pass", "pass")
-    assert game.result(state) is None
-    assert state.round == 3
-
-
-def test_both_lines_go_to_the_tie_breaks_boards_first() -> None:
-    # Red: A D G column + B; Blue: C F I column
-    state = game.position(red="A1 A2 G1 G2 B1 B2 B3", blue="C1 C2 I1 I2", round=2)
-    state = play_round(state, "A3 1; G3 1", "C3 1; I3 1")
-    result = game.result(state)
-    assert result is not None
-    assert result.winners == {1}
-    assert result.reason == "boards"
-    assert "both control three boards in a line" in result.detail
-    assert "(4 to 3)" in result.detail
-
-
-def test_after_round_3_without_a_line_more_boards_win() -> None:
-    state = game.position(red="A1 A2 A3 B1 B2 B3", blue="I1 I2 I3", round=3)
-    state = play_round(state, "pass", "pass")
-    result = game.result(state)
-    assert result is not None
-    assert result.winners == {1}
-    assert result.reason == "boards"
-
-
-def test_equal_boards_then_more_tiles_win() -> None:
-    state = game.position(red="A1 A2 A3 E1", blue="C1 C2 C3", round=3)
-    state = play_round(state, "pass", "pass")
-    result = game.result(state)
-    assert result is not None
-    assert result.winners == {1}
-    assert result.reason == "tiles"
-    assert "(4 to 3)" in result.detail
-
-
-def test_equal_boards_and_tiles_then_more_chips_win_without_revealing_the_numbers() -> None:
-    state = game.position(red="A1", blue="C1", round=3, chips=(41, 47))
-    state = play_round(state, "pass", "pass")
-    result = game.result(state)
-    assert result is not None
-    assert result.winners == {2}
-    assert result.reason == "chips"
-    assert "Blue has more chips left" in result.detail
-    assert "41" not in result.detail and "47" not in result.detail
-    assert result.scores is None
-    assert "41" not in json.dumps(game.view(state, SPECTATOR))
-
-
-def test_chips_paid_on_a_lost_auction_count_in_the_chips_tie_break() -> None:
-    state = game.position(red="A1", round=3)
-    state = play_round(state, "E5 6", "E5 7")  # Blue wins E5: one tile each
-    result = game.result(state)
-    assert owner(state, "E5") == 2
-    assert result is not None
-    assert result.winners == {1}  # Red paid 6 for nothing but kept more chips (74 to 73)
-    assert result.reason == "chips"
-
-
-def test_equal_boards_tiles_and_chips_then_more_garnets_win() -> None:
-    state = game.new({"garnets": {1: 3, 2: 5}})
-    state = play_round(state, "pass", "pass")
-    state = play_round(state, "pass", "pass")
-    state = play_round(state, "pass", "pass")
-    result = game.result(state)
-    assert result is not None
-    assert result.winners == {2}
-    assert result.reason == "garnets"
-    assert "(5 to 3)" in result.detail
-
-
-def test_all_equal_is_a_draw_for_the_host() -> None:
-    state = play_round(game.position(round=3), "E5 3", "E5 3")
-    result = game.result(state)
-    assert result is not None
-    assert result.winners == frozenset()
-    assert result.reason == "tie"
-    assert "host" in result.detail
-
-
-def test_garnets_option_accepts_int_or_string_keys() -> None:
-    assert game.new({"garnets": {1: 3, 2: 5}}).garnets == (3, 5)
-    assert game.new({"garnets": {"1": 3, "2": 5}}).garnets == (3, 5)
-    assert game.new({"garnets": {"2": 4}}).garnets == (0, 4)
-    assert game.public_view(game.new({"garnets": {"1": 2}}))["garnets"] == {"1": 2, "2": 0}
-
-
-@pytest.mark.parametrize(
-    "garnets, message",
-    [
-        ({3: 1}, "there is no seat 3"),
-        ({"x": 1}, "there is no seat 'x'"),
-        ({1: -2}, "needs a whole number >= 0"),
-        ({1: "many"}, "needs a whole number >= 0"),
-        ([1, 2], "must map seats to garnets"),
-    ],
-)
-def test_bad_garnets_options_are_refused(garnets: object, message: str) -> None:
-    with pytest.raises(IllegalAction, match=message):
-        game.new({"garnets": garnets})
-
-
-# -- hidden information ----------------------------------------------------------
-
-def _others(seat: int) -> list[int]:
-    return [s for s in (1, 2) if s != seat] + [SPECTATOR]
-
-
-def test_a_seat_sees_its_own_bids_and_chips() -> None:
-    state = game.play(game.new(), 1, "A1 3; E5 2")
-    private = game.view(state, 1)["private"]
-    assert private["chips"] == 80
-    assert private["submitted"] is True
-    assert private["bids"] == [{"tile": "A1", "chips": 3}, {"tile": "E5", "chips": 2}]
-    assert private["committed"] == 5
-
-
-def test_the_opponent_and_spectators_never_see_bids_or_chips() -> None:
-    a = game.play(game.new(), 1, "A1 3; E5 2")
-    b = game.play(game.new(), 1, "pass")
-    for viewer in _others(1):
-        assert game.view(a, viewer) == game.view(b, viewer)
-        assert "A1" not in json.dumps(game.view(a, viewer))
-    assert game.view(a, SPECTATOR)["public"]["submitted"] == {"1": True, "2": False}
-    assert game.view(a, 2)["private"]["bids"] is None
-
-
-def test_remaining_chips_stay_hidden_after_resolution() -> None:
-    # same ownership, different spending: the other side sees no difference
-    a = play_round(game.new(), "A1 40", "B1 1")
-    b = play_round(game.new(), "A1 1", "B1 1")
-    assert a.chips != b.chips
-    for viewer in _others(1):
-        assert game.view(a, viewer) == game.view(b, viewer)
-    assert game.view(a, 1)["private"]["chips"] == 40
-    assert game.view(a, 1)["private"]["history"] == [
-        {"round": 1, "bids": [{"tile": "A1", "chips": 40}], "spent": 40}
-    ]
-
-
-def test_ties_are_not_revealed() -> None:
-    a = play_round(game.new(), "E5 4", "E5 4")
-    b = play_round(game.new(), "pass", "pass")
-    assert game.view(a, SPECTATOR) == game.view(b, SPECTATOR)
-
-
-def test_the_host_sees_everything() -> None:
-    state = game.play(game.new(), 2, "C1 6")
-    host = game.view(state, HOST)
-    assert host["hidden"]["2"]["bids"] == [{"tile": "C1", "chips": 6}]
-    assert host["hidden"]["1"]["chips"] == 80
-    assert host["hidden"]["2"]["chips"] == 80
-    assert "private" not in host
-
-
-# -- legal actions, random actions, persistence ---------------------------------------
-
-def test_legal_actions_start_with_pass_then_single_bids() -> None:
-    first = list(islice(game.legal_actions(game.new(), 1), 3))
-    assert first == [Submit(()), Submit(((0, 1),)), Submit(((0, 2),))]
-
-
-def test_the_hosts_only_legal_action_is_resolve() -> None:
-    state = game.new()
-    assert list(game.legal_actions(state, HOST)) == [Resolve()]
-    assert game.random_action(state, HOST, random.Random(0)) == Resolve()
-    assert list(game.legal_actions(state, SPECTATOR)) == []
-
-
-def test_an_action_naming_a_tile_off_the_boards_cannot_be_built() -> None:
-    with pytest.raises(IllegalAction, match="there is no tile number 81"):
-        Submit(((81, 1),))
-
-
-def test_legal_actions_are_exact_on_a_tiny_position() -> None:
-    # every board controlled except I, where only I8 and I9 are free
-    red = "A1 A2 A3 B1 B2 B3 C1 C2 C3 E1 E2 E3 G1 G2 G3 H1 H2 H3 I1 I3 I6 I7"
-    state = game.position(red=red, blue="I2 I4 I5", round=3, chips=(2, 2))
-    listed = {game.format(a) for a in game.legal_actions(state, 1)}
-    assert listed == {"pass", "I8 1", "I8 2", "I9 1", "I9 2", "I8 1; I9 1"}
-
-
-def test_legal_actions_end_when_no_chips_are_left() -> None:
-    state = game.position(chips=(0, 80))
-    assert list(game.legal_actions(state, 1)) == [Submit(())]
-
-
-def test_listed_actions_are_legal_in_every_round() -> None:
-    rng = random.Random(7)
-    for rnd in (1, 2, 3):
-        state = game.position(red="A1 A5", blue="B2", round=rnd, chips=(6, 6))
-        sample = submissions(islice(game.legal_actions(state, 1), 30000))
-        for action in rng.sample(sample, 200):
-            game.apply(state, 1, action)
-        if rnd == 2:
-            assert any(len({t // 9 for t, _ in a.bids}) == 2 for a in sample)
-
-
-def test_round_1_legal_actions_never_hold_a_line() -> None:
-    state = game.position(chips=(4, 4))
-    sample = submissions(islice(game.legal_actions(state, 1), 20000))
-    assert any(len(a.bids) == 3 for a in sample)
-    for action in sample:
-        game.apply(state, 1, action)
-
-
-def test_random_actions_are_legal_and_varied() -> None:
-    rng = random.Random(3)
-    seen_pass = seen_multi = False
-    for rnd in (1, 2, 3):
-        state = game.position(red="E1 E2", blue="H9", round=rnd, chips=(25, 80))
-        for _ in range(200):
-            action = game.random_action(state, 1, rng)
-            assert isinstance(action, Submit)
-            game.apply(state, 1, action)
-            seen_pass |= not action.bids
-            seen_multi |= len(action.bids) > 1
-    assert seen_pass and seen_multi
-
-
-def test_dump_and_load_round_trip_mid_round_and_at_the_end() -> None:
-    state = game.new({"garnets": {1: 2}})
-    state = play_round(state, "A1 5; B2 3", "A1 5; C3 9")
-    state = game.play(state, 2, "C1 4")
-    assert game.load(json.loads(json.dumps(game.dump(state)))) == state
-    state = game.play(state, 1, "pass")  # completes round 2
-    state = play_round(state, "pass", "pass")
-    assert game.result(state) is not None
-    assert game.load(json.loads(json.dumps(game.dump(state)))) == state
-
-
-def test_random_playouts_keep_sealed_bids_private() -> None:
-    """Like the conformance test, with the resolution detected by the round number."""
-    for seed in range(15):
-        rng = random.Random(seed)
-        state = game.new()
-        while game.result(state) is None:
-            seat = rng.choice(sorted(game.pending(state)))
-            first = game.random_action(state, seat, rng)
-            second = game.random_action(state, seat, rng)
-            assert first is not None and second is not None
-            after_a, after_b = game.apply(state, seat, first), game.apply(state, seat, second)
-            if game.pending(state) != {seat} and first != second:  # the round stays open
-                for viewer in _others(seat):
-                    assert game.view(after_a, viewer) == game.view(after_b, viewer)
-            if rng.random() < 0.1:
-                state = game.apply(state, HOST, Resolve())
-            else:
-                assert game.parse(state, seat, game.format(first)) == first
-                state = after_a
-            assert game.load(json.loads(json.dumps(game.dump(state)))) == state

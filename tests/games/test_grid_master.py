@@ -1,18 +1,17 @@
-"""Grid Master: every sentence of seeds/grid-master.txt and of RULINGS.md section 2.
+"""Grid Master's moves: every sentence of seeds/grid-master.txt and of RULINGS.md section 2 on
+placing and repositioning (the endings: test_grid_master_endings.py; notation, views and storage:
+test_grid_master_notation.py).
 
-Positions are built from diagrams (`GridState.from_diagram`: rows top to
-bottom, A1 top-left) rather than long move sequences where that is clearer.
+Positions are built from diagrams (`GridState.from_diagram`: rows top to bottom, A1 top-left)
+rather than long move sequences where that is clearer.
 """
 
 from __future__ import annotations
 
 import functools
-import json
-import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import given
 from hypothesis import strategies as st
 
 from games.core import HOST, SPECTATOR, IllegalAction, NotationError
@@ -23,9 +22,6 @@ from games.grid_master.rules import (
     GridState,
     Reposition,
     Turn,
-    _key,
-    format_turn,
-    parse_turn,
 )
 from tests.games import playing
 
@@ -57,6 +53,24 @@ def refused(state: GridState, text: str, match: str, seat: int | None = None) ->
 
 # X A1, O B2: X's second turn
 OPENING = ("place A1", "place B2")
+MID = ("X.. / .O. / ...",)  # X A1, O B2, X's later turn (turns default to 2)
+
+
+# X has all 4 of its symbols (symbols=4) on the board: A1, B2, C2, A3; O has C1, A2, B3
+EMPTY_HAND = "X.O / OXX / XO."
+STALEMATE_GAME = (
+    "place C3",
+    "place B3",
+    "place B1; move C3 up 1",
+    "place C1; move B3 left 1",
+    "place B3; move B1 left 1",
+    "place A2; move C1 left 1",
+    "place C3; move C2 up 1",
+    "place B2; move A2 right 2",
+    "place A2",
+)
+squares = st.integers(0, CELLS - 1)
+moves = st.builds(Reposition, squares, st.sampled_from(["up", "down", "left", "right"]), st.integers(0, 99))
 
 
 # -- identity, players, board ------------------------------------------------
@@ -240,8 +254,6 @@ def test_move_5_any_previous_symbol_may_be_repositioned_but_not_the_new_one() ->
 
 # -- point 2: orthogonal, 1 or 2 squares -----------------------------------------
 
-MID = ("X.. / .O. / ...",)  # X A1, O B2, X's later turn (turns default to 2)
-
 
 @pytest.mark.parametrize(
     ("text", "after"),
@@ -403,9 +415,6 @@ def test_second_turn_placement_only_when_the_first_symbol_is_boxed_in() -> None:
 
 # -- rulings: reposition-only turns -------------------------------------------------
 
-# X has all 4 of its symbols (symbols=4) on the board: A1, B2, C2, A3; O has C1, A2, B3
-EMPTY_HAND = "X.O / OXX / XO."
-
 
 def test_ruling_no_symbols_in_hand_means_a_reposition_only_turn() -> None:
     state = pos(EMPTY_HAND, symbols=4)
@@ -467,390 +476,3 @@ def test_ruling_reposition_only_turn_with_no_reposition_is_a_stalemate() -> None
     result = GAME.result(after)
     assert result is not None
     assert (result.winners, result.reason) == (frozenset(), "stalemate")
-
-
-# -- rulings: winning -------------------------------------------------------------
-
-X_WINS_ON_MOVE_5 = (
-    "place A3",
-    "place A1",
-    "place B1; move A3 right 2",
-    "place B3; move A1 down 2",
-    "place A1; move C3 up 2",
-)
-
-
-def test_win_by_a_row_in_a_full_game() -> None:
-    state = play(GAME.new(), *X_WINS_ON_MOVE_5)
-    assert cells(state) == ["XXX", "...", "OO."]
-    result = GAME.result(state)
-    assert result is not None
-    assert result.winners == frozenset({1})
-    assert result.reason == "line"
-    assert "A1, B1, C1" in result.detail
-    view = GAME.public_view(state)
-    assert view["winning_line"] == ["A1", "B1", "C1"]
-    assert view["to_move"] is None
-    assert view["last_squares"] == ["A1", "C3", "C1"]
-    assert GAME.to_act(state) == frozenset()
-
-
-def test_tic_tac_toe_cannot_be_won_in_3_moves() -> None:
-    # after 4 moves each player has only 2 symbols: the earliest win is move 5
-    for seed in range(30):
-        rng = random.Random(seed)
-        state = GAME.new()
-        for _ in range(4):
-            action = GAME.random_action(state, state.to_move, rng)
-            assert action is not None
-            state = GAME.apply(state, state.to_move, action)
-            assert GAME.result(state) is None
-
-
-def test_win_by_a_row() -> None:
-    after = play(pos("X.. / .X. / O.O"), "place C1; move B2 up 1")
-    assert cells(after) == ["XXX", "...", "O.O"]
-    result = GAME.result(after)
-    assert result is not None
-    assert (result.winners, result.reason) == (frozenset({1}), "line")
-    assert GAME.public_view(after)["winning_line"] == ["A1", "B1", "C1"]
-
-
-def test_win_by_a_column_for_o() -> None:
-    after = play(pos("O.X / ... / .OX", to_move=2), "place A2; move B3 left 1")
-    assert cells(after) == ["O.X", "O..", "O.X"]
-    result = GAME.result(after)
-    assert result is not None
-    assert (result.winners, result.reason) == (frozenset({2}), "line")
-    assert GAME.public_view(after)["winning_line"] == ["A1", "A2", "A3"]
-
-
-def test_win_by_the_diagonal() -> None:
-    after = play(pos("X.. / X.O / ..X"), "place C1; move A2 right 1")
-    assert cells(after) == ["X.X", ".XO", "..X"]
-    result = GAME.result(after)
-    assert result is not None
-    assert (result.winners, result.reason) == (frozenset({1}), "line")
-    assert GAME.public_view(after)["winning_line"] == ["A1", "B2", "C3"]
-
-
-def test_win_by_the_anti_diagonal() -> None:
-    after = play(pos("X.. / .X. / .OO"), "place C1; move A1 down 2")
-    assert cells(after) == ["..X", ".X.", "XOO"]
-    result = GAME.result(after)
-    assert result is not None
-    assert (result.winners, result.reason) == (frozenset({1}), "line")
-    assert GAME.public_view(after)["winning_line"] == ["C1", "B2", "A3"]
-
-
-def test_a_turn_without_three_in_a_row_does_not_win() -> None:
-    after = play(pos("X.. / .X. / O.O"), "place C1; move B2 down 1")
-    assert cells(after) == ["X.X", "...", "OXO"]
-    assert GAME.result(after) is None
-    assert GAME.to_act(after) == frozenset({2})
-
-
-def test_ruling_a_line_that_exists_only_between_placement_and_reposition_does_not_count() -> None:
-    # O places B2 completing A2-B2-C2, then must reposition A2 or C2 (B2 was just placed)
-    state = pos("X.X / O.O / ..X", to_move=2, in_hand=(2, 3))
-    assert all(a.move is not None for a in GAME.legal_actions(state, 2) if a.place == SQ["B2"])
-    after = play(state, "place B2; move A2 down 1")
-    assert cells(after) == ["X.X", ".OO", "O.X"]
-    assert GAME.result(after) is None
-
-
-def test_ruling_a_line_made_by_the_placement_and_kept_through_the_reposition_wins() -> None:
-    state = pos("XX. / ... / O.X", in_hand=(2, 3))
-    after = play(state, "place C1; move C3 left 1")
-    assert cells(after) == ["XXX", "...", "OX."]
-    result = GAME.result(after)
-    assert result is not None
-    assert (result.winners, result.reason) == (frozenset({1}), "line")
-
-
-def test_ruling_an_opponent_line_at_the_end_of_the_movers_turn_does_not_win() -> None:
-    # X has A1-B1-C1 (made on a placement-only turn); O plays a turn without a line
-    state = pos("XXX / O.O / X..", to_move=2)
-    after = play(state, "place B2; move C2 down 1")
-    assert cells(after) == ["XXX", "OO.", "X.O"]
-    assert GAME.result(after) is None
-    assert GAME.to_act(after) == frozenset({1})
-    # ... X then wins with that line on its own turn, by repositioning another symbol
-    final = play(after, "place C2; move A3 right 1")
-    result = GAME.result(final)
-    assert result is not None
-    assert (result.winners, result.reason) == (frozenset({1}), "line")
-    assert GAME.public_view(final)["winning_line"] == ["A1", "B1", "C1"]
-
-
-def test_ruling_when_both_have_a_line_the_mover_wins() -> None:
-    state = pos("XXX / OO. / ..O", to_move=2)
-    after = play(state, "place B3; move C3 up 1")
-    assert cells(after) == ["XXX", "OOO", ".O."]
-    result = GAME.result(after)
-    assert result is not None
-    assert (result.winners, result.reason) == (frozenset({2}), "line")
-    assert GAME.public_view(after)["winning_line"] == ["A2", "B2", "C2"]
-
-
-def test_two_lines_at_once_are_both_shown() -> None:
-    state = pos("XX. / ..X / X.O", in_hand=(1, 4))
-    after = play(state, "place B2; move C2 up 1")
-    assert cells(after) == ["XXX", ".X.", "X.O"]
-    assert GAME.public_view(after)["winning_line"] == ["A1", "B1", "C1", "B2", "A3"]
-
-
-def test_no_action_after_the_game_is_over() -> None:
-    state = play(GAME.new(), *X_WINS_ON_MOVE_5)
-    refused(state, "place B2; move A1 down 1", "the bout is over", seat=2)
-    refused(state, "place B2; move A1 down 1", "the bout is over", seat=1)
-    assert list(GAME.legal_actions(state, 2)) == []
-
-
-# -- rulings: draws -----------------------------------------------------------------
-
-STALEMATE_GAME = (
-    "place C3",
-    "place B3",
-    "place B1; move C3 up 1",
-    "place C1; move B3 left 1",
-    "place B3; move B1 left 1",
-    "place A2; move C1 left 1",
-    "place C3; move C2 up 1",
-    "place B2; move A2 right 2",
-    "place A2",
-)
-
-
-def test_draw_when_the_board_fills_in_a_full_game() -> None:
-    state = play(GAME.new(), *STALEMATE_GAME[:-1])
-    assert legal_texts(state) == {"place A2"}  # the last empty square; nothing can move after
-    state = play(state, STALEMATE_GAME[-1])
-    assert cells(state) == ["XOX", "XOO", "OXX"]
-    result = GAME.result(state)
-    assert result is not None
-    assert result.winners == frozenset()
-    assert result.reason == "stalemate"
-    assert "O has no legal action" in result.detail
-
-
-def test_draw_by_the_third_repetition_of_a_position() -> None:
-    shuffle = ("move A1 right 1", "move C3 left 1", "move B1 left 1", "move B3 right 1")
-    state = pos("X.. / ... / ..O", in_hand=(0, 0), turns=(3, 3))
-    state = play(state, *shuffle)  # the start position again: second time
-    assert GAME.result(state) is None
-    state = play(state, *shuffle[:3])
-    assert GAME.result(state) is None
-    state = play(state, shuffle[3])  # third time
-    result = GAME.result(state)
-    assert result is not None
-    assert (result.winners, result.reason) == (frozenset(), "repetition")
-    assert GAME.to_act(state) == frozenset()
-
-
-def test_repetition_counts_only_the_same_player_to_move() -> None:
-    board = pos("X.. / ... / ..O", in_hand=(0, 0), turns=(3, 3))
-    assert _key(board) != _key(replace(board, to_move=2))
-    assert _key(board) != _key(replace(board, in_hand=(1, 0)))
-    assert _key(board) != _key(replace(board, turns=(1, 3), first=(0, -1)))
-
-
-def test_a_placement_starts_the_repetition_count_afresh() -> None:
-    # with 3 symbols each, playouts can only repeat once hands are empty: placements change
-    # the number of symbols on the board for good
-    state = play(GAME.new({"symbols": 3}), "place A1", "place C3")
-    assert state.history == (_key(state),)
-
-
-def test_random_games_end_quickly_with_every_outcome() -> None:
-    reasons = set()
-    for symbols in (3, 4, 5):
-        for seed in range(120):
-            rng = random.Random(seed)
-            state = GAME.new({"symbols": symbols})
-            for _ in range(400):
-                if GAME.result(state) is not None:
-                    break
-                action = GAME.random_action(state, state.to_move, rng)
-                assert action is not None
-                state = GAME.apply(state, state.to_move, action)
-            result = GAME.result(state)
-            assert result is not None
-            reasons.add((len(result.winners), result.reason))
-    assert reasons >= {(1, "line"), (0, "stalemate"), (0, "repetition")}
-
-
-# -- notation -----------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("text", "canonical"),
-    [
-        ("place B2; move A1 right 2", "place B2; move A1 right 2"),
-        ("I place on B2 and move A1 right 2", "place B2; move A1 right 2"),
-        ("place b2, move a1 r 2", "place B2; move A1 right 2"),
-        ("  PLACE   b2 ;  MOVE a1 R 2. ", "place B2; move A1 right 2"),
-        ("place B2; move A1 to C1", "place B2; move A1 right 2"),
-        ("place B2 and reposition A1 right 2", "place B2; move A1 right 2"),
-        ("I'll put an X on b2, then move my symbol from a1 to the right 2 squares.", "place B2; move A1 right 2"),
-        ("place B2; move A1 right", "place B2; move A1 right 1"),
-        ("place B2; move A1 right two", "place B2; move A1 right 2"),
-        ("B2; A1 right 2", "place B2; move A1 right 2"),
-        ("B2, A1-C1", "place B2; move A1 right 2"),
-        ("place B2; A1 -> A3", "place B2; move A1 down 2"),
-        ("place c2; move c3 up 1", "place C2; move C3 up 1"),
-        ("place c2; move c3 u", "place C2; move C3 up 1"),
-        ("place a2; move c1 l 1", "place A2; move C1 left 1"),
-        ("place a2; move a1 d 1", "place A2; move A1 down 1"),
-        ("place a2; move C3 to A3", "place A2; move C3 left 2"),
-        ("place a2; move A3 to A1", "place A2; move A3 up 2"),
-        ("move A1 right 2", "move A1 right 2"),
-        ("reposition A1 right 2", "move A1 right 2"),
-        ("move A1 to C1", "move A1 right 2"),
-        ("place B2", "place B2"),
-        ("b2", "place B2"),
-        ("place O on b2.", "place B2"),
-        ("move A1 right 1; place B2", "move A1 right 1; place B2"),
-    ],
-)
-def test_natural_phrasings_parse_to_the_canonical_action(text: str, canonical: str) -> None:
-    state = GAME.new()
-    action = GAME.parse(state, 1, text)
-    assert GAME.format(action) == canonical
-    assert GAME.parse(state, 1, canonical) == action
-
-
-@pytest.mark.parametrize(
-    ("text", "match"),
-    [
-        ("", "expected a turn like 'place B2; move A1 right 2', got nothing"),
-        ("   .", "got nothing"),
-        ("i will, then", "got 'i will, then'"),
-        ("pass", "expected a turn like 'place B2; move A1 right 2', got 'pass'"),
-        ("place", "expected a square after 'place'"),
-        ("place here", "expected a square after 'place', like 'place B2', got 'here'"),
-        ("place D4", "expected a square from A1 to C3, got 'D4'"),
-        ("move", "expected a square after 'move'"),
-        ("move A1", "expected a direction and distance or a destination after 'move A1'"),
-        ("move A1 sideways", "expected a direction .* or a destination after 'move A1', got 'sideways'"),
-        ("move A1 right 100", "expected a distance of 1 or 2, got '100'"),
-        ("move A1 to A1", "A1 to A1 does not move the symbol"),
-        ("move A1 to B2", "A1 to B2 is a diagonal move"),
-        ("move A1 to B3", "A1 to B3 is not in one row or column"),
-        ("place B2; place C3", "a turn places only one new symbol"),
-        ("place B2; move A1 right 1; move C1 down 1", "a turn repositions only one symbol"),
-        ("place B2 # move", "got '#'"),
-    ],
-)
-def test_notation_errors_say_what_was_expected(text: str, match: str) -> None:
-    with pytest.raises(NotationError, match=match):
-        GAME.parse(GAME.new(), 1, text)
-
-
-def test_parse_needs_text() -> None:
-    with pytest.raises(NotationError, match="expected text"):
-        GAME.parse(GAME.new(), 1, None)  # type: ignore[arg-type]
-
-
-def test_format_is_canonical() -> None:
-    assert format_turn(Turn(place=4, move=Reposition(0, "right", 2))) == "place B2; move A1 right 2"
-    assert format_turn(Turn(move=Reposition(0, "down", 1))) == "move A1 down 1"
-    assert format_turn(Turn(place=8)) == "place C3"
-    assert format_turn(Turn(place=4, move=Reposition(0, "up", 1), reposition_first=True)) == (
-        "move A1 up 1; place B2"
-    )
-
-
-def test_every_listed_action_round_trips_through_notation() -> None:
-    for seed in range(25):
-        rng = random.Random(seed)
-        state = GAME.new({"symbols": 3 + seed % 3})
-        while GAME.result(state) is None:
-            for action in GAME.legal_actions(state, state.to_move):
-                assert GAME.parse(state, state.to_move, GAME.format(action)) == action
-            chosen = GAME.random_action(state, state.to_move, rng)
-            assert chosen is not None
-            state = GAME.apply(state, state.to_move, chosen)
-
-
-squares = st.integers(0, CELLS - 1)
-moves = st.builds(Reposition, squares, st.sampled_from(["up", "down", "left", "right"]), st.integers(0, 99))
-
-
-@given(st.one_of(squares, st.none()), st.one_of(moves, st.none()), st.booleans())
-def test_any_turn_round_trips(place: int | None, move: Reposition | None, first: bool) -> None:
-    if place is None and move is None:
-        return
-    action = Turn(place=place, move=move, reposition_first=first and place is not None and move is not None)
-    assert parse_turn(format_turn(action)) == action
-
-
-# -- conventions --------------------------------------------------------------------
-
-
-def test_a1_is_top_left_letters_go_right_numbers_go_down() -> None:
-    state = play(GAME.new(), "place C1", "place A3")
-    assert cells(state) == ["..X", "...", "O.."]
-    state = play(pos("... / .X. / ..O"), "place A1; move B2 right 1")
-    assert cells(state) == ["X..", "..X", "..O"]
-    state = play(pos("... / .X. / ..O"), "place A1; move B2 down 1")
-    assert cells(state) == ["X..", "...", ".XO"]
-
-
-def test_apply_never_mutates_and_a_rejected_action_changes_nothing() -> None:
-    state = play(GAME.new(), *OPENING)
-    before = GAME.dump(state)
-    GAME.play(state, 1, "place C3; move A1 right 2")
-    assert GAME.dump(state) == before
-    with pytest.raises(IllegalAction):
-        GAME.play(state, 1, "place C3")
-    assert GAME.dump(state) == before
-    assert GAME.to_act(state) == frozenset({1})
-
-
-# -- views and storage --------------------------------------------------------------
-
-
-def test_public_view_has_what_a_board_needs() -> None:
-    state = play(GAME.new(), *OPENING, "place C3; move A1 right 2")
-    view = GAME.public_view(state)
-    assert view == {
-        "size": 3,
-        "cells": ["..X", ".O.", "..X"],
-        "symbols": {"1": "X", "2": "O"},
-        "to_move": 2,
-        "turn_number": 4,
-        "turns": {"1": 2, "2": 1},
-        "in_hand": {"1": 3, "2": 4},
-        "turn_kind": "place+move",
-        "must_reposition": "B2",
-        "last_action": "place C3; move A1 right 2",
-        "last_squares": ["C3", "A1", "C1"],
-        "winning_line": [],
-    }
-    json.dumps(view)
-
-
-def test_every_audience_sees_the_same_view_and_nothing_is_hidden() -> None:
-    state = play(GAME.new(), *OPENING)
-    views = [GAME.view(state, v) for v in (1, 2, SPECTATOR, HOST)]
-    assert all(v["public"] == views[0]["public"] for v in views)
-    assert GAME.hidden(state, 1) == {}
-    assert views[3]["hidden"] == {"1": {}, "2": {}}
-
-
-def test_dump_and_load_round_trip() -> None:
-    for texts in (OPENING, X_WINS_ON_MOVE_5, STALEMATE_GAME, ()):
-        state = play(GAME.new(), *texts)
-        data = json.loads(json.dumps(GAME.dump(state)))
-        assert data["v"] == 1
-        again = GAME.load(data)
-        assert again == state
-        assert GAME.result(again) == GAME.result(state)
-    with pytest.raises(ValueError, match="unknown Grid Master state version"):
-        GAME.load({"v": 2})
-
-
-def test_diagram_constructor_checks_its_size() -> None:
-    with pytest.raises(ValueError, match="9 cells"):
-        GridState.from_diagram("XO")

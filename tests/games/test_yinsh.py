@@ -2,6 +2,8 @@
 
 Binding facts: shared/rules/yinsh.md.  Every move-count fixture below is
 derived by hand from those rules; the derivation is in the comment above it.
+
+Random games against a reference move generator written from yinsh.md alone: test_yinsh_reference.py.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ GAME = get_game("yinsh")
 play = functools.partial(playing.play, GAME)
 RULES = YinshRules()
 
+
 # five rings of seat 1 / seat 2 kept out of the way of the fixtures below
 FAR1 = "K7 K8 K9 K10"
 FAR2 = "J11 I11 H11 G11 E10"
@@ -35,6 +38,26 @@ def destinations_from(board: YinshBoard, player: int, src: str) -> set[str]:
 
 def cell(board: YinshBoard, name: str) -> int:
     return board.cells[p(name)]
+
+
+def blocked_board() -> YinshBoard:
+    # E5 ring of seat 1; E8 ring of seat 2; markers on E3 E4; F6 own ring
+    return RULES.from_points(
+        rings1="E5 F6 K8 K9 K10",
+        rings2="E8 J11 I11 H11 G11",
+        markers1="E3",
+        markers2="E4",
+    )
+
+
+def stuck_seat_one() -> YinshBoard:
+    # Seat 1's rings A2 A3 A4 B2 B3 are boxed in:
+    #  A2: A3, B2, B3 are rings (A1 is not a point, nothing left of A).
+    #  A3: A4, A2, B3 rings; B4 a ring of seat 2.
+    #  A4: A5 a marker with the edge behind it (A6 is not a point); A3, B4, B5 rings.
+    #  B2: B3, C2, A2, C3 rings; B1 a marker with the edge behind it; A1 not a point.
+    #  B3: B4, B2, C3, A3, C4, A2 all rings.
+    return RULES.from_points(rings1="A2 A3 A4 B2 B3", rings2="B4 B5 C2 C3 C4", markers1="A5 B1")
 
 
 # -- geometry ------------------------------------------------------------------
@@ -177,16 +200,6 @@ def test_total_ring_moves_of_a_position() -> None:
 # -- ring move errors ------------------------------------------------------------
 
 
-def blocked_board() -> YinshBoard:
-    # E5 ring of seat 1; E8 ring of seat 2; markers on E3 E4; F6 own ring
-    return RULES.from_points(
-        rings1="E5 F6 K8 K9 K10",
-        rings2="E8 J11 I11 H11 G11",
-        markers1="E3",
-        markers2="E4",
-    )
-
-
 @pytest.mark.parametrize(
     ("frm", "to", "message"),
     [
@@ -312,16 +325,6 @@ def test_a_row_made_with_the_last_marker_still_wins() -> None:
 # -- no-move boards ------------------------------------------------------------------
 
 
-def stuck_seat_one() -> YinshBoard:
-    # Seat 1's rings A2 A3 A4 B2 B3 are boxed in:
-    #  A2: A3, B2, B3 are rings (A1 is not a point, nothing left of A).
-    #  A3: A4, A2, B3 rings; B4 a ring of seat 2.
-    #  A4: A5 a marker with the edge behind it (A6 is not a point); A3, B4, B5 rings.
-    #  B2: B3, C2, A2, C3 rings; B1 a marker with the edge behind it; A1 not a point.
-    #  B3: B4, B2, C3, A3, C4, A2 all rings.
-    return RULES.from_points(rings1="A2 A3 A4 B2 B3", rings2="B4 B5 C2 C3 C4", markers1="A5 B1")
-
-
 def test_a_player_whose_rings_are_all_blocked_cannot_move() -> None:
     board = stuck_seat_one()
     assert list(RULES.legal_moves(board, 1)) == []
@@ -378,6 +381,9 @@ def test_board_where_neither_player_can_move_is_drawn() -> None:
         ("yinsh e5 - e8", ("E5", "E8")),
         ("move ring from E5 to E8", ("E5", "E8")),
         ("e5 e8", ("E5", "E8")),
+        ("E5 to E8", ("E5", "E8")),
+        ("yinsh E5\u2013E8", ("E5", "E8")),
+        ("  YINSH   ring   e5 ", (None, "E5")),
     ],
 )
 def test_notation(text: str, expected: tuple[str | None, str]) -> None:
