@@ -52,10 +52,7 @@ def key(match_id: int, audience: str) -> str:
     return f"deathmatch:presence:{int(match_id)}:{audience}"
 
 
-presence_key = key  # the name live.py knows
-
-
-def known_key(match_id: int) -> str:
+def complete_key(match_id: int) -> str:
     """Refreshed with the members: while it exists an empty set really means "nobody";
     when it is missing (Redis restarted empty) presence is unknown until the heartbeat."""
     return f"deathmatch:presence:{int(match_id)}:known"
@@ -138,7 +135,7 @@ class _Redis:
                 pipe.zadd(self._k(name), scores)
                 pipe.expire(self._k(name), int(TTL) + 1)
             for match_id in {_match_of(name) for name in by_key}:
-                pipe.set(self._k(known_key(match_id)), 1, ex=int(TTL) + 1)
+                pipe.set(self._k(complete_key(match_id)), 1, ex=int(TTL) + 1)
             pipe.set(self._k(EPOCH_KEY), expires - TTL, nx=True)
 
         if by_key:
@@ -179,7 +176,7 @@ class _Redis:
         return self._prune(names)[1]
 
     def known(self, match_id: int, names: list[str]) -> list[int] | None:
-        known, counts = self._prune(names, known_key(match_id))
+        known, counts = self._prune(names, complete_key(match_id))
         return counts if known else None
 
     def _prune(self, names: list[str], known: str | None = None) -> tuple[bool, list[int]]:
@@ -320,9 +317,6 @@ def rows(match: Any, seats: list[Any] | None = None) -> list[dict[str, Any]]:
             row["away_left"], row["away_until"] = away_left.get(int(a[5:]), (None, None))
         out.append(row)
     return out
-
-
-presence = rows  # the name render.py knows
 
 
 def alerts(match: Any, seats: list[Any], host_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -581,7 +575,7 @@ async def push(match_id: int, box: str = HOST_BOX) -> None:
     for viewer, html in drawn:
         # to every process's relay of the audience's pages (this one's too: no origin to skip)
         group = group_name(match_id, viewer)
-        await layer.group_send(relay.relay_group(group), {"type": relay.UPDATE_TYPE, "group": group, "html": html})
+        await layer.group_send(relay.relay_group(group), {"type": relay.HTML_TYPE, "group": group, "html": html})
 
 
 def host_html(match_id: int) -> list[tuple[int, str]]:
