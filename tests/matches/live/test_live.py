@@ -25,7 +25,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.core import HOST, SPECTATOR
 from matches.core import events
-from matches.live import drawing, presence, render
+from matches.live import drawing, presence, presence_store, render
 from matches.live import fanout as live
 from matches.play import requests, services
 from tests.games.test_two_connect_page import OPENING
@@ -51,7 +51,7 @@ def fresh(monkeypatch: Any) -> None:
     live.forget()
     _process.sent.clear()
     monkeypatch.setattr(presence, "store", presence._Local())  # this test's own connections
-    monkeypatch.setattr(presence, "TTL", 3600.0)  # open for the whole test, however slow the machine
+    monkeypatch.setattr(presence_store, "TTL", 3600.0)  # open for the whole test, however slow the machine
 
 
 @pytest.fixture
