@@ -101,7 +101,7 @@ def main() -> None:
     from matches.live import presence
 
     for bout in Bout.objects.filter(id__in=bouts):  # presence known: nobody watches these matches
-        cache.set(presence.known_key(bout.match_id), 1, 600)
+        cache.set(presence.complete_key(bout.match_id), 1, 600)
     print(f"{args.matches} matches; deadlines from {args.lead:g} s to {args.lead + args.spread:g} s from now")
 
     command = [sys.executable, "-c", POLL] if args.poll else [sys.executable, "manage.py", "run_clocks"]

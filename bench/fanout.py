@@ -132,10 +132,11 @@ def server_time(moves: int) -> dict[str, Any]:
     from django.test.utils import CaptureQueriesContext
 
     from matches.core import events
+    from matches.live import drawing
     from matches.live import fanout as live
     from matches.play import services
 
-    prepare = live.prepare
+    prepare = drawing.prepare
     handed: list[tuple[Any, ...]] = []
     # the broadcast is handed off after commit: render here, in line, and time it
     events.unsubscribe(live.notify)

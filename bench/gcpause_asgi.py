@@ -43,16 +43,16 @@ async def _stalls() -> None:
             _out.write(f"stall {time.time():.3f} {late * 1000:.1f}\n")
 
 
-_deliver_update = relay.Relay.deliver_update
+_write_drawing = relay.Relay.write_drawing
 
 
-async def _timed_update(self: relay.Relay, group: str, message: dict[str, Any], between: Any = None) -> None:
-    await _deliver_update(self, group, message, between=between)
+async def _timed_update(self: relay.Relay, group: str, drawing: dict[str, Any]) -> None:
+    await _write_drawing(self, group, drawing)
     if group.endswith("-watch") and self.sockets.get(group):
-        _out.write(f"wrote {time.time():.6f} {message.get('version')} {len(self.sockets[group])}\n")
+        _out.write(f"wrote {time.time():.6f} {drawing.get('version')} {len(self.sockets[group])}\n")
 
 
-relay.Relay.deliver_update = _timed_update  # type: ignore[method-assign]
+relay.Relay.write_drawing = _timed_update  # type: ignore[method-assign]
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:

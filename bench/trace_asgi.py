@@ -10,8 +10,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bench.fanout_asgi import application  # noqa: F401  (sets Django up; what daphne serves)
+from matches.live import drawing, relay
 from matches.live import fanout as live
-from matches.live import relay
 from matches.play import services
 from matches.web import consumers
 
@@ -54,21 +54,19 @@ def _wrap_sync(owner: Any, name: str, before: str, after: str | None = None) -> 
 
 _wrap_async(consumers.MatchConsumer, "receive", "receive", "replied")
 _wrap_sync(services, "submit", "submit", "committed")
-_wrap_sync(live, "prepare", "prepare", "prepared")
-_real_send = live._deliver_here
+_wrap_sync(drawing, "prepare", "prepare", "prepared")
+_real_send = live._send_drawing
 
 
-async def _send(messages: list[tuple[str, dict[str, Any]]], between: Callable[[], Awaitable[None]] | None = None) -> None:
-    # a chat line or alert (sent giving way to moves: `between`) is marked apart from the moves' steps
-    kind = "chat-send" if between else "send"
-    mark(f"{kind}:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
+async def _send(group: str, drawn: dict[str, Any]) -> None:
+    mark("send:" + group.rsplit("-", 1)[-1])
     try:
-        await _real_send(messages, between=between)
+        await _real_send(group, drawn)
     finally:
-        mark(f"{kind.replace('send', 'sent')}:" + ",".join(g.rsplit("-", 1)[-1] for g, _ in messages))
+        mark("sent:" + group.rsplit("-", 1)[-1])
 
 
-live._deliver_here = _send
+live._send_drawing = _send
 _real_deliver = relay.Relay.deliver
 
 

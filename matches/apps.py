@@ -10,14 +10,13 @@ class MatchesConfig(AppConfig):
         from matches.discord import season_hosting as discord_seasons
         from matches.discord import sender as discord
         from matches.live import chat_feed as live_chat
-        from matches.live import fanout as live
-        from matches.live import presence
+        from matches.live import fanout, presence
         from matches.play import bots, sweeper
         from matches.seasons import webhooks
 
-        events.subscribe(live.notify)  # the live path draws and sends every committed change
+        events.subscribe(fanout.notify)  # the live path draws and sends every committed change
         events.subscribe_chat(live_chat.notify)  # and every chat line, only to who reads its room
-        events.subscribe_alerts(live.notify_alerts)  # and the host's away alerts, to the host alone
+        events.subscribe_alerts(fanout.notify_alerts)  # and the host's away alerts, to the host alone
         webhooks.listen(discord_seasons.announce)  # a season bound to a channel is announced there by the bot
         events.subscribe(bots.on_change)  # a bot seat to act after a commit: its turn becomes a job
         away.provide(presence.seat_presence, presence.last_seen)  # the sweeper asks presence: pauses, abandoning

@@ -38,7 +38,7 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
             # the same in every run, so two runs at once dropped each other's database mid-run
             db.setdefault("TEST", {})["NAME"] = f"test_{db['NAME']}_{os.getpid()}"
     layer: dict[str, Any] = settings.CHANNEL_LAYERS.get("default", {})
-    if "redis" in layer.get("BACKEND", ""):
+    if "redis" in layer.get("BACKEND", "").lower():  # (config.channel_layer.ResilientRedisChannelLayer too)
         layer.setdefault("CONFIG", {}).setdefault("prefix", f"test{os.getpid()}")
     # The default cache too (presence, the shared drawings of live parts): every worker's test
     # database numbers its matches alike, so without a prefix of its own another worker's match 1

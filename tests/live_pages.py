@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
+from typing import Any
 
 _ELEMENT = re.compile(r'<(\w+)\b[^>]*\bid="([^"]+)"[^>]*>')
 
@@ -123,3 +124,29 @@ def board(html: str) -> str:
 
 def rows(html: str) -> list[str]:
     return re.findall(r'<span class="text">([^<]*)</span>', html)
+
+
+_BASE = re.compile(r'<div id="live-meta"[^>]*?data-version="(\d+)"(?:[^>]*?data-base="(-?\d+)")?')
+
+
+class Process:
+    """One web process's sockets, one per audience group, as its relay writes them: each drawing
+    (matches/live/drawing.py) less what the socket was sent last (matches/live/delta.py)."""
+
+    def __init__(self) -> None:
+        self.sent: dict[str, dict[str, Any]] = {}
+
+    def prepare(self, match_id: int, moved: object = None) -> list[tuple[str, dict[str, Any]]]:
+        """[(group, {"html", "version", "base"})] for the next drawing of the match ("" when nothing
+        is written: older, or the same again)."""
+        from matches.live import delta, drawing
+
+        out: list[tuple[str, dict[str, Any]]] = []
+        for group, drawn in drawing.prepare(match_id, moved):  # type: ignore[arg-type]
+            html = delta.update(self.sent.get(group), drawn) or ""
+            if html:
+                self.sent[group] = drawn
+            found = _BASE.search(html)
+            out.append((group, {"html": html, "version": drawn["version"],
+                                "base": int(found.group(2)) if found and found.group(2) else None}))
+        return out

@@ -144,7 +144,7 @@ def prepare(chatted: Chatted) -> list[tuple[str, dict[str, Any]]]:
         stamp = int(timezone.now().timestamp() * 1000)
         html = f'<div id="chat-stale" hx-swap-oob="true" data-stamp="{stamp}" hidden></div>'
         viewers = [HOST, SPECTATOR, *range(1, match.seat_count + 1)]
-        return [(group_name(match.pk, v), {"type": fanout.UPDATE_TYPE, "html": html}) for v in viewers]
+        return [(group_name(match.pk, v), {"html": html}) for v in viewers]
     message = ChatMessage.objects.filter(pk=chatted.message_id, match_id=match.pk).first()
     if message is None:
         return []
@@ -160,7 +160,7 @@ def prepare(chatted: Chatted) -> list[tuple[str, dict[str, Any]]]:
             li = line(message, host=host)
             drawn[host] = (li.replace("<li ", '<li hx-swap-oob="true" ', 1) if chatted.removed
                            else f'<ol hx-swap-oob="beforeend:#chat-list-{message.room}">{li}</ol>')
-        out.append((group_name(match.pk, viewer), {"type": fanout.UPDATE_TYPE, "html": drawn[host]}))
+        out.append((group_name(match.pk, viewer), {"html": drawn[host]}))
     return out
 
 

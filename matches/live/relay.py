@@ -1,32 +1,15 @@
 """One channel per web process carries the live updates to that process's sockets.
 
-Channels' own fan-out gives every websocket consumer a channel of its own in
-each audience group: a group message becomes one queued message per socket,
-and each consumer task wakes, takes it, unpacks it and dispatches it, one
-asyncio step at a time for all of them.  Measured on the project machine
-(bench/trace.py), the first of 100 spectator sockets got its move 16-28 ms
-after the message reached the process, and the last ~15 ms later; at 1,000
-sockets ten times that.  With the core Redis layer the group message is
-also pushed to Redis once per socket.
+Why: a channel per socket made each group message one Redis message and one consumer wake-up per
+socket (the last of 1,000 spectators got its move ten times later than with one: bench/trace.py).
 
-Here each process joins each audience group it has sockets for once, with
-one channel (`relay_group(group)`); `live` sends each audience's update to
-that group, so Redis carries one message per process, and the relay writes
-it straight to every local socket of the audience.  It carries everything a
-socket is sent (the host's presence box too), and when the layer says Redis
-is back (`RECOVERED_TYPE`) it has every local page resync: the sockets
-themselves have no channel (web/consumers.py).
-
-The process that drew an update does not wait for Redis to bring it back:
-`live` hands it to its own relay first (`local`, `deliver`), then sends it
-to the group tagged with that relay's channel (`origin`), and the relay
-skips the copy that comes back.  Measured on the project machine, the
-group_send and the trip back through Redis were ~10 ms of the ~20 ms a move
-took to reach 10 spectators on the same process (bench/README.md).  With
-Redis away, this process's own sockets still get their updates.
-
-Updates of a match, its own and those relayed, go out in the order of the match's versions
-(`deliver_update`, inorder.py): another process's update can arrive before the one it follows.
+The relay joins each audience group it has sockets for once (`relay_group`) and keeps, per socket,
+the drawing it last sent it (`delta.py`): each audience's drawing arrives whole (from this process,
+or from another through the layer) and every socket is written what it lacks, one delta per
+distinct drawing its sockets were sent; one older than what a socket has is dropped.  A socket
+being connected (`join(first=True)`) gets nothing until its state on connect is sent (`ready`).
+Messages without a version (chat lines, presence boxes, the host's alerts) are written as they
+are.  When the layer says Redis is back (`RECOVERED_TYPE`) every local page resyncs.
 """
 
 from __future__ import annotations
@@ -39,19 +22,22 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from config.channel_layer import RECOVERED, LayerUnavailable
-from matches.live.inorder import InOrder, Update
+from matches.live import delta
 
 log = logging.getLogger(__name__)
 
 #: what a channel-layer call raises while Redis is away (the consumers catch the same)
 LAYER_ERRORS = (LayerUnavailable, OSError, TimeoutError)
-UPDATE_TYPE = "relay.update"
+DRAWING_TYPE = "relay.drawing"  # {"group", "origin", "drawing"}: an audience's drawing (delta.py)
+HTML_TYPE = "relay.html"  # {"group", "origin", "html", "give_way"}: markup to write as it is
 RECOVERED_TYPE = RECOVERED["type"]  # what the resilient layer sends each of its channels when Redis is back
 #: seconds after which a join adds the relay to its group again (channels_redis expires a group's
 #: members after `group_expiry`, a day by default)
 REJOIN_AFTER = 3600.0
 #: a chat line (or alert) written to many sockets gives the loop a turn after this many (`deliver`)
 GIVE_WAY_EVERY = 50
+
+Between = Callable[[], Awaitable[None]] | None
 
 
 class Socket(Protocol):
@@ -71,33 +57,27 @@ class Relay:
 
     def __init__(self, layer: Any) -> None:
         self.layer = layer
-        self.sockets: dict[str, set[Socket]] = {}
+        #: group -> socket -> the drawing it was last sent (None: its state on connect is not sent yet)
+        self.sockets: dict[str, dict[Socket, delta.Drawing | None]] = {}
         self.channel: str | None = None
         self.task: asyncio.Task[None] | None = None
         self.refresher: asyncio.Task[None] | None = None
         self._starting = asyncio.Lock()
         self._joining: dict[str, asyncio.Lock] = {}
         self._joined: dict[str, float] = {}  # group -> when the relay last joined it (monotonic)
-        #: chat lines and alerts drawn by another process, written by a task of their own (`_aside`)
-        self.aside: asyncio.Queue[tuple[str, str]] | None = None
-        self.aside_task: asyncio.Task[None] | None = None
-        #: a match's updates go out in the order of their versions, whichever process drew them
-        self.order = InOrder()
-        self._expiry: asyncio.TimerHandle | None = None
+        #: chat lines and alerts drawn by another process, written by a task that gives way to moves
+        self.lines: asyncio.Queue[tuple[str, str]] | None = None
+        self.lines_task: asyncio.Task[None] | None = None
         #: sockets joined whose state on connect is not sent yet, with what came for them meanwhile
-        self.waiting: dict[Socket, list[str]] = {}
+        self.waiting: dict[Socket, list[delta.Drawing | str]] = {}
 
     async def join(self, group: str, socket: Socket, first: bool = False) -> None:
-        """`socket` gets the updates sent to `group` from now on.  `first`: what comes before the
-        consumer calls `ready` waits for it (the state drawn on connect goes first: an update that
-        reached a reconnecting page before it was made from a version the page did not show).
-
-        The relay joins the layer's group once for all of this process's sockets of the audience
-        (2,000 sockets arriving at once make one `group_add`, not 2,000 more), and again when its
-        membership is older than `REJOIN_AFTER` (Redis expires group members after a day)."""
+        """`socket` gets what is sent to `group` from now on; `first`: only once `ready` says its
+        state on connect is sent.  The relay joins the layer's group once for all of this process's
+        sockets of the audience, and again after `REJOIN_AFTER` (Redis expires group members)."""
         if first:
             self.waiting[socket] = []
-        self.sockets.setdefault(group, set()).add(socket)
+        self.sockets.setdefault(group, {})[socket] = None
         channel = await self._channel()
         async with self._joining.setdefault(group, asyncio.Lock()):
             joined = self._joined.get(group)
@@ -110,17 +90,30 @@ class Relay:
             except LAYER_ERRORS as error:  # the resilient layer adds it when Redis is back
                 log.warning("relay joins %s later: %s", group, error)
 
-    async def ready(self, socket: Socket) -> None:
-        """The socket's state on connect is sent: what came for it meanwhile follows, in order (the
-        page drops what its state already shows)."""
-        for html in self.waiting.pop(socket, []):
-            await socket.send(text_data=html)
+    async def ready(self, group: str, socket: Socket, drawing: delta.Drawing | None) -> None:
+        """The socket was sent its state on connect, `drawing`: what came for it meanwhile follows."""
+        members = self.sockets.get(group)
+        if members is None or socket not in members:
+            self.waiting.pop(socket, None)
+            return
+        members[socket] = drawing
+        queued = self.waiting.get(socket, [])
+        while queued:  # (what arrives meanwhile is queued behind)
+            item = queued.pop(0)
+            if isinstance(item, str):
+                await socket.send(text_data=item)
+                continue
+            html = delta.update(members.get(socket), item)
+            if html is not None:
+                await socket.send(text_data=html)
+                members[socket] = item
+        self.waiting.pop(socket, None)
 
     async def leave(self, group: str, socket: Socket) -> None:
         self.waiting.pop(socket, None)
         members = self.sockets.get(group)
         if members is not None:
-            members.discard(socket)
+            members.pop(socket, None)
         if members or self.channel is None:
             return
         async with self._joining.setdefault(group, asyncio.Lock()):
@@ -129,7 +122,6 @@ class Relay:
             self.sockets.pop(group, None)
             self._joining.pop(group, None)
             self._joined.pop(group, None)
-            self.order.forget(group)
             try:
                 await self.layer.group_discard(relay_group(group), self.channel)
             except LAYER_ERRORS as error:  # the layer retries the discard when Redis is back
@@ -165,25 +157,28 @@ class Relay:
                 log.warning("relay receive failed: %r", error)
                 await asyncio.sleep(1.0)
                 continue
-            if message.get("type") == UPDATE_TYPE and message.get("origin") != channel:
-                # (this process's own updates were delivered when they were sent: `local`)
-                if message.get("aside"):
-                    self._aside(str(message.get("group", "")), str(message.get("html", "")))
-                else:
-                    await self.deliver_update(str(message.get("group", "")), message)
-            elif message.get("type") == RECOVERED_TYPE:
+            kind, group = message.get("type"), str(message.get("group", ""))
+            if kind == RECOVERED_TYPE:
                 await self.recovered()
+            elif message.get("origin") == channel:
+                continue  # this process's own: written to its sockets when it was sent
+            elif kind == DRAWING_TYPE and isinstance(message.get("drawing"), dict):
+                await self.write_drawing(group, message["drawing"])
+            elif kind == HTML_TYPE and message.get("give_way"):
+                self._write_line(group, str(message.get("html", "")))
+            elif kind == HTML_TYPE:
+                await self.deliver(group, str(message.get("html", "")))
 
-    def _aside(self, group: str, html: str) -> None:
+    def _write_line(self, group: str, html: str) -> None:
         """A chat line or alert from another process: written in order by a task of its own, which
-        gives the loop a turn every GIVE_WAY_EVERY sockets, so that this relay reads (and writes) a move sent
-        meanwhile without waiting for the whole line (live/fanout.py gives way the same)."""
-        if self.aside is None or self.aside_task is None or self.aside_task.done():
-            self.aside = asyncio.Queue()
-            self.aside_task = asyncio.get_running_loop().create_task(self._write_aside(self.aside))
-        self.aside.put_nowait((group, html))
+        gives the loop a turn every GIVE_WAY_EVERY sockets, so that this relay reads (and writes) a
+        move sent meanwhile without waiting for the whole line."""
+        if self.lines is None or self.lines_task is None or self.lines_task.done():
+            self.lines = asyncio.Queue()
+            self.lines_task = asyncio.get_running_loop().create_task(self._write_lines(self.lines))
+        self.lines.put_nowait((group, html))
 
-    async def _write_aside(self, queue: asyncio.Queue[tuple[str, str]]) -> None:
+    async def _write_lines(self, queue: asyncio.Queue[tuple[str, str]]) -> None:
         while True:
             group, html = await queue.get()
             await self.deliver(group, html, between=_a_turn)
@@ -191,67 +186,56 @@ class Relay:
     async def recovered(self) -> None:
         """The layer rejoined this relay's groups after an outage: every local page resyncs (it
         may have missed updates meanwhile)."""
-        self.order.forget()  # what was held is older than the state each page now fetches
         sockets = {socket for members in self.sockets.values() for socket in members}
         results = await asyncio.gather(*(socket.layer_recovered() for socket in sockets), return_exceptions=True)
         for error in results:
             if isinstance(error, Exception):  # a socket closing meanwhile must not stop the others
                 log.info("a page did not resync after Redis came back: %r", error)
 
-    async def deliver_update(self, group: str, message: dict[str, Any],
-                             between: Callable[[], Awaitable[None]] | None = None) -> None:
-        """Write an update of a match to the group's sockets in the order of the match's versions
-        (inorder.py): at once when it follows what they were given, else once the version before
-        it has come (or after `inorder.HOLD` s); a message without a version at once."""
-        update = Update.of(message)
-        if update is None or not self.sockets.get(group):  # (no socket here: nothing to order or keep)
-            await self.deliver(group, str(message.get("html", "")), between=between)
+    async def write_drawing(self, group: str, drawing: delta.Drawing) -> None:
+        """Write each socket of `group` what `drawing` adds to the drawing it was sent last: one
+        update per distinct drawing the sockets were sent (all the same, as a rule)."""
+        members = self.sockets.get(group)
+        if not members:
             return
-        for html in self.order.offer(group, update, asyncio.get_running_loop().time()):
-            await self.deliver(group, html, between=between)
-        self._arm()
+        alike: dict[int, tuple[delta.Drawing | None, list[Socket]]] = {}
+        for socket, before in list(members.items()):
+            if socket in self.waiting:
+                self.waiting[socket].append(drawing)
+            else:
+                alike.setdefault(id(before), (before, []))[1].append(socket)
+        for before, sockets in alike.values():
+            html = delta.update(before, drawing)
+            if html is not None:
+                await self._write(group, members, sockets, html, drawing)
 
-    def _arm(self) -> None:
-        """Have the loop release held updates when the oldest of them has waited long enough."""
-        due = self.order.due()
-        if due is None or (self._expiry is not None and self._expiry.when() <= due):
+    async def deliver(self, group: str, html: str, between: Between = None) -> None:
+        """Write `html` to every local socket of `group` as it is.  `between`: awaited after every
+        GIVE_WAY_EVERY sockets (a chat line giving way to moves: fanout.py)."""
+        members = self.sockets.get(group)
+        if not members:
             return
-        if self._expiry is not None:
-            self._expiry.cancel()
-        self._expiry = asyncio.get_running_loop().call_at(due, self._release_soon)
-
-    def _release_soon(self) -> None:
-        task = asyncio.get_running_loop().create_task(self.release_held())
-        _tasks.add(task)  # (the loop keeps only a weak reference to a task)
-        task.add_done_callback(_tasks.discard)
-
-    async def release_held(self, now: float | None = None) -> None:
-        """Write the updates held for longer than `inorder.HOLD` (their version before never came)."""
-        self._expiry = None
-        loop = asyncio.get_running_loop()
-        for group, html in self.order.expire(loop.time() if now is None else now):
-            await self.deliver(group, html)
-        self._arm()
-
-    async def deliver(self, group: str, html: str, between: Callable[[], Awaitable[None]] | None = None) -> None:
-        """Write one update to every local socket of `group`; one that fails is dropped (it is
-        closed or closing: its consumer's disconnect would drop it too).  `between`: awaited after
-        every GIVE_WAY_EVERY sockets (a chat line giving way to moves: live/fanout.py)."""
-        members = self.sockets.get(group, set())
-        for count, socket in enumerate(list(members), start=1):
-            if self.waiting and socket in self.waiting:  # its state on connect is not sent yet
+        ready = []
+        for socket in list(members):
+            if socket in self.waiting:  # its state on connect is not sent yet
                 self.waiting[socket].append(html)
-                continue
+            else:
+                ready.append(socket)
+        await self._write(group, members, ready, html, None, between)
+
+    async def _write(self, group: str, members: dict[Socket, delta.Drawing | None], sockets: list[Socket],
+                     html: str, drawing: delta.Drawing | None, between: Between = None) -> None:
+        """One that fails is dropped (it is closed or closing: its consumer's disconnect would drop it too)."""
+        for count, socket in enumerate(sockets, start=1):
             try:
                 await socket.send(text_data=html)
+                if drawing is not None and socket in members:
+                    members[socket] = drawing
             except Exception as error:  # a socket closing meanwhile must not stop the others
-                members.discard(socket)
+                members.pop(socket, None)
                 log.info("relay dropped a socket of %s: %r", group, error)
             if between is not None and count % GIVE_WAY_EVERY == 0:
                 await between()
-
-
-_tasks: set[asyncio.Task[None]] = set()  # releases of held updates under way
 
 
 async def _a_turn() -> None:

@@ -33,13 +33,13 @@ from matches.seasons import notices
 from matches.templatetags.live_parts import MARK, Parts
 from matches.templatetags.live_parts import PARTS as PARTS_KEY
 
-__all__ = ["AUDIENCE_HOST", "AUDIENCE_WATCH", "audiences", "context", "fragments", "group_name", "shared",
+__all__ = ["AUDIENCE_HOST", "AUDIENCE_WATCH", "audiences", "context", "fragments", "group_name", "snapshot",
            "step_context", "viewer_label"]
 
 # -- context -------------------------------------------------------------------
 
 
-def shared(match: Any, *, turns: bool = True, bout: Any = None,
+def snapshot(match: Any, *, turns: bool = True, bout: Any = None,
            standing: tuple[dict[int, Any], str] | None = None, seats: list[Any] | None = None,
            clocks: tuple[Any, ...] | None = None, state: Any = None) -> dict[str, Any]:
     """What every audience's rendering reads from the database: fetched once
@@ -79,9 +79,9 @@ def _turns(match: Any, bout: Any) -> list[Any]:
     return list(rows.order_by("sequence", "id"))
 
 
-def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Everything a page or fragment of `match` shows to `viewer`."""
-    snap = snapshot if snapshot is not None else shared(match)
+def context(match: Any, viewer: int, snap: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything a page or fragment of `match` shows to `viewer` (`snap`: a `snapshot` of it)."""
+    snap = snap if snap is not None else snapshot(match)
     game = match.game
     bout = snap["bout"]
     seats = snap["seats"]
@@ -189,7 +189,7 @@ def context(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> 
     if viewer == HOST and ctx["banner"] and ctx["banner"]["kind"] == "match" and not snap.get("replay"):
         ctx["banner"] = {**ctx["banner"], **_host_match_end(match, bout)}
     if viewer == HOST and snap.get("presence", True):
-        ctx["presence"] = presence.presence(match, seats)
+        ctx["presence"] = presence.rows(match, seats)
         ctx["away_alerts"] = presence.alerts(match, seats, ctx["presence"])
         # the Reopen button: only when the host or a clock (not the rules) ended the bout or match
         ctx["can_reopen"] = bout is not None and match.status != "setup" and not endings.reopen_refusal(match, bout)
@@ -226,9 +226,9 @@ def step_context(match: Any, viewer: int, bout: Any, state: Any, turns: list[Any
     return context(match, viewer, snapshot)
 
 
-def fragments(match: Any, viewer: int, snapshot: dict[str, Any] | None = None) -> str:
+def fragments(match: Any, viewer: int, snap: dict[str, Any] | None = None) -> str:
     """Every out-of-band fragment of one audience (the full update: on connect, on a refetch)."""
-    ctx = context(match, viewer, snapshot)
+    ctx = context(match, viewer, snap)
     return assemble(ctx, parts(ctx))
 
 
@@ -249,7 +249,7 @@ def assemble(ctx: dict[str, Any], rendered: dict[str, Drawn]) -> str:
     return "\n".join(pieces)
 
 
-def meta(ctx: dict[str, Any], base: int | None, oob: bool = True) -> str:
+def meta(ctx: dict[str, Any], base: int | str | None, oob: bool = True) -> str:
     """`#live-meta`: bout and version; `base` = the version a delta applies to (None: a full update).
     `oob=False` for a delta, which only the websocket carries (its extension swaps every top-level
     element out of band)."""
@@ -340,13 +340,13 @@ def host_panel_key(ctx: dict[str, Any], host_seq: int) -> str:
                       sort_keys=True, default=repr)
 
 
-def log_rows(match: Any, ctx: dict[str, Any], rows: list[Any]) -> str:
-    """New log rows (`<li>`) for one audience, to append to `#log-list`."""
+def log_rows(match: Any, ctx: dict[str, Any], rows: list[Any]) -> list[tuple[int, str]]:
+    """New log rows for one audience: [(sequence, `<li>` to append to `#log-list`)]."""
     entries = log_entries(match, rows, ctx["viewer"], ctx["names"])
     if ctx.get("view") is not None:  # the game's notes on log rows
         entries = get_page(match.game_slug).log_notes(ctx["view"], entries, ctx)
     row = get_template("matches/partials/log_row.html")
-    return "".join(tidy(row.render({**ctx, "e": e})) for e in entries)
+    return [(e["sequence"], tidy(row.render({**ctx, "e": e}))) for e in entries]
 
 
 # -- helpers -------------------------------------------------------------------

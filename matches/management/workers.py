@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from django.core.management.base import BaseCommand, CommandError
 
 from matches.core import runtime
-from matches.live import fanout as live
+from matches.live import fanout
 
 
 class WorkerCommand(BaseCommand):
@@ -33,7 +33,7 @@ class WorkerCommand(BaseCommand):
                 self.stdout.write(worker.done.format(step()))
             return
         if self.broadcasts:
-            live.start_background_loop()  # the worker's changes are drawn off its path
+            fanout.start_background_loop()  # the worker's changes are drawn off its path
         idle = worker.idle_seconds() if max_idle is None else max_idle
         self.stdout.write(f"{self.what} (looking again at least every {idle:g} s; Ctrl-C stops)")
         with contextlib.suppress(KeyboardInterrupt):

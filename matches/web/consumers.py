@@ -31,8 +31,7 @@ from django.utils.html import escape
 from config import gcsweep, logredact, ratelimits
 from games.core import HOST, SPECTATOR, RuleError
 from matches.core import netlag
-from matches.live import fanout as live
-from matches.live import presence, relay, render
+from matches.live import drawing, fanout, presence, relay, render
 from matches.web import chat_socket, shared_draw
 
 log = logging.getLogger(__name__)
@@ -87,7 +86,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         logredact.remember(token, f"match {self.match_id} {render.viewer_label(self.viewer)}")
         self.group = render.group_name(self.match_id, self.viewer)
         self.presence_id = uuid.uuid4().hex  # this socket, among the audience's open pages
-        live.attach()  # broadcasts of this process run on this (the server's) event loop
+        fanout.attach()  # broadcasts of this process run on this (the server's) event loop
         try:
             mine = relay.for_loop(get_channel_layer())
             await mine.join(self.group, self, first=True)  # everything it is sent, after its state
@@ -97,10 +96,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # (sockets of one audience arriving together share one drawing of it: shared_draw.py)
             who = self._chat_identity()
             match_id, viewer = self.match_id, self.viewer
-            await self.send(text_data=await shared_draw.fresh(
+            state, drawn = await shared_draw.draw_once(
                 ("connect", match_id, viewer, tuple(sorted(who.items()))),
-                lambda: _read_only(_connect_state)(match_id, viewer, who)))
-            await mine.ready(self)  # then what the relay got for it meanwhile
+                lambda: _read_only(_connect_state)(match_id, viewer, who))
+            await self.send(text_data=state)
+            await mine.ready(self.group, self, drawn)  # then what the relay got for it meanwhile
         except BaseException:
             # the consumer ends here (a client gone before its state was sent: daphne's "Attempt to
             # send on a closed protocol"), and channels runs no disconnect for it: leave the relay
@@ -191,7 +191,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def _fragments(self) -> str:
         assert self.match_id is not None  # set by connect() before any fragment is asked for
         match_id, viewer = self.match_id, self.viewer
-        return await shared_draw.fresh(("fragments", match_id, viewer),
+        return await shared_draw.draw_once(("fragments", match_id, viewer),
                                        lambda: _read_only(_fragments)(match_id, viewer))
 
     @database_sync_to_async
@@ -214,12 +214,14 @@ def _fragments(match_id: int, viewer: int) -> str:
     return render.fragments(Match.objects.get(pk=match_id), viewer)
 
 
-def _connect_state(match_id: int, viewer: int, who: dict[str, str]) -> str:
-    """What a socket is sent when it opens: its audience's fragments and the chat's panel."""
+def _connect_state(match_id: int, viewer: int, who: dict[str, str]) -> tuple[str, dict[str, Any]]:
+    """What a socket is sent when it opens (its audience's fragments and the chat's panel), and
+    the drawing it is (the relay's delta base for this socket)."""
     from matches.models import Match
 
     match = Match.objects.get(pk=match_id)
-    return render.fragments(match, viewer) + chat_socket.draw_panel(match, viewer, who)
+    html, drawn = drawing.on_connect(match, viewer)
+    return html + chat_socket.draw_panel(match, viewer, who), drawn
 
 
 def _validate(text_data: str | None) -> dict[str, Any] | None:

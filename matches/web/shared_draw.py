@@ -18,21 +18,24 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections.abc import Awaitable, Callable, Hashable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class _Drawings:
     """One event loop's drawings: the waiting one of each key, and the one running."""
 
     def __init__(self) -> None:
-        self.waiting: dict[Hashable, asyncio.Future[str]] = {}
-        self.running: dict[Hashable, asyncio.Future[str]] = {}
+        self.waiting: dict[Hashable, asyncio.Future[Any]] = {}
+        self.running: dict[Hashable, asyncio.Future[Any]] = {}
         self.tasks: set[asyncio.Task[None]] = set()  # held: the loop keeps only weak references
 
 
 _loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Drawings] = weakref.WeakKeyDictionary()
 
 
-async def fresh(key: Hashable, draw: Callable[[], Awaitable[str]]) -> str:
+async def draw_once(key: Hashable, draw: Callable[[], Awaitable[T]]) -> T:
     """What `draw()` returns, from a drawing that starts after this call (shared with every caller
     of the same key that asks before it starts)."""
     loop = asyncio.get_running_loop()
@@ -46,11 +49,12 @@ async def fresh(key: Hashable, draw: Callable[[], Awaitable[str]]) -> str:
         drawings.tasks.add(task)
         task.add_done_callback(drawings.tasks.discard)
     # shield: a caller that goes away (its socket closed) does not cancel the others' drawing
-    return await asyncio.shield(future)
+    result: T = await asyncio.shield(future)
+    return result
 
 
-async def _run(drawings: _Drawings, key: Hashable, future: asyncio.Future[str],
-               draw: Callable[[], Awaitable[str]]) -> None:
+async def _run(drawings: _Drawings, key: Hashable, future: asyncio.Future[Any],
+               draw: Callable[[], Awaitable[Any]]) -> None:
     before = drawings.running.get(key)
     if before is not None:
         await asyncio.wait([before])  # its callers' drawing runs to its end (a failure is theirs)

@@ -12,7 +12,8 @@
   function parseMeta(html) {
     var tag = /<div id="live-meta"[^>]*>/.exec(html || "");
     if (!tag) { return null; }
-    var attr = function (name) { var m = new RegExp(" data-" + name + '="(\\d*)"').exec(tag[0]); return m ? m[1] : null; };
+    // (a base of -1 applies to no page: the server had nothing this page can be brought up from)
+    var attr = function (name) { var m = new RegExp(" data-" + name + '="(-?\\d*)"').exec(tag[0]); return m ? m[1] : null; };
     var base = attr("base");
     return { bout: +attr("bout"), version: +attr("version"), log: +attr("log"),
              base: base === null || base === "" ? null : +base };

@@ -15,7 +15,6 @@ import itertools
 import random
 import re
 import threading
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,11 +25,11 @@ from django.test.utils import CaptureQueriesContext
 
 from games.core import HOST, SPECTATOR
 from matches.core import events
+from matches.live import drawing, presence, presence_store, render
 from matches.live import fanout as live
-from matches.live import presence, render
-from matches.live import sent as drawings
 from matches.play import requests, services
 from tests.games.test_two_connect_page import OPENING
+from tests.live_pages import Process
 from tests.live_pages import apply_update as _apply
 from tests.live_pages import board as _board
 from tests.live_pages import cells as _cells
@@ -43,16 +42,16 @@ ROOT = Path(__file__).resolve().parents[3]
 META = re.compile(r'<div id="live-meta"[^>]*data-version="(\d+)"(?:[^>]*data-base="(\d+)")?')
 
 
+#: this process's sockets, one per audience (what its relay writes them)
+_process = Process()
+
+
 @pytest.fixture(autouse=True)
-def fresh(monkeypatch: Any, settings: Any) -> None:
-    # the shared drawings (sent.py) in a cache namespace of this test only: Redis is shared by the
-    # test workers, whose databases number their matches alike (another worker's match 1 replaced
-    # this one's drawing, and a delta came whole: 1 run in a few with two workers)
-    caches = {name: dict(conf) for name, conf in settings.CACHES.items()}
-    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
-    settings.CACHES = caches
+def fresh(monkeypatch: Any) -> None:
     live.forget()
+    _process.sent.clear()
     monkeypatch.setattr(presence, "store", presence._Local())  # this test's own connections
+    monkeypatch.setattr(presence_store, "TTL", 3600.0)  # open for the whole test, however slow the machine
 
 
 @pytest.fixture
@@ -79,7 +78,7 @@ def _open(match: Any, *labels: str) -> None:
 
 def _updates(match: Any) -> dict[str, str]:
     return {group.rsplit("-", 1)[-1] if "seat" not in group else group.split("-", 2)[2]: msg["html"]
-            for group, msg in live.prepare(match.id)}
+            for group, msg in _process.prepare(match.id)}
 
 
 def _play(match: Any, seat: int, text: str) -> None:
@@ -108,14 +107,14 @@ def test_a_move_takes_at_most_11_queries(roles: Any, django_assert_max_num_queri
 def test_an_update_reads_the_same_queries_whatever_the_log_and_the_audiences(roles: Any) -> None:
     match = roles.match
     _open(match, "watch")
-    live.prepare(match.id)
+    _process.prepare(match.id)
     counts = []
     for index, text in enumerate(LANCE_MOVES[:10]):
         _play(match, 1 + index % 2, text)
         if index == 5:
             _open(match, "watch", "seat-1", "seat-2", "host")
         with CaptureQueriesContext(connection) as queries:
-            assert live.prepare(match.id)
+            assert _process.prepare(match.id)
         counts.append(len(queries.captured_queries))
     # one snapshot for every audience; rows appended, never the whole log (no N+1)
     assert counts[1] == counts[4] and counts[7] == counts[9], counts
@@ -136,7 +135,7 @@ def test_nothing_is_rendered_for_audiences_without_a_socket(roles: Any, monkeypa
 
     monkeypatch.setattr(render, "context", context)
     _play(match, 1, "place C3")
-    groups = [group for group, _ in live.prepare(match.id)]
+    groups = [group for group, _ in _process.prepare(match.id)]
     assert sorted(seen) == [SPECTATOR, 2]
     assert groups == [f"match-{match.id}-seat-2", f"match-{match.id}-watch"]  # the seat to act first
 
@@ -145,7 +144,7 @@ def test_presence_unknown_renders_every_audience(roles: Any, monkeypatch: Any) -
     """Redis restarted empty (or does not answer): nobody is known, so nobody is skipped."""
     match = roles.match
     monkeypatch.setattr(presence.store, "known", lambda match_id, names: None)
-    assert len(live.prepare(match.id)) == 4
+    assert len(_process.prepare(match.id)) == 4
 
 
 def test_a_cell_says_your_tile_only_to_the_seat_that_owns_it(roles: Any) -> None:
@@ -164,7 +163,7 @@ def test_the_host_panel_is_redrawn_only_when_what_it_shows_changes(roles: Any) -
     match = roles.match
     _open(match, "host")
     _play(match, 1, "place C3")
-    live.prepare(match.id)
+    _process.prepare(match.id)
     _play(match, 2, "place D4")
     (html,) = _updates(match).values()
     assert "data-base" in html and 'id="host-panel"' not in html
@@ -211,11 +210,11 @@ def test_a_delta_turns_the_page_before_into_the_page_after(roles: Any) -> None:
     the result is the next whole page (board cells, facts, clocks, status, log rows)."""
     match = roles.match
     _open(match, "watch", "seat-1", "seat-2", "host")
-    live.prepare(match.id)
+    _process.prepare(match.id)
     for index, text in enumerate(LANCE_MOVES[:6]):
         before = {v: render.fragments(match, v) for v in (SPECTATOR, 1, HOST)}
         _play(match, 1 + index % 2, text)
-        sent = dict(live.prepare(match.id))
+        sent = dict(_process.prepare(match.id))
         for viewer, label in ((SPECTATOR, "watch"), (1, "seat-1"), (HOST, "host")):
             delta = sent[f"match-{match.id}-{label}"]["html"]
             assert _cells(_apply(before[viewer], delta)) == _cells(render.fragments(match, viewer))
@@ -231,38 +230,62 @@ def test_a_state_drawn_while_a_move_commits_shows_the_log_as_of_its_version(role
     match.refresh_from_db()
     read_first = match.current_bout  # as read before the move below commits
     _play(match, 2, "place D4")
-    texts = [row.text for row in render.shared(match, bout=read_first)["turns"]]
+    texts = [row.text for row in render.snapshot(match, bout=read_first)["turns"]]
     assert "place C3" in texts and "place D4" not in texts
-    assert "place D4" in [row.text for row in render.shared(match)["turns"]]
+    assert "place D4" in [row.text for row in render.snapshot(match)["turns"]]
 
 
-def test_a_delta_is_made_from_the_version_before_whichever_process_drew_it(
+def test_each_process_makes_its_sockets_deltas_from_what_it_sent_them_whichever_process_drew(
         roles: Any, monkeypatch: Any) -> None:
-    """The moves of a match land on two web processes in turn (the proxy spreads them): each
-    process's delta is made from the version before, drawn by the other (the shared cache, sent.py),
-    never from what it drew itself two versions ago, and it turns the page before into the page
-    after.  (Each process made its delta from its own last drawing: a page on the version before
-    refetched every time.)"""
+    """The moves of a match land on two web processes in turn (the proxy spreads them): each draws
+    the moves it commits, and both processes' sockets get every drawing.  Each process makes its
+    sockets' delta from what it sent them (the version before, drawn by either), never from what
+    it drew itself two versions ago, and the delta turns the page before into the page after."""
     from collections import OrderedDict
+
+    from matches.live import delta
 
     match = roles.match
     _open(match, "watch", "seat-1", "seat-2", "host")
-    memories: list[OrderedDict[int, Any]] = [OrderedDict(), OrderedDict()]  # each process's own
-    monkeypatch.setattr(drawings, "_memory", memories[1])
-    live.prepare(match.id)  # the first drawing, whole
+    memories: list[OrderedDict[int, Any]] = [OrderedDict(), OrderedDict()]  # each process's own drawings
+    sockets: list[dict[str, Any]] = [{}, {}]  # what each process sent its sockets last, per group
+    monkeypatch.setattr(drawing, "_last", memories[1])
+    for group, drawn in drawing.prepare(match.id):  # the first drawing, whole, reaches both
+        sockets[0][group] = sockets[1][group] = drawn
     for index, text in enumerate(LANCE_MOVES[:6]):
         before = {v: render.fragments(match, v) for v in (SPECTATOR, 1, HOST)}
         _play(match, 1 + index % 2, text)
-        monkeypatch.setattr(drawings, "_memory", memories[index % 2])  # process A, then B, then A...
-        update = dict(live.prepare(match.id))
-        for viewer, label in ((SPECTATOR, "watch"), (1, "seat-1"), (HOST, "host")):
-            message = update[f"match-{match.id}-{label}"]
-            assert message["base"] == message["version"] - 1, (text, label)
-            found = META.search(message["html"])
-            assert found is not None
-            assert (int(found.group(1)), int(found.group(2))) == (message["version"], message["base"])
-            assert _cells(_apply(before[viewer], message["html"])) == _cells(render.fragments(match, viewer))
-            assert _rows(_apply(before[viewer], message["html"])) == _rows(render.fragments(match, viewer))
+        monkeypatch.setattr(drawing, "_last", memories[index % 2])  # process A, then B, then A...
+        drawn = dict(drawing.prepare(match.id))
+        for process in sockets:
+            for viewer, label in ((SPECTATOR, "watch"), (1, "seat-1"), (HOST, "host")):
+                group = f"match-{match.id}-{label}"
+                version = process[group]["version"]
+                html = delta.update(process[group], drawn[group])
+                assert html is not None
+                found = META.search(html)
+                assert found is not None and found.group(2) is not None, (text, label)
+                assert (int(found.group(1)), int(found.group(2))) == (version + 1, version)
+                assert _cells(_apply(before[viewer], html)) == _cells(render.fragments(match, viewer))
+                assert _rows(_apply(before[viewer], html)) == _rows(render.fragments(match, viewer))
+                process[group] = drawn[group]
+
+
+def test_a_socket_is_never_sent_a_drawing_older_than_the_one_it_has(roles: Any) -> None:
+    """Versions are totals: a drawing that arrives after a newer one (another process was slower)
+    is dropped, and the next delta is made from the newer one."""
+    from matches.live import delta
+
+    match = roles.match
+    _open(match, "watch")
+    _play(match, 1, "place C3")
+    ((_, older),) = drawing.prepare(match.id)
+    _play(match, 2, "place D4")
+    ((_, newer),) = drawing.prepare(match.id)
+    assert delta.update(newer, older) is None
+    assert delta.update(newer, newer) is None  # drawn twice (two processes): nothing new
+    html = delta.update(older, newer)
+    assert html is not None and f'data-base="{older["version"]}"' in html and "place D4" in html
 
 
 def test_a_delta_sends_each_live_part_whose_drawing_changed_as_drawn_and_no_other(
@@ -273,7 +296,7 @@ def test_a_delta_sends_each_live_part_whose_drawing_changed_as_drawn_and_no_othe
     time_machine.move_to("2026-01-05 12:00:00+00:00", tick=False)  # a running clock's time left is the same
     match = roles.match
     _open(match, "watch")
-    live.prepare(match.id)
+    _process.prepare(match.id)
     for index, text in enumerate(LANCE_MOVES[:4]):
         before = render.parts(render.context(match, SPECTATOR))
         _play(match, 1 + index % 2, text)
@@ -303,7 +326,7 @@ def test_a_host_rewrite_of_the_log_sends_the_whole_log(roles: Any) -> None:
     _open(match, "watch")
     for index, text in enumerate(LANCE_MOVES[:3]):
         _play(match, 1 + index % 2, text)
-    live.prepare(match.id)
+    _process.prepare(match.id)
     match.refresh_from_db()
     services.undo(match, match.current_bout.version)
     (html,) = _updates(match).values()
@@ -329,7 +352,7 @@ def test_an_offer_and_its_answer_are_ordered_by_the_log_where_the_version_stays(
     match = roles.match
     _open(match, "watch", "seat-1", "seat-2", "host")
     _play(match, 1, "place C3")
-    live.prepare(match.id)
+    _process.prepare(match.id)
     reply = client.post(f"/p/{roles.player1.token}/request/", {"request": "draw"}).content.decode()
     offered = _order(reply)
     assert "waiting for Bob" in reply.replace("&#x27;", "'")
@@ -354,7 +377,7 @@ def test_spectator_update_of_a_lance_move_is_at_most_3_kb_whatever_the_log_lengt
     time_machine.move_to("2026-01-05 12:00:00+00:00", tick=False)
     match = roles.match
     _open(match, "watch")
-    live.prepare(match.id)
+    _process.prepare(match.id)
     sizes = []
     for index, text in enumerate(LANCE_MOVES):
         _play(match, 1 + index % 2, text)
@@ -385,7 +408,7 @@ def test_spectator_updates_of_typical_lance_turns_are_at_most_3_kb_at_the_median
     update does not grow with the log."""
     match = roles.match
     _open(match, "watch")
-    live.prepare(match.id)
+    _process.prepare(match.id)
     game, chooser = match.game, random.Random(7)
     sizes: list[int] = []
     for turn in range(32):
@@ -438,7 +461,7 @@ def test_every_audiences_update_of_a_two_connect_move_is_small_whatever_the_log_
     time_machine.move_to("2026-01-05 12:00:00+00:00", tick=False)
     match = make_match("two-connect")
     _open(match, *TC_LABELS)
-    live.prepare(match.id)
+    _process.prepare(match.id)
     sizes: dict[str, dict[int, int]] = {label: {} for label in TC_LABELS}
     for index in range(len(TC_TURNS)):
         _tc_play(match, index)
@@ -466,7 +489,7 @@ def test_a_seats_update_of_a_yinsh_ring_move_is_small(make_match: Any) -> None:
     6 KB for the spectator and the host (then 3.7-4.8 KB), and never the whole board."""
     match = make_match("two-connect")
     _open(match, *TC_LABELS)
-    live.prepare(match.id)
+    _process.prepare(match.id)
     for index, text in enumerate(TC_RING_TURNS):
         _play(match, 1 + index % 2, text)
         sent = _updates(match)
@@ -492,7 +515,7 @@ def test_a_two_connect_delta_turns_the_board_before_into_the_board_after(make_ma
     made of parts (not the whole #board) but where the board's frame changes."""
     match = make_match("two-connect")
     _open(match, *TC_LABELS)
-    live.prepare(match.id)
+    _process.prepare(match.id)
     board = render.parts(render.context(match, SPECTATOR))["board"]
     # points; won, hint, per board tab, state, meters, facts; the turn
     assert len(board.live) == 25 + 85 + 196 + 17 + 1
@@ -500,7 +523,7 @@ def test_a_two_connect_delta_turns_the_board_before_into_the_board_after(make_ma
     for index, text in enumerate(turns):
         before = {v: render.fragments(match, v) for v, _ in viewers}
         _play(match, 1 + index % 2, text)
-        sent = dict(live.prepare(match.id))
+        sent = dict(_process.prepare(match.id))
         for viewer, label in viewers:
             delta = sent[f"match-{match.id}-{label}"]["html"]
             after = render.fragments(match, viewer)
@@ -511,7 +534,7 @@ def test_a_two_connect_delta_turns_the_board_before_into_the_board_after(make_ma
 def test_sealed_orders_never_reach_spectators_or_the_other_seat_in_a_delta(make_match: Any) -> None:
     match = make_match("bidding-ttt")
     _open(match, "watch", "seat-1", "seat-2", "host")
-    live.prepare(match.id)
+    _process.prepare(match.id)
     _play(match, 1, "A1 3")
     sent = _updates(match)
     assert "data-base" in sent["watch"]
@@ -533,13 +556,13 @@ async def test_notify_returns_before_rendering_when_a_server_loop_runs(make_matc
     rendered = asyncio.Event()
     loop = asyncio.get_running_loop()
 
-    def slow_prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True, share: Any = None) -> list[Any]:
+    def slow_prepare(match_id: int, moved: Any = None, on_drawn: Any = None) -> list[Any]:
         started.set()
         released.wait(5)
         loop.call_soon_threadsafe(rendered.set)
         return []
 
-    monkeypatch.setattr(live, "prepare", slow_prepare)
+    monkeypatch.setattr(drawing, "prepare", slow_prepare)
     live.attach(loop)
     try:
         await asyncio.to_thread(live.notify, match.id)  # returns while nothing is rendered yet
@@ -571,21 +594,21 @@ async def test_each_audiences_update_leaves_while_the_next_one_is_drawn(monkeypa
     first_sent = threading.Event()
     done = asyncio.Event()
 
-    async def record(messages: list[Any], **kwargs: Any) -> None:
-        sent.extend(group for group, _ in messages)
+    async def record(group: str, drawn: Any) -> None:
+        sent.append(group)
         if "watch" in sent:
             first_sent.set()
         if "host" in sent:
             done.set()
 
-    def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True, share: Any = None) -> list[Any]:
-        emit("watch", {"html": "spectators"})
+    def prepare(match_id: int, moved: Any = None, on_drawn: Any = None) -> list[Any]:
+        on_drawn("watch", {"html": "spectators"})
         assert first_sent.wait(5), "the spectators' update waited for the rest of the draw"
-        emit("host", {"html": "host"})
+        on_drawn("host", {"html": "host"})
         return []
 
-    monkeypatch.setattr(live, "prepare", prepare)
-    monkeypatch.setattr(live, "_deliver_here", record)
+    monkeypatch.setattr(drawing, "prepare", prepare)
+    monkeypatch.setattr(live, "_send_drawing", record)
     with _server_loop(loop):
         await asyncio.to_thread(live.notify, 3)
         await asyncio.wait_for(done.wait(), 10)
@@ -595,8 +618,12 @@ async def test_each_audiences_update_leaves_while_the_next_one_is_drawn(monkeypa
 async def _broadcast(monkeypatch: Any, match_id: int, prepare: Any, deliver: Any, publish: Any, until: asyncio.Event) -> None:
     """Draw `match_id`'s update with `prepare` and send it from this loop as a server does, writing
     to this process's sockets with `deliver` and to the others with `publish`, until `until` is set."""
-    monkeypatch.setattr(live, "prepare", prepare)
-    monkeypatch.setattr(live, "_deliver_here", deliver)
+    class Here:  # this process's relay
+        async def write_drawing(self, group: str, drawn: Any) -> None:
+            await deliver([(group, drawn)])
+
+    monkeypatch.setattr(drawing, "prepare", prepare)
+    monkeypatch.setattr(live, "_local_relay", Here)
     monkeypatch.setattr(live, "_publish", publish)
     with _server_loop(asyncio.get_running_loop()):
         await asyncio.to_thread(live.notify, match_id)
@@ -604,8 +631,8 @@ async def _broadcast(monkeypatch: Any, match_id: int, prepare: Any, deliver: Any
 
 
 async def test_an_update_reaches_this_process_while_the_one_before_is_still_relayed(monkeypatch: Any) -> None:
-    """The spectators' update is written to this process's sockets without waiting longer than
-    PUBLISH_WAIT for the seat's, drawn before it, to be sent on to the other web processes (Redis):
+    """The spectators' update is written to this process's sockets without waiting for the seat's,
+    drawn before it, to be sent on to the other web processes (Redis):
     here that relay waits until the spectators' update is here, which it never would if this
     process's writing waited for it."""
     here: list[str] = []
@@ -621,14 +648,14 @@ async def test_an_update_reaches_this_process_while_the_one_before_is_still_rela
 
     async def publish(messages: list[Any]) -> None:
         await spectators_here.wait()
-        relayed.extend(message["group"] for _, message in messages)
+        relayed.extend(group for group, _ in messages)
         if len(relayed) == 2:
             both_relayed.set()
 
-    def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True, share: Any = None) -> list[Any]:
-        emit("seat", {"html": "seat"})
+    def prepare(match_id: int, moved: Any = None, on_drawn: Any = None) -> list[Any]:
+        on_drawn("seat", {"html": "seat"})
         assert seat_here.wait(5)  # drawn apart: the seat's update is handled before the next is drawn
-        emit("watch", {"html": "spectators"})
+        on_drawn("watch", {"html": "spectators"})
         return []
 
     await _broadcast(monkeypatch, 4, prepare, deliver, publish, until=both_relayed)
@@ -638,7 +665,7 @@ async def test_an_update_reaches_this_process_while_the_one_before_is_still_rela
 async def test_the_other_processes_get_an_update_while_this_one_writes_its_own_sockets(monkeypatch: Any) -> None:
     """Issue 40: with 1,000 spectators a process, the drawing process's own writing took ~80 ms, and
     the other processes heard of the update only after it.  Here this process's writing waits
-    until the update is published: were it published after the writing, it would wait in vain."""
+    until the update is on its way: were it published after the writing, it would wait in vain."""
     published, written = asyncio.Event(), asyncio.Event()
     order: list[str] = []
 
@@ -648,11 +675,11 @@ async def test_the_other_processes_get_an_update_while_this_one_writes_its_own_s
         written.set()
 
     async def publish(messages: list[Any]) -> None:
-        order.append("published: " + ",".join(message["group"] for _, message in messages))
+        order.append("published: " + ",".join(group for group, _ in messages))
         published.set()
 
-    def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True, share: Any = None) -> list[Any]:
-        emit("watch", {"html": "spectators"})
+    def prepare(match_id: int, moved: Any = None, on_drawn: Any = None) -> list[Any]:
+        on_drawn("watch", {"html": "spectators"})
         return []
 
     await _broadcast(monkeypatch, 5, prepare, deliver, publish, until=written)
@@ -665,11 +692,11 @@ async def test_a_broadcaster_lost_with_its_loop_does_not_stop_the_next_loops(mon
     drawn = asyncio.Event()
     loop = asyncio.get_running_loop()
 
-    def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True, share: Any = None) -> list[Any]:
+    def prepare(match_id: int, moved: Any = None, on_drawn: Any = None) -> list[Any]:
         loop.call_soon_threadsafe(drawn.set)
         return []
 
-    monkeypatch.setattr(live, "prepare", prepare)
+    monkeypatch.setattr(drawing, "prepare", prepare)
     gone = asyncio.new_event_loop()
     assert live._schedule(gone, 1)  # queued on a loop that never runs its broadcaster...
     gone.close()  # ...and closes
@@ -727,7 +754,7 @@ def test_an_update_drawn_from_the_moves_transaction_is_the_one_read_back(
 
     match = make_match(slug)
     _open(match, "watch", "host", *(f"seat-{n}" for n in range(1, match.game.seats + 1)))
-    live.prepare(match.id)
+    _process.prepare(match.id)
     rng = random.Random(slug)
     drawn_alone = 0
     for _ in range(10):
@@ -740,15 +767,15 @@ def test_an_update_drawn_from_the_moves_transaction_is_the_one_read_back(
             services.submit(match.id, seat, text, version)
         (written,) = handed
         assert written is not None and written.rows[-1].text == text
-        before = drawings._memory[match.id]
+        before = drawing._last[match.id]
         with monkeypatch.context() as patched:
             patched.setattr(timezone, "now", functools.partial(lambda at: at, timezone.now()))
             with CaptureQueriesContext(connection) as queries:
-                quick = live.prepare(match.id, written)
-            drawings._memory[match.id] = before  # the same update again, read back from the database
-            read = live.prepare(match.id)
-        assert [(g, m["html"]) for g, m in quick] == [(g, m["html"]) for g, m in read], text
-        if live._follows(before, written):  # drawn from the transaction: nothing of the move read back
+                quick = drawing.prepare(match.id, written)
+            drawing._last[match.id] = before  # the same drawing again, read back from the database
+            read = drawing.prepare(match.id)
+        assert quick == read, text
+        if drawing._follows(before, written):  # drawn from the transaction: nothing of the move read back
             # (the host panel's one aggregate of the match's own garnets is not the move's: it is read)
             read_back = [q["sql"] for q in queries.captured_queries if "matches_matchgarnet" not in q["sql"]]
             assert not read_back, (text, read_back)
@@ -766,23 +793,21 @@ def test_a_move_that_does_not_follow_the_update_sent_is_read_back(
     _open(match, "watch")
     with django_capture_on_commit_callbacks(execute=True):
         _play(match, 1, "place C3")
-    live.prepare(match.id, handed[-1])
+    _process.prepare(match.id, handed[-1])
     with django_capture_on_commit_callbacks(execute=True):
         _play(match, 2, "place D4")  # broadcast by "another process": this one never draws it
     older = handed[-1]
     with django_capture_on_commit_callbacks(execute=True):
         _play(match, 1, "place C4")
     with CaptureQueriesContext(connection) as queries:
-        ((_, sent),) = live.prepare(match.id, handed[-1])
+        ((_, sent),) = _process.prepare(match.id, handed[-1])
     assert queries.captured_queries  # read back
     assert "place D4" in sent["html"] and "place C4" in sent["html"]
     hit = META.search(sent["html"])
     assert hit is not None
     version = int(hit.group(1))
-    ((_, late),) = live.prepare(match.id, older)  # the hand-over of version n+1 arrives last
-    hit = META.search(late["html"])
-    assert hit is not None
-    assert int(hit.group(1)) == version
+    ((_, late),) = _process.prepare(match.id, older)  # the hand-over of version n+1 arrives last
+    assert late["html"] == "" and version == late["version"]  # read back: nothing new to send
 
 
 def test_the_seat_to_act_is_sent_first_then_spectators(roles: Any) -> None:
@@ -790,8 +815,14 @@ def test_the_seat_to_act_is_sent_first_then_spectators(roles: Any) -> None:
     match = roles.match
     _open(match, "watch", "seat-1", "seat-2", "host")
     _play(match, 1, "place C3")  # seat 2 to act
-    order = [group.split(f"match-{match.id}-")[1] for group, _ in live.prepare(match.id)]
+    order = [group.split(f"match-{match.id}-")[1] for group, _ in _process.prepare(match.id)]
     assert order == ["seat-2", "watch", "seat-1", "host"]
+
+
+def _whole(html: str, version: int) -> dict[str, Any]:
+    """A drawing whose every socket is sent `html` (no socket here was sent one of its frame)."""
+    return {"bout": 1, "version": version, "log": 0, "frame": f"test {version}", "meta": "", "parts": {}, "rows": [],
+            "rows_from": 0, "whole": html}
 
 
 class _Recorded:
@@ -841,18 +872,18 @@ async def test_a_chat_line_to_many_sockets_gives_way_to_a_move_committed_meanwhi
     sockets = _Recorded(on_chat=lambda: live.notify(5))
     got, order = sockets.got, sockets.order
 
-    def prepare(match_id: int, moved: Any = None, emit: Any = None, wait: bool = True, share: Any = None) -> list[Any]:
-        emit("match-5-watch", live.message(None, "move"))
+    def prepare(match_id: int, moved: Any = None, on_drawn: Any = None) -> list[Any]:
+        on_drawn("match-5-watch", _whole("move", 1))
         return []
 
     layer = InMemoryChannelLayer()
     monkeypatch.setattr(live, "get_channel_layer", lambda: layer)
-    monkeypatch.setattr(live, "prepare", prepare)
+    monkeypatch.setattr(drawing, "prepare", prepare)
     monkeypatch.setattr(live, "GIVE_WAY_AT_MOST", 30.0)  # (the bound is not what is tested: a slow CI machine)
     mine = relay.for_loop(layer)
     await sockets.join(mine, "match-5-watch", 200)
     with _server_loop(asyncio.get_running_loop()):
-        live.send_soon([("match-5-watch", live.message(None, "chat"))])
+        live.send_soon([("match-5-watch", {"html": "chat"})])
         await asyncio.wait_for(sockets.done.wait(), 10)
     first = order[:live.GIVE_WAY_EVERY]
     assert all(got[n] == ["chat", "move"] for n in first), [got[n] for n in first]
@@ -863,7 +894,7 @@ async def test_a_chat_line_to_many_sockets_gives_way_to_a_move_committed_meanwhi
 
 
 async def test_another_processs_relay_reads_a_move_sent_while_it_writes_a_chat_line() -> None:
-    """A chat line drawn by another web process comes through the layer marked `aside`; its relay
+    """A chat line drawn by another web process comes through the layer marked `give_way`; its relay
     writes it to 1,000 sockets from a task of its own, giving the loop a turn every 50 sockets, so a
     move sent while the line is written reaches the last sockets before the line does (here the
     relay read it within 250 sockets).  Read and written in line, as before, every socket got the
@@ -875,8 +906,8 @@ async def test_another_processs_relay_reads_a_move_sent_while_it_writes_a_chat_l
     layer = InMemoryChannelLayer()
     sent: list[asyncio.Task[None]] = []
 
-    def update(html: str, **extra: Any) -> dict[str, Any]:
-        return {"type": relay.UPDATE_TYPE, "group": "match-6-watch", "html": html, "origin": "elsewhere", **extra}
+    def update(html: str) -> dict[str, Any]:
+        return {"type": relay.DRAWING_TYPE, "group": "match-6-watch", "drawing": _whole(html, 1), "origin": "elsewhere"}
 
     # a move is sent when the first socket gets the line
     sockets = _Recorded(on_chat=lambda: sent.append(asyncio.get_running_loop().create_task(
@@ -884,11 +915,12 @@ async def test_another_processs_relay_reads_a_move_sent_while_it_writes_a_chat_l
     got, order = sockets.got, sockets.order
     mine = relay.Relay(layer)
     await sockets.join(mine, "match-6-watch", 1000)
-    await layer.group_send("relay-match-6-watch", update("chat", aside=True))
+    await layer.group_send("relay-match-6-watch", {"type": relay.HTML_TYPE, "group": "match-6-watch", "html": "chat",
+                                                   "origin": "elsewhere", "give_way": True})
     await asyncio.wait_for(sockets.done.wait(), 10)
     assert got[order[0]] == ["chat", "move"]
     assert got[order[-1]] == ["move", "chat"]
-    for task in (mine.task, mine.refresher, mine.aside_task):
+    for task in (mine.task, mine.refresher, mine.lines_task):
         assert task is not None
         task.cancel()
 
@@ -918,7 +950,7 @@ async def test_the_relay_writes_to_every_socket_and_drops_one_that_fails() -> No
         await mine.join("match-1-watch", sock)
     await mine.join("match-1-seat-1", other)
     assert set(layer.groups["relay-match-1-watch"]) == {mine.channel}  # one member for the process
-    await layer.group_send("relay-match-1-watch", {"type": relay.UPDATE_TYPE, "group": "match-1-watch", "html": "v2"})
+    await layer.group_send("relay-match-1-watch", {"type": relay.HTML_TYPE, "group": "match-1-watch", "html": "v2"})
     for _ in range(50):
         if good.got:
             break
@@ -932,8 +964,9 @@ async def test_the_relay_writes_to_every_socket_and_drops_one_that_fails() -> No
 
 
 async def test_an_update_reaches_this_process_at_once_and_other_processes_through_the_layer(monkeypatch: Any) -> None:
-    """This loop's relay writes the update before the layer is asked anything; the relay of another
-    process (another Relay on the same layer) gets it through the layer; nobody gets it twice."""
+    """The update is on its way to the layer before this loop's relay writes it; the relay of another
+    process (another Relay on the same layer) gets it through the layer; nobody gets it twice; with
+    Redis away this process's sockets still get it."""
     from channels.layers import InMemoryChannelLayer
 
     from config.channel_layer import LayerUnavailable
@@ -963,11 +996,11 @@ async def test_an_update_reaches_this_process_at_once_and_other_processes_throug
         await real_send(group, message)
 
     monkeypatch.setattr(layer, "group_send", group_send)
-    await live._send([("match-1-watch", live.message(None, "v2"))])
-    assert asked == ["relay-match-1-watch with 1 here"]  # written here before the layer was asked
+    await live._send_drawing("match-1-watch", _whole("v2", 2))
+    assert asked == ["relay-match-1-watch with 0 here"] and here.got == ["v2"]  # asked, then written here
     # a marker sent through the layer after it, with no origin (both relays deliver it): each relay
     # reads its channel in order, so once both have the marker each has handled its copy of v2
-    await real_send("relay-match-1-watch", {"type": relay.UPDATE_TYPE, "group": "match-1-watch", "html": "marker"})
+    await real_send("relay-match-1-watch", {"type": relay.HTML_TYPE, "group": "match-1-watch", "html": "marker"})
     for _ in range(500):
         if "marker" in here.got and "marker" in there.got:
             break
@@ -978,7 +1011,7 @@ async def test_an_update_reaches_this_process_at_once_and_other_processes_throug
         raise LayerUnavailable("Redis is away")
 
     monkeypatch.setattr(layer, "group_send", away)  # Redis away: this process's sockets still get it
-    await live._send([("match-1-watch", live.message(None, "v3"))])
+    await live._send_drawing("match-1-watch", _whole("v3", 3))
     assert here.got == ["v2", "marker", "v3"] and there.got == ["v2", "marker"]
     for each in (mine, elsewhere):
         assert each.task is not None and each.refresher is not None

@@ -303,7 +303,7 @@ async def test_notify_renders_once_per_audience_with_a_socket_not_per_connection
         await _drain(comm)
     contexts: list[int] = []
     snapshots: list[int] = []
-    real_context, real_shared = render.context, render.shared
+    real_context, real_shared = render.context, render.snapshot
 
     def counting(m: Any, viewer: int, snapshot: Any = None) -> Any:
         contexts.append(viewer)
@@ -314,7 +314,7 @@ async def test_notify_renders_once_per_audience_with_a_socket_not_per_connection
         return real_shared(m, **kwargs)
 
     monkeypatch.setattr(render, "context", counting)
-    monkeypatch.setattr(render, "shared", counting_shared)
+    monkeypatch.setattr(render, "snapshot", counting_shared)
     await database_sync_to_async(live.notify)(match.id)
     got = [await _update(comm) for comm in tabs]
     # seat 1 and the spectators have sockets open; the host and seat 2 have none: nothing rendered for them
@@ -330,7 +330,6 @@ async def test_audiences_with_sockets_on_this_process_are_drawn_without_asking_t
     this process.  Here it has forgotten everything (a restart): asked only about the two audiences
     open here, it is not asked and both are open; once one closes, it is asked about that one, and
     its answer (unknown) has every audience of an update drawn."""
-    from matches.live import fanout as live
 
     match = await database_sync_to_async(make_match)("lance-assembly")
     seat_token = await database_sync_to_async(lambda: match.seats.get(number=1).token)()
@@ -348,7 +347,9 @@ async def test_audiences_with_sockets_on_this_process_are_drawn_without_asking_t
     await _drain(watch)
     assert await database_sync_to_async(presence.open_audiences)(match.id, ["seat-1", "watch"]) is None
     assert asked == [[presence.key(match.id, "seat-1")]]
-    drawn = await database_sync_to_async(live.prepare)(match.id)
+    from matches.live import drawing
+
+    drawn = await database_sync_to_async(drawing.prepare)(match.id)
     assert len(drawn) == 4  # unknown: every audience drawn
     await watch.disconnect()
 
@@ -367,20 +368,22 @@ async def test_moves_over_sockets_reach_every_audience_as_deltas_drawn_from_thei
     for comm in socks.values():
         await _drain(comm)
     read_back: list[bool] = []
-    real = live._draw  # (args[3]: what the transaction wrote, when the update is drawn from it)
+    from matches.live import drawing
+
+    real = drawing._draw  # (args[3]: what the transaction wrote, when the update is drawn from it)
     def draw(*args: Any) -> Any:
         read_back.append(args[3] is None)
         return real(*args)
 
-    monkeypatch.setattr(live, "_draw", draw)
+    monkeypatch.setattr(drawing, "_draw", draw)
     sent: list[str] = []
-    real_send = live._deliver_here
+    real_send = live._send_drawing
 
-    async def recording(messages: Any, **kwargs: Any) -> None:
-        sent.extend(group.rsplit("-", 1)[-1] for group, _ in messages)
-        await real_send(messages, **kwargs)
+    async def recording(group: str, drawn: Any) -> None:
+        sent.append(group.rsplit("-", 1)[-1])
+        await real_send(group, drawn)
 
-    monkeypatch.setattr(live, "_deliver_here", recording)
+    monkeypatch.setattr(live, "_send_drawing", recording)
     held = dict.fromkeys(socks, await _current_version(match))
     for index, text in enumerate(["place C3", "place D4", "place C4", "place E5"]):
         seat = 1 + index % 2

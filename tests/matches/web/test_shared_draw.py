@@ -34,7 +34,7 @@ async def _settle() -> None:
 
 async def test_a_crowd_asking_together_gets_one_drawing() -> None:
     drawer = Drawer()
-    crowd = [asyncio.create_task(shared_draw.fresh("watch", drawer.draw)) for _ in range(200)]
+    crowd = [asyncio.create_task(shared_draw.draw_once("watch", drawer.draw)) for _ in range(200)]
     await _settle()
     drawer.go.set()
     assert set(await asyncio.gather(*crowd)) == {"drawing 1"}
@@ -43,10 +43,10 @@ async def test_a_crowd_asking_together_gets_one_drawing() -> None:
 
 async def test_who_asks_while_a_drawing_runs_gets_the_next_one_shared_with_the_others_after_it() -> None:
     drawer = Drawer()
-    first = asyncio.create_task(shared_draw.fresh("watch", drawer.draw))
+    first = asyncio.create_task(shared_draw.draw_once("watch", drawer.draw))
     await _settle()
     assert drawer.started == 1  # running: it may have read the state before what came next
-    later = [asyncio.create_task(shared_draw.fresh("watch", drawer.draw)) for _ in range(50)]
+    later = [asyncio.create_task(shared_draw.draw_once("watch", drawer.draw)) for _ in range(50)]
     await _settle()
     assert drawer.started == 1  # the next drawing waits for the running one to end
     drawer.go.set()
@@ -57,7 +57,7 @@ async def test_who_asks_while_a_drawing_runs_gets_the_next_one_shared_with_the_o
 
 async def test_other_keys_are_drawn_on_their_own() -> None:
     drawer = Drawer()
-    tasks = [asyncio.create_task(shared_draw.fresh(key, drawer.draw)) for key in ("watch", "seat 1", "watch")]
+    tasks = [asyncio.create_task(shared_draw.draw_once(key, drawer.draw)) for key in ("watch", "seat 1", "watch")]
     await _settle()
     drawer.go.set()
     results = await asyncio.gather(*tasks)
@@ -68,19 +68,19 @@ async def test_other_keys_are_drawn_on_their_own() -> None:
 async def test_a_failed_drawing_fails_its_callers_and_the_next_caller_gets_a_new_one() -> None:
     drawer = Drawer()
     drawer.fail = True
-    tasks = [asyncio.create_task(shared_draw.fresh("watch", drawer.draw)) for _ in range(3)]
+    tasks = [asyncio.create_task(shared_draw.draw_once("watch", drawer.draw)) for _ in range(3)]
     await _settle()
     drawer.go.set()
     for task in tasks:
         with pytest.raises(RuntimeError, match="drawing 1 failed"):
             await task
     drawer.fail = False
-    assert await shared_draw.fresh("watch", drawer.draw) == "drawing 2"
+    assert await shared_draw.draw_once("watch", drawer.draw) == "drawing 2"
 
 
 async def test_a_caller_that_goes_away_leaves_the_drawing_to_the_others() -> None:
     drawer = Drawer()
-    gone, staying = (asyncio.create_task(shared_draw.fresh("watch", drawer.draw)) for _ in range(2))
+    gone, staying = (asyncio.create_task(shared_draw.draw_once("watch", drawer.draw)) for _ in range(2))
     await _settle()
     gone.cancel()
     await _settle()
