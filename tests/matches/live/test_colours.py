@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 CSS = Path(__file__).resolve().parents[3] / "static/css/app.css"
+LANCE_CSS = Path(__file__).resolve().parents[3] / "games/lance_assembly/static/lance_assembly/lance.css"
 MACHADO = {
     "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
     "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),
@@ -60,7 +61,7 @@ def test_red_and_blue_differ_under_colour_blindness(kind: str | None) -> None:
 
 
 def test_tiles_carry_a_letter_and_a_shape_not_only_a_colour() -> None:
-    css = CSS.read_text()
-    assert ".lance .cell .piece-in { font-size: 0; }" not in css  # the R / B letters are shown
-    assert re.search(r"\.lance \.cell\.p2 \.piece-in \{ border-radius: 22%", css)  # blue tiles are square
+    css, lance = CSS.read_text(), LANCE_CSS.read_text()  # Lance Assembly's look lives with the game
+    assert ".lance .cell .piece-in { font-size: 0; }" not in css + lance  # the R / B letters are shown
+    assert re.search(r"\.lance \.cell\.p2 \.piece-in \{ border-radius: 22%", lance)  # blue tiles are square
     assert re.search(r"\.seat-2 \.dot \{ border-radius: 2px", css)  # and so are blue seat marks
