@@ -30,7 +30,8 @@ DIRECTIONS: tuple[str, str, str, str] = ("up", "right", "down", "left")
 DELTAS: dict[str, tuple[int, int]] = {"up": (0, -1), "right": (1, 0), "down": (0, 1), "left": (-1, 0)}
 OPPOSITE: dict[str, str] = {"up": "down", "down": "up", "left": "right", "right": "left"}
 
-#: Corner of each seat on each board (RULINGS.md section 5): tl, tr, br, bl.
+#: Corner of each seat on each board, so that each seat faces a different opponent diagonally on each
+#: board: tl, tr, br, bl.
 CORNERS: tuple[dict[int, str], dict[int, str], dict[int, str]] = (
     {1: "tl", 2: "tr", 3: "br", 4: "bl"},
     {1: "tl", 3: "tr", 2: "br", 4: "bl"},

@@ -1,5 +1,5 @@
-"""How to play Back to the Wall: the text of /rules/back-to-the-wall/ (RULINGS.md section 5 and the
-rulings in rules.py).  The diagram's round is played through the rules (games/core/howto.py)."""
+"""How to play Back to the Wall: the text of /rules/back-to-the-wall/ (the card's rules with the
+rulings in rules.py's docstring).  The diagram's round is played through the rules (games/core/howto.py)."""
 
 from __future__ import annotations
 

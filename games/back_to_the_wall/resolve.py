@@ -1,6 +1,6 @@
 """Back to the Wall: resolving one board for one round, scoring, and the JSON forms of boards and logs.
 
-Follows RULINGS.md section 5 step by step: walls (drops for corner / wall /
+Follows the rules (howto.py, rules.py's docstring) step by step: walls (drops for corner / wall /
 piece, adjacency, then seat-order connectivity), three movement phases with
 the blocked-direction fallback, capture with same-tick contests, spawning.
 """
@@ -118,7 +118,9 @@ def ray(square: int, direction: str, size: int, walls: frozenset[int]) -> tuple[
 
 @dataclass(frozen=True)
 class Fallback:
-    """What a blocked piece does instead (RULINGS 5.3), with the reason."""
+    """What a blocked piece does instead, with the reason: the open direction whose path holds the
+    most unowned squares (ties: a perpendicular, then the opposite; then toward its own corner), or it
+    stays when it cannot move at all."""
 
     taken: str | None  # None: it cannot move at all
     path: tuple[int, ...]

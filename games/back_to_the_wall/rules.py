@@ -1,7 +1,9 @@
 """Back to the Wall: four players, three boards, three sealed rounds.
 
-Rules: seeds/back-to-the-wall.txt, read through RULINGS.md section 5, which
-this module follows sentence by sentence.  Where the ruling is silent:
+The card is the game's rules as written for the show's community; the full
+rules a player reads are howto.py's (the page /rules/back-to-the-wall/), which
+this module and resolve.py follow sentence by sentence.  Where the card is
+silent:
 
 Ruling: default boards are Once 6x6 with walls B3 E4, Twice 7x7 with D3 D5,
   Thrice 8x8 with C6 F3 -- each pair symmetric through the centre, off the
@@ -47,7 +49,7 @@ Ruling: option `garnets` ({seat: garnets held}) sets what each seat may spend
 Ruling: board scores published during play are captured squares only; garnet
   bonuses (which would reveal spends) appear with the final result.
 Ruling (issue 41): seats equal on every tie-break for first place share the
-  win (RULINGS.md: `winners` holds every seat ranked first), with the reason
+  win (`winners` holds every seat ranked first), with the reason
   "tie", and no Token of Life: the host settles it, as Bidding's tie is; seats
   equal for last place are no Elimination Candidate, for the host to settle.
   No seat is both: when all four are equal, both are the host's (`final` then
@@ -394,7 +396,7 @@ class BackToTheWall(SeasonLedger):  # its garnets, Token of Life and candidates 
             f"Elimination Candidate: {award_words(won['elimination_candidate'], won['tied_last'])}."
         )
         return Result(
-            # RULINGS.md: winners are the seats ranked first, several only if every tie-break is
+            # winners are the seats ranked first, several only if every tie-break is
             # equal; the awards of such a tie are the host's to settle (won, above)
             winners=frozenset(ranking[0]),
             reason="points" if won["token_of_life"] else "tie",

@@ -1,4 +1,4 @@
-"""Back to the Wall in a season (RULINGS.md): what a bout does to the garnet
+"""Back to the Wall in a season: what a bout does to the garnet
 ledger and what the match gives, as the Game hooks matches/seasons asks.
 
 - A finished bout credits +1 garnet per board where a seat was sole first and
@@ -60,7 +60,7 @@ class SeasonLedger(Game[BackToTheWallState, Action]):
         text = "{player} finished last in {match} and is an Elimination Candidate"
         if state is None:  # a host's ruling: the winners it names earn the Token of Life, nobody is ranked last
             return SeasonAwards(tokens=winners if counts.tokens else (), token_reason="won the main match")
-        # by the final ranking (RULINGS.md): seats that share first (or last) on every tie-break
+        # by the final ranking: seats that share first (or last) on every tie-break
         # are the host's to settle (rules.py's ruling on ties), flagged as tied
         ranking = (self.view(state, HOST)["public"].get("final") or {}).get("ranking") or []
         ranked = ranked_awards(ranking, counts)

@@ -1,5 +1,5 @@
-"""How to play Bidding 3D Tic-Tac-Toe: the text of /rules/bidding-ttt/ (RULINGS.md section 4 and the
-rulings in rules.py).  The diagram's round is played through the rules (games/core/howto.py)."""
+"""How to play Bidding 3D Tic-Tac-Toe: the text of /rules/bidding-ttt/ (the card's rules with the
+rulings in rules.py's docstring).  The diagram's round is played through the rules (games/core/howto.py)."""
 
 from __future__ import annotations
 

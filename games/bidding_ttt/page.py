@@ -9,7 +9,7 @@ What it adds for `bidding_ttt/board.html` and `controls.html` (key `bt`):
 
 - `grid`: the nine boards as 3 rows of 3, each board with its letter, its
   control shading (`ctl-1`, `ctl-2`, `ctl-both`), a caption, and its 9 tiles
-  named as RULINGS.md names them (`A1`-`I9`, reading order), each with its
+  named board letter + tile digit (`A1`-`I9`, reading order), each with its
   owner, whether it is part of the line that gave control, whether it was won
   last round, and (for a seat that may bid) why it may not be bid on.
 - round-1 and round-2 restriction data for the bid builder script: per tile the
@@ -122,7 +122,7 @@ def _rules_ended(view: dict[str, Any], ctx: dict[str, Any]) -> bool:
 
 
 def tile_name(board: str, row: int, col: int) -> str:
-    """RULINGS 4: board letter + tile digit in reading order ("E", 1, 1 -> "E5")."""
+    """A tile's name: board letter + tile digit in reading order ("E", 1, 1 -> "E5")."""
     return f"{board}{row * 3 + col + 1}"
 
 

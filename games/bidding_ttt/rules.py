@@ -1,11 +1,11 @@
 """Bidding 3D Tic-Tac-Toe: three rounds of sealed bids on nine tic-tac-toe boards.
 
-Card: shared/rules/seeds/bidding-3d-tic-tac-toe.txt; binding reading: section 4
-of shared/RULINGS.md.  Nine boards A-I in reading order (A B C / D E F / G H I),
-tiles 1-9 in reading order on each; a tile is board letter + digit (`E5` is the
-centre of the centre board).  Seat 1 is Red, seat 2 is Blue.
+The card is the game's rules as written for the show's community; the full
+rules a player reads are howto.py's (the page /rules/bidding-ttt/).  Nine boards
+A-I in reading order (A B C / D E F / G H I), tiles 1-9 in reading order on
+each; a tile is board letter + digit (`E5` is the centre of the centre board).  Seat 1 is Red, seat 2 is Blue.
 
-Rulings decided here (RULINGS.md is silent):
+Rulings decided here (where the card is silent):
 
 Ruling: the starting boards (Red D, Blue F) are controlled from the start but no
   tiles on them are owned; no one may bid on them; they count as controlled

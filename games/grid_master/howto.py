@@ -1,5 +1,5 @@
-"""How to play Grid Master: the text of /rules/grid-master/ (RULINGS.md section 2 and rules.py's
-rulings); its diagrams are played through the rules (games/core/howto.py)."""
+"""How to play Grid Master: the text of /rules/grid-master/ (the card's rules with the rulings in
+rules.py's docstring); its diagrams are played through the rules (games/core/howto.py)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Grid Master's view shaping for its page: which squares to highlight.
 
 The first move must be on a corner, and on each player's second turn the
-symbol placed on their first turn must be repositioned (RULINGS 2); the page
+symbol placed on their first turn must be repositioned (see rules.py); the page
 lights those squares so nobody has to remember.  Pure: no Django.
 """
 
@@ -46,7 +46,7 @@ def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
 
 
 def _refusals(grid: dict[str, Any], public: dict[str, Any]) -> dict[str, str]:
-    """The squares the player to move may not click whatever they picked, with why (RULINGS 2):
+    """The squares the player to move may not click whatever they picked, with why (rules.py):
     on the first move every square but a corner; the other player's symbols; on a player's second
     turn their symbols but the one to reposition."""
     mine = (public.get("symbols") or {}).get(str(public["to_move"]), "")

@@ -1,5 +1,6 @@
 """Grid Master: tic-tac-toe on a 3x3 grid where a turn is a placement and a
-reposition (rule card `seeds/grid-master.txt`, rulings in RULINGS.md section 2).
+reposition.  The card is the game's rules as written for the show's community;
+the full rules a player reads are howto.py's (the page /rules/grid-master/).
 
 Seat 1 is X (Player A, moves first), seat 2 is O; 5 symbols each.  A player's
 first turn is one placement (the game's very first move on a corner); every
@@ -13,7 +14,7 @@ legal reposition the turn is the placement alone.  With no symbol in hand, or
 a full board, a turn is a reposition alone.  Only a turn that included a
 reposition can win: the mover wins if they then have 3 in a row.
 
-Rulings decided here (RULINGS.md is silent):
+Rulings decided here (where the card is silent):
 
 Ruling: on a reposition-only turn any of the mover's symbols may move (nothing
   was just placed); the second-turn restriction to the first symbol still

@@ -2,7 +2,7 @@
 listing every legal one), its lances, and a random turn.
 
 Pure Python, no Django.  A board is a tuple of 36 cells (A1 = 0, row by row;
-EMPTY, RED, BLUE or NEUTRAL); slide rules 1-3 of the card: a run of
+EMPTY, RED, BLUE or NEUTRAL); the slide rules: a run of
 connected tiles of one row or column (or a single tile) moves along it, by
 at least one square, never off the board and never pushing another tile.
 The turn-level rules (whose turn, tiles in hand, the neutral tile, the end

@@ -1,6 +1,6 @@
 """How to play Lance Assembly (and its Sliding Tic-Tac-Toe timing): the text of /rules/lance-assembly/.
 
-The rules as RULINGS.md section 1 reads the card; every diagram is played through the rules
+The card's rules with the rulings in rules.py's docstring; every diagram is played through the rules
 (games/core/howto.py)."""
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ def context(view: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
 
 
 def _refusals(grid: dict[str, Any], public: dict[str, Any]) -> dict[str, str]:
-    """Empty squares when nothing may be placed on them (RULINGS 1): the placement limit, or no
+    """Empty squares when nothing may be placed on them (rules.py): the placement limit, or no
     tile in hand and no neutral tile.  Tiles are always clickable: they are the ends of a run."""
     seat = public.get("to_move")
     if not seat:

@@ -1,14 +1,14 @@
 """Lance Assembly (also published as Sliding Tic-Tac-Toe): the rules of one bout.
 
-Pure Python, no Django.  Card: shared/rules/seeds/lance-assembly.txt; binding
-reading: shared/rules/RULINGS.md section 1.  6x6 board, 18 tiles each, seat 1
-red, seat 2 blue; the seat that moves second in the bout holds the neutral
-tile.  A turn is one action made of ordered parts (see notation.py):
-place; slide; place then slide; plus the neutral tile at any point.  Five or
-more of one player's tiles in a row (any of four directions) at the end of a
-turn is a lance.
+Pure Python, no Django.  The card is the game's rules as written for the show's
+community; the full rules a player reads are howto.py's (/rules/lance-assembly/).
+6x6 board, 18 tiles each, seat 1 red, seat 2 blue; the seat that moves second
+in the bout holds the neutral tile.  A turn is one action made of ordered parts
+(see notation.py): place; slide; place then slide; plus the neutral tile at any
+point.  Five or more of one player's tiles in a row (any of four directions) at
+the end of a turn is a lance.
 
-Rulings taken here where RULINGS.md is silent:
+Rulings taken here where the card is silent:
 
 Ruling: a turn is one action; turns made of the same parts in a different
     order are different actions (their legality can differ: the placement

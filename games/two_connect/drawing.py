@@ -19,7 +19,7 @@ from .yinsh import COLUMN_RANGES, COLUMNS, NAMES, POINTS
 HEX = 40.0
 GOMOKU_STEP = 30.0
 SQUAVA_STEP = 60.0
-#: (d letter, d number) of the three Yinsh line directions (yinsh.md); the other diagonal is not a line.
+#: (d letter, d number) of the three Yinsh line directions (yinsh.py); the other diagonal is not a line.
 LINE_DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1))
 _COS30 = math.sqrt(3) / 2
 

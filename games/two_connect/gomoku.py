@@ -1,6 +1,6 @@
 """Gomoku (14x14), one of the three Two Connect boards, also playable alone.
 
-Rules (RULINGS.md section 3): any empty intersection; 5 in a row (overlines
+Rules (the full text: howto.py): any empty intersection; 5 in a row (overlines
 count) wins the board; a full board is drawn.  Points A1..N14, A1 top-left,
 numbers grow downward.  Standalone: two players alternate, seat 1 first.
 

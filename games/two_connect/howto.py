@@ -1,5 +1,5 @@
 """How to play Two Connect and its three boards alone (Squava, Gomoku, Yinsh blitz): the text of their
-/rules/ pages, after RULINGS.md section 3 and the rulings in rules.py, squava.py, gomoku.py and yinsh.py.
+/rules/ pages: the card's rules with the rulings in rules.py, squava.py, gomoku.py and yinsh.py.
 Diagrams are played through the rules (games/core/howto.py)."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ standalone Squava, Gomoku and Yinsh games share these boards.
 that audience's `game.view()`.  It only reshapes what the view holds (Two
 Connect hides nothing, but the rule stands): point coordinates for the SVG
 boards, the Yinsh lattice (85 points, the lines in its three directions,
-letters A-K and numbers 1-11 as shared/rules/yinsh.md names them), per-board
+letters A-K and numbers 1-11 as yinsh.py's docstring names them), per-board
 status and bank meters, the last turn on its own boards only, the winning
 row, and for the seat to act the refusal sentence of every click that the
 server would refuse and the legal ring destinations with the markers each

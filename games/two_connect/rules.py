@@ -1,8 +1,9 @@
 """Two Connect: Squava, Yinsh (blitz) and Gomoku played at once; win 2 boards.
 
-The card is shared/rules/seeds/two-connect.txt; RULINGS.md section 3 is the
-binding reading.  The boards' own rules live in squava.py, yinsh.py and
-gomoku.py (each also registered alone); this module is the match around them.
+The card is the game's rules as written for the show's community; the full
+rules a player reads are howto.py's (the page /rules/two-connect/).  The boards'
+own rules live in squava.py, yinsh.py and gomoku.py (each also registered
+alone); this module is the match around them.
 
 Turns.  Seat 1 moves first (option `starting_seat`); the players alternate
 turns.  A turn is one move on each of two different boards, submitted
@@ -127,7 +128,7 @@ class TwoConnect(Game[TwoConnectState, TwoConnectAction]):
     takes_starting_seat = True  # who opens the match's boards: the option starting_seat
     reason_words = {"two-boards": "won two boards", "more-boards": "more boards", "most-recent": "most recent",
                     "no-board-won": "no board won"}
-    #: one bank of 20 minutes for the whole match, shown to the players to the minute (RULINGS 3)
+    #: one bank of 20 minutes for the whole match, shown to the players to the minute, kept to the second
     default_format = {**ONE_BOUT, "clock": {"per_move": None, "reserve": 1200, "refill": False, "on_timeout": "match",
                                             "round_seconds": None}}
     clock_minutes = True

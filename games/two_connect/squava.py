@@ -1,6 +1,6 @@
 """Squava (5x5), one of the three Two Connect boards, also playable alone.
 
-Rules (RULINGS.md section 3): any empty square; making 4 in a row (row,
+Rules (the full text: howto.py): any empty square; making 4 in a row (row,
 column or diagonal; overlines count) wins the board, even if the same stone
 also makes 3 in a row; making 3 in a row (and not 4) loses the board; a full
 board without a result is drawn.  Squares A1..E5, A1 top-left, numbers grow

@@ -1,12 +1,14 @@
 """YINSH (blitz), one of the three Two Connect boards, also playable alone.
 
-Geometry, coordinates and movement are the official ones, restated in
-shared/rules/yinsh.md (binding):
+Geometry, coordinates and movement follow the official YINSH rules, restated
+here (the text players read: howto.py, /rules/yinsh/):
 
 - 85 points, column letter A-K and number 1-11; valid numbers per column
   A 2-5, B 1-7, C 1-8, D 1-9, E 1-10, F 2-10, G 2-11, H 3-11, I 4-11,
   J 5-11, K 7-10.  Lines: same letter, same number, and letter and number
-  together (+1,+1); the other diagonal is not a line.
+  together (+1,+1); the other diagonal is not a line.  Equivalently, with
+  x = column index - 5 (A = 0) and y = number - 6, a point is valid when
+  max(|x|, |y|, |x - y|) <= 5, except the six corners A1, A6, F1, F11, K6, K11.
 - A player with fewer than 5 rings on the board places a ring on an empty
   point.  Otherwise they put a marker of their colour in one of their rings
   and move that ring in a straight line: over any number of empty points,
@@ -50,7 +52,7 @@ from games.core import IllegalAction, NotationError
 from .board import BoardGame, BoardRules, tokens
 
 COLUMNS = "ABCDEFGHIJK"
-#: Valid numbers per column (yinsh.md table).
+#: Valid numbers per column (the table in the module docstring).
 COLUMN_RANGES: dict[str, tuple[int, int]] = {
     "A": (2, 5), "B": (1, 7), "C": (1, 8), "D": (1, 9), "E": (1, 10), "F": (2, 10),
     "G": (2, 11), "H": (3, 11), "I": (4, 11), "J": (5, 11), "K": (7, 10),

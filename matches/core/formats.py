@@ -1,6 +1,6 @@
 """Match formats: how many bouts, who starts, and the clock, per game.
 
-Each game's default is its `Game.default_format` (RULINGS.md), with the clock
+Each game's default is its `Game.default_format` (its rules' bouts and clock), with the clock
 changes of the variant the match options name (`Game.variants`); the host may override any key when creating a
 match.  A format is a JSON dict stored on `Match.format`:
 
@@ -70,7 +70,7 @@ class FormatError(ValueError):
 
 
 def default_format(game_slug: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The RULINGS.md format of `game_slug` (with the variant in `options`)."""
+    """The default format of `game_slug`, as its rules set it (with the variant in `options`)."""
     game = get_game(game_slug)
     fmt = copy.deepcopy(dict(game.default_format))
     variant = (options or {}).get("variant")

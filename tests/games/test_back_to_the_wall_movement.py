@@ -1,4 +1,4 @@
-"""Back to the Wall, resolution steps 2-4: movement, fallback, capture (RULINGS.md section 5)."""
+"""Back to the Wall, resolution steps 2-4: movement, fallback, capture (rules.py, resolve.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Back to the Wall against RULINGS.md section 5 read on its own: walls of earlier rounds count as
-existing walls, and random rounds resolve exactly as a reference model of the ruling (walls,
-movement and fallbacks, captures, places) written from the ruling alone says.
+"""Back to the Wall against its rules (howto.py) read on their own: walls of earlier rounds count as
+existing walls, and random rounds resolve exactly as a reference model of the rules (walls,
+movement and fallbacks, captures, places) written from the rules alone says.
 
 Default boards: Once 6x6 walls B3 E4 (corners 1 A1, 2 F1, 3 F6, 4 A6);
 Twice 7x7 walls D3 D5 (1 A1, 3 G1, 2 G7, 4 A7); Thrice 8x8 walls C6 F3
@@ -194,7 +194,7 @@ def test_walls_of_earlier_rounds_count_as_existing_walls() -> None:
     assert walls(state, "twice") == ["B2", "D3", "D5", "E4"]
 
 
-# -- a reference model of one round, written from the ruling, against random play ----------------
+# -- a reference model of one round, written from the rules, against random play -----------------
 
 
 def test_random_rounds_match_a_reference_model_of_the_ruling() -> None:

@@ -1,4 +1,4 @@
-"""Back to the Wall: board scores, 6/4/2/1 places, garnets earned, final ranking (RULINGS.md section 5)."""
+"""Back to the Wall: board scores, 6/4/2/1 places, garnets earned, final ranking."""
 
 from __future__ import annotations
 
@@ -139,7 +139,7 @@ def test_the_tie_break_order_is_total_best_board_thrice_twice_once() -> None:
 
 
 def test_a_tie_for_first_on_every_tie_break_is_the_hosts_to_settle() -> None:
-    # issue 41: seats equal on every tie-break for first share the win (RULINGS.md) but not the
+    # issue 41: seats equal on every tie-break for first share the win (`winners`) but not the
     # Token of Life: the host settles it, as Bidding's tie
     state = finished({1: 9, 2: 9, 3: 5, 4: 3}, {1: 9, 2: 9, 3: 5, 4: 3}, {1: 9, 2: 9, 3: 5, 4: 3})
     result = game.result(state)

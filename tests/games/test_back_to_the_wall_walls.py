@@ -1,4 +1,4 @@
-"""Back to the Wall, resolution step 1: walls (RULINGS.md section 5)."""
+"""Back to the Wall, resolution step 1: walls (rules.py, resolve.py)."""
 
 from __future__ import annotations
 

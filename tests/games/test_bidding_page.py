@@ -60,7 +60,7 @@ def test_the_nine_boards_are_a_3x3_in_reading_order_with_tiles_named_a1_to_i9() 
     assert [[b["letter"] for b in row] for row in grid] == [["A", "B", "C"], ["D", "E", "F"], ["G", "H", "I"]]
     centre = grid[1][1]
     assert [t["name"] for t in centre["tiles"]] == [f"E{n}" for n in range(1, 10)]
-    assert centre["tiles"][4]["name"] == "E5"  # the centre tile of the centre board (RULINGS 4)
+    assert centre["tiles"][4]["name"] == "E5"  # the centre tile of the centre board
     names = [t["name"] for row in grid for b in row for t in b["tiles"]]
     assert names == [f"{b}{n}" for b in "ABCDEFGHI" for n in range(1, 10)]
     assert page.tile_name("I", 2, 2) == "I9" and page.tile_name("A", 0, 1) == "A2"

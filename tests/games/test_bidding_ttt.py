@@ -1,5 +1,5 @@
 """Bidding 3D Tic-Tac-Toe: the card's setup, its notation, what may be bid on in each round and how a
-round resolves (RULINGS.md section 4).  Winning and its tie-breaks: test_bidding_ttt_winning.py;
+round resolves.  Winning and its tie-breaks: test_bidding_ttt_winning.py;
 hidden information, legal actions and storage: test_bidding_ttt_hidden.py.
 """
 

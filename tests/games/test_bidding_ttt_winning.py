@@ -1,5 +1,5 @@
 """Bidding 3D Tic-Tac-Toe: three controlled boards in a line win at once; without one (or with both)
-boards, then tiles, then chips, then garnets, then the host's draw (RULINGS.md section 4).
+boards, then tiles, then chips, then garnets, then the host's draw.
 """
 
 from __future__ import annotations

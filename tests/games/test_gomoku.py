@@ -1,6 +1,6 @@
 """Gomoku (14x14), alone and as the rules of the Two Connect board.
 
-RULINGS.md section 3: any empty intersection, 5 in a row (overlines count)
+The rules (gomoku.py): any empty intersection, 5 in a row (overlines count)
 wins, a full board is drawn.  Points A1..N14, A1 top-left.
 """
 

@@ -1,5 +1,5 @@
-"""Grid Master's moves: every sentence of seeds/grid-master.txt and of RULINGS.md section 2 on
-placing and repositioning (the endings: test_grid_master_endings.py; notation, views and storage:
+"""Grid Master's moves: every sentence of its rules (howto.py, rules.py's docstring) on placing and
+repositioning (the endings: test_grid_master_endings.py; notation, views and storage:
 test_grid_master_notation.py).
 
 Positions are built from diagrams (`GridState.from_diagram`: rows top to bottom, A1 top-left)

@@ -1,4 +1,4 @@
-"""Grid Master's endings (RULINGS.md section 2): three in a row after the reposition, the mover's line,
+"""Grid Master's endings: three in a row after the reposition, the mover's line,
 a full board's stalemate, the third repetition.
 """
 

@@ -2,7 +2,7 @@
 slide rules, sentence by sentence (the neutral tile, the placement limit and the endings:
 test_lance_assembly_endings.py; legal actions, notation and storage: test_lance_assembly_notation.py).
 
-Card: shared/rules/seeds/lance-assembly.txt; rulings: shared/rules/RULINGS.md §1.
+The rules: howto.py (/rules/lance-assembly/); the rulings: rules.py's docstring.
 Positions are built from 6-row diagrams (R red = seat 1, B blue = seat 2,
 N neutral, . empty; A1 top-left).
 """

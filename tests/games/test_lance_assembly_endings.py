@@ -1,7 +1,7 @@
 """Lance Assembly: the neutral tile, the placement limit, lances (the mover's, the opponent's, both),
 and the stalemates (the third repetition, no legal turn).
 
-Card: shared/rules/seeds/lance-assembly.txt; rulings: shared/rules/RULINGS.md §1.
+The rules: howto.py (/rules/lance-assembly/); the rulings: rules.py's docstring.
 Positions are built from 6-row diagrams (R red = seat 1, B blue = seat 2,
 N neutral, . empty; A1 top-left).
 """

@@ -1,7 +1,7 @@
 """Lance Assembly: legal actions against brute force, random actions and playouts, the notation
 (natural phrasings, canonical text, errors), views and storage.
 
-Card: shared/rules/seeds/lance-assembly.txt; rulings: shared/rules/RULINGS.md §1.
+The rules: howto.py (/rules/lance-assembly/); the rulings: rules.py's docstring.
 Positions are built from 6-row diagrams (R red = seat 1, B blue = seat 2,
 N neutral, . empty; A1 top-left).
 """

@@ -1,6 +1,6 @@
 """Squava (5x5), alone and as the rules of the Two Connect board.
 
-Walks RULINGS.md section 3 for Squava: any empty square; 4 in a row wins even
+Walks Squava's rules (squava.py): any empty square; 4 in a row wins even
 with a simultaneous 3; 3 (and not 4) loses; a full board is drawn.
 """
 

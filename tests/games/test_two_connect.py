@@ -1,4 +1,4 @@
-"""Two Connect (RULINGS.md section 3): the shape of a turn, won boards, the turn bank, a Yinsh board
+"""Two Connect: the shape of a turn, won boards, the turn bank, a Yinsh board
 its player cannot move on.  The match's result, notation, views and storage:
 test_two_connect_results.py; random matches against an independent model of the turns and the
 bank: test_two_connect_model.py; each board alone: test_squava.py, test_gomoku.py, test_yinsh.py.

@@ -1,5 +1,5 @@
 """Two Connect against an independent model: random matches where every turn has the number of moves
-and the boards RULINGS.md section 3 allows (the turn bank replayed move by move, a finished board
+and the boards the rules allow (the turn bank replayed move by move, a finished board
 resetting it), a board the model closes is refused, and a player left nowhere to play passes.
 """
 
@@ -27,7 +27,7 @@ WORDS = ("squava", "yinsh", "gomoku")
 
 
 def model_open(counts: Mapping[str, int], finished: set[str], yinsh_movable: bool) -> list[str]:
-    """Boards open to a player by RULINGS section 3, from their counts."""
+    """Boards open to a player by the turn bank (rules.py), from their counts."""
     unfinished = [w for w in WORDS if w not in finished]
     out: list[str] = []
     for w in unfinished:

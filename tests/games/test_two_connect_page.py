@@ -1,5 +1,5 @@
 """games/two_connect/page.py: the view shaping behind the Two Connect, Squava,
-Gomoku and Yinsh pages.  The Yinsh lattice is the one yinsh.md describes; the
+Gomoku and Yinsh pages.  The Yinsh lattice is the one yinsh.py describes; the
 page's click refusals are the words the rules refuse those moves with; ring
 destinations and flips come from the rules; the last turn is lit on its own
 boards only; a decided board is announced in the status line and the log."""

@@ -1,4 +1,4 @@
-"""Two Connect (RULINGS.md section 3): first to two boards, a drawn board and the most recently won
+"""Two Connect: first to two boards, a drawn board and the most recently won
 board, the draw; the notation of a turn; legal and random actions, views and storage.
 """
 

@@ -1,9 +1,9 @@
 """YINSH blitz, alone and as the rules of the Two Connect board.
 
-Binding facts: shared/rules/yinsh.md.  Every move-count fixture below is
+The rules: yinsh.py's docstring.  Every move-count fixture below is
 derived by hand from those rules; the derivation is in the comment above it.
 
-Random games against a reference move generator written from yinsh.md alone: test_yinsh_reference.py.
+Random games against a reference move generator written from those rules alone: test_yinsh_reference.py.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def stuck_seat_one() -> YinshBoard:
 
 
 def test_the_85_placement_points_column_by_column() -> None:
-    # yinsh.md table: the valid numbers of each column
+    # the table of yinsh.py's docstring: the valid numbers of each column
     expected = {
         "A": set(range(2, 6)), "B": set(range(1, 8)), "C": set(range(1, 9)), "D": set(range(1, 10)),
         "E": set(range(1, 11)), "F": set(range(2, 11)), "G": set(range(2, 12)), "H": set(range(3, 12)),

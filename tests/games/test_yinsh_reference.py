@@ -1,6 +1,6 @@
-"""YINSH against an independent reference: the 85 points from yinsh.md's formula, and random games
-whose every listed move, marker flip and row agree with a move generator written from yinsh.md
-alone; the starting-seat option; the Yinsh board's notation inside Two Connect.
+"""YINSH against an independent reference: the 85 points from the formula in yinsh.py's docstring, and
+random games whose every listed move, marker flip and row agree with a move generator written from
+those rules alone; the starting-seat option; the Yinsh board's notation inside Two Connect.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ LETTERS = "ABCDEFGHIJK"
 
 
 def formula_points() -> set[str]:
-    """The 85 points from yinsh.md's formula (independent of the table)."""
+    """The 85 points from the formula (yinsh.py's docstring; independent of the table)."""
     out = set()
     for x_index, letter in enumerate(LETTERS):
         for number in range(1, 12):
@@ -69,7 +69,7 @@ def _name(col: int, number: int) -> str:
 
 
 def reference_ring_moves(view: Mapping[str, Any], seat: int) -> set[str]:
-    """Every ring move of `seat` from a public view, by the rules of yinsh.md."""
+    """Every ring move of `seat` from a public view, by yinsh.py's rules."""
     rings = {p: int(s) for s, ps in view["rings"].items() for p in ps}
     markers = {p: int(s) for s, ps in view["markers"].items() for p in ps}
     out: set[str] = set()
@@ -93,7 +93,7 @@ def reference_ring_moves(view: Mapping[str, Any], seat: int) -> set[str]:
 
 
 def reference_after(view: Mapping[str, Any], seat: int, move: str) -> tuple[dict[str, int], set[int]]:
-    """(markers by point after `move`, set of seats with a row of 5) by yinsh.md."""
+    """(markers by point after `move`, set of seats with a row of 5) by yinsh.py's rules."""
     src, dst = move.split("-")
     markers = {p: int(s) for s, ps in view["markers"].items() for p in ps}
     (c, n), (c2, n2) = _split(src), _split(dst)
@@ -126,7 +126,7 @@ def test_formula_and_table_agree_on_85_points() -> None:
     assert len(POINTS) == 85
 
 
-# -- an independent reference move generator, from yinsh.md alone ----------------------
+# -- an independent reference move generator, from the rules alone --------------------
 
 
 @pytest.mark.parametrize("seed", range(6))

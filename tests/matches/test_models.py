@@ -94,7 +94,7 @@ def test_season_ledger_balances(db: Any) -> None:
     assert str(GarnetEntry.objects.last()) == "Ann -1 (late)"
 
 
-# -- formats (RULINGS.md) --------------------------------------------------------------------
+# -- formats (each game's default) -----------------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -44,7 +44,7 @@ def _resolve_three_rounds(match: Match) -> None:
 def test_a_four_way_tie_is_flagged_to_the_host_on_every_page(make_match: Any) -> None:
     match = make_match("back-to-the-wall")
     _resolve_three_rounds(match)
-    assert match.winners == [1, 2, 3, 4] and match.result_reason == "tie"  # RULINGS.md: all ranked first
+    assert match.winners == [1, 2, 3, 4] and match.result_reason == "tie"  # all are ranked first
     client = Client()
     urls = [f"/p/{match.seat(n).token}/" for n in (1, 2, 3, 4)] + [f"/w/{match.watch_token}/", f"/h/{match.host_token}/"]
     for url in urls:
