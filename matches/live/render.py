@@ -405,7 +405,7 @@ def log_entries(match: Any, rows: list[Any], viewer: int, names: dict[int, str])
         corrected_from = row.corrected_from
         if sealed and viewer != HOST and row.kind == "move" and row.actor >= 1 and row.actor != viewer:
             # sealed orders are never shown to another seat or to spectators,
-            # not even after the round resolved (RULINGS 4 and 5)
+            # not even after the round resolved (Bidding's bids and Back to the Wall's orders stay secret)
             text, corrected_from = match.game.sealed_note, ""
         elif sealed and viewer != HOST and row.kind != "move":
             text = _public_note(text)
