@@ -173,7 +173,7 @@ def _draw(match: Any, current: Any, last: MatchDrawing | None, moved: Moved | No
     if follows and last is not None and moved is None:
         rows = list(log_rows.filter(id__gt=last.log_max_id, id__lte=log_max).select_related("bout")
                     .order_by("sequence", "id"))
-        follows = all(r.bout_id == bout.id for r in rows)
+        follows = bout is not None and all(r.bout_id == bout.id for r in rows)  # (before bout 1: whole)
     full_snap: dict[str, Any] | None = None
     rows_from = last.log_top if follows and last is not None else 0
     if not follows:  # every audience's whole update; the rows of this version, for pages on the one before

@@ -148,6 +148,17 @@ def test_the_first_update_is_whole_then_deltas_apply_to_the_version_before(roles
     assert 'id="board"' not in watch and 'id="score"' not in watch
 
 
+def test_a_host_action_logged_before_bout_1_sends_every_audience_its_whole_update(make_match: Any) -> None:
+    """A match in setup has no bout: what the host does then (logged without one) is drawn whole."""
+    match = make_match("lance-assembly", start=False)
+    open_sockets(match, "watch", "seat-1", "host")
+    PROCESS.prepare(match.id)
+    services.set_replay_access(match, 2)
+    sent = updates(match)
+    assert sorted(sent) == ["host", "seat-1", "watch"]
+    assert all("replays" in html for html in sent.values()), {k: "replays" in v for k, v in sent.items()}
+
+
 def test_a_delta_turns_the_page_before_into_the_page_after(roles: Any) -> None:
     """Apply each delta's out-of-band elements to the previous whole page, like htmx does:
     the result is the next whole page (board cells, facts, clocks, status, log rows)."""
