@@ -13,32 +13,11 @@ import pytest
 
 from games.bidding_ttt.rules import (
     BiddingAction,
-    BiddingState,
-    BiddingTTT,
     Resolve,
     Submit,
 )
 from games.core import HOST, SPECTATOR, IllegalAction
-
-game = BiddingTTT()
-
-
-def bids(text: str) -> Submit:
-    """'A1 3; E5 2' -> Submit, through the parser."""
-    action = game.parse(game.new(), 1, text)
-    assert isinstance(action, Submit)
-    return action
-
-
-def play_round(state: BiddingState, red: str | None, blue: str | None) -> BiddingState:
-    """Both seats submit (None: that seat does not submit; the host resolves)."""
-    if red is not None:
-        state = game.play(state, 1, red)
-    if blue is not None:
-        state = game.play(state, 2, blue)
-    if red is None or blue is None:
-        state = game.apply(state, HOST, Resolve())
-    return state
+from tests.games.test_bidding_ttt import game, play_round
 
 
 def submissions(actions: Iterable[BiddingAction]) -> list[Submit]:

@@ -8,35 +8,8 @@ import json
 
 import pytest
 
-from games.bidding_ttt.rules import (
-    BiddingState,
-    BiddingTTT,
-    Resolve,
-    tile_index,
-)
-from games.core import HOST, SPECTATOR, IllegalAction
-
-game = BiddingTTT()
-
-
-def play_round(state: BiddingState, red: str | None, blue: str | None) -> BiddingState:
-    """Both seats submit (None: that seat does not submit; the host resolves)."""
-    if red is not None:
-        state = game.play(state, 1, red)
-    if blue is not None:
-        state = game.play(state, 2, blue)
-    if red is None or blue is None:
-        state = game.apply(state, HOST, Resolve())
-    return state
-
-
-def owner(state: BiddingState, tile: str) -> int:
-    return state.owner[tile_index(tile)]
-
-
-def controllers(state: BiddingState, board: str) -> set[int]:
-    return {s for s in (1, 2) if state.control["ABCDEFGHI".index(board)] & s}
-
+from games.core import SPECTATOR, IllegalAction
+from tests.games.test_bidding_ttt import controllers, game, owner, play_round
 
 # -- winning -------------------------------------------------------------------
 

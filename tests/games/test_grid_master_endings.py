@@ -4,46 +4,13 @@ a full board's stalemate, the third repetition.
 
 from __future__ import annotations
 
-import functools
 import random
 from dataclasses import replace
 
-import pytest
-
-from games.core import IllegalAction
 from games.grid_master.rules import (
-    NAMES,
-    GridMaster,
-    GridState,
     _key,
 )
-from tests.games import playing
-
-GAME = playing.registered("grid-master", GridMaster)
-play = functools.partial(playing.play, GAME)
-SQ = {name: i for i, name in enumerate(NAMES)}
-
-
-def pos(diagram: str, **kwargs: object) -> GridState:
-    return GridState.from_diagram(diagram, **kwargs)  # type: ignore[arg-type]
-
-
-def cells(state: GridState) -> list[str]:
-    rows: list[str] = GAME.public_view(state)["cells"]
-    return rows
-
-
-def legal_texts(state: GridState) -> set[str]:
-    return {GAME.format(a) for a in GAME.legal_actions(state, state.to_move)}
-
-
-def refused(state: GridState, text: str, match: str, seat: int | None = None) -> None:
-    """The action is an IllegalAction naming `match`, and the state is untouched."""
-    before = GAME.dump(state)
-    with pytest.raises(IllegalAction, match=match):
-        GAME.play(state, state.to_move if seat is None else seat, text)
-    assert GAME.dump(state) == before
-
+from tests.games.test_grid_master import GAME, SQ, STALEMATE_GAME, cells, legal_texts, play, pos, refused
 
 X_WINS_ON_MOVE_5 = (
     "place A3",
@@ -51,17 +18,6 @@ X_WINS_ON_MOVE_5 = (
     "place B1; move A3 right 2",
     "place B3; move A1 down 2",
     "place A1; move C3 up 2",
-)
-STALEMATE_GAME = (
-    "place C3",
-    "place B3",
-    "place B1; move C3 up 1",
-    "place C1; move B3 left 1",
-    "place B3; move B1 left 1",
-    "place A2; move C1 left 1",
-    "place C3; move C2 up 1",
-    "place B2; move A2 right 2",
-    "place A2",
 )
 
 

@@ -4,7 +4,6 @@ expected), its conventions (A1 top-left), the listed actions against the accepte
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 
@@ -14,36 +13,26 @@ from hypothesis import strategies as st
 
 from games.core import HOST, SPECTATOR, IllegalAction, NotationError
 from games.grid_master.rules import (
-    CELLS,
     NAMES,
-    GridMaster,
     GridState,
     Reposition,
     Turn,
     format_turn,
     parse_turn,
 )
-from tests.games import playing
-
-GAME = playing.registered("grid-master", GridMaster)
-play = functools.partial(playing.play, GAME)
-
-
-def pos(diagram: str, **kwargs: object) -> GridState:
-    return GridState.from_diagram(diagram, **kwargs)  # type: ignore[arg-type]
-
-
-def cells(state: GridState) -> list[str]:
-    rows: list[str] = GAME.public_view(state)["cells"]
-    return rows
-
-
-def legal_texts(state: GridState) -> set[str]:
-    return {GAME.format(a) for a in GAME.legal_actions(state, state.to_move)}
-
+from tests.games.test_grid_master import (
+    GAME,
+    OPENING,
+    STALEMATE_GAME,
+    cells,
+    legal_texts,
+    moves,
+    play,
+    pos,
+    squares,
+)
 
 # X A1, O B2: X's second turn
-OPENING = ("place A1", "place B2")
 X_WINS_ON_MOVE_5 = (
     "place A3",
     "place A1",
@@ -51,19 +40,6 @@ X_WINS_ON_MOVE_5 = (
     "place B3; move A1 down 2",
     "place A1; move C3 up 2",
 )
-STALEMATE_GAME = (
-    "place C3",
-    "place B3",
-    "place B1; move C3 up 1",
-    "place C1; move B3 left 1",
-    "place B3; move B1 left 1",
-    "place A2; move C1 left 1",
-    "place C3; move C2 up 1",
-    "place B2; move A2 right 2",
-    "place A2",
-)
-squares = st.integers(0, CELLS - 1)
-moves = st.builds(Reposition, squares, st.sampled_from(["up", "down", "left", "right"]), st.integers(0, 99))
 
 
 # -- notation -----------------------------------------------------------------------

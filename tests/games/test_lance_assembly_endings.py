@@ -8,7 +8,6 @@ N neutral, . empty; A1 top-left).
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 
@@ -16,39 +15,20 @@ import pytest
 
 from games.core import IllegalAction
 from games.lance_assembly.notation import Neutral, Place
-from games.lance_assembly.rules import WINDOWS, LanceAssembly, LanceState
-from tests.games import playing
+from games.lance_assembly.rules import WINDOWS
+from tests.games.test_lance_assembly import GAME, MIDGAME, board, play, pos, rows, sq
 
-GAME = LanceAssembly()
-play = functools.partial(playing.play, GAME)
 EMPTY_BOARD = "\n".join(["......"] * 6)
 
 
-def sq(name: str) -> int:
-    col = "ABCDEF".index(name[0].upper())
-    return (int(name[1:]) - 1) * 6 + col
 
 
-def board(state: LanceState) -> str:
-    return "\n".join(GAME.public_view(state)["rows"])
 
 
-def pos(diagram: str, **kwargs: object) -> LanceState:
-    return GAME.position(diagram, **kwargs)  # type: ignore[arg-type]
 
 
-def rows(*lines: str) -> str:
-    return "\n".join(lines)
 
 
-MIDGAME = rows(
-    "R.B...",
-    ".RB...",
-    "..R.B.",
-    ".B....",
-    "....R.",
-    "......",
-)
 
 
 def _with_empties(empty: int) -> str:

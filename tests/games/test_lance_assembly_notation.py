@@ -8,7 +8,6 @@ N neutral, . empty; A1 top-left).
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 from functools import cache
@@ -21,38 +20,8 @@ from hypothesis import strategies as st
 from games.core import HOST, SPECTATOR, IllegalAction, NotationError
 from games.lance_assembly.board import slide_in_place
 from games.lance_assembly.notation import Neutral, Part, Place, Slide, Turn, parse_turn
-from games.lance_assembly.rules import LanceAssembly, LanceState
-from tests.games import playing
-
-GAME = LanceAssembly()
-play = functools.partial(playing.play, GAME)
-
-
-def sq(name: str) -> int:
-    col = "ABCDEF".index(name[0].upper())
-    return (int(name[1:]) - 1) * 6 + col
-
-
-def board(state: LanceState) -> str:
-    return "\n".join(GAME.public_view(state)["rows"])
-
-
-def pos(diagram: str, **kwargs: object) -> LanceState:
-    return GAME.position(diagram, **kwargs)  # type: ignore[arg-type]
-
-
-def rows(*lines: str) -> str:
-    return "\n".join(lines)
-
-
-MIDGAME = rows(
-    "R.B...",
-    ".RB...",
-    "..R.B.",
-    ".B....",
-    "....R.",
-    "......",
-)
+from games.lance_assembly.rules import LanceState
+from tests.games.test_lance_assembly import GAME, MIDGAME, play, pos, rows, sq
 
 
 def _with_empties(empty: int) -> str:

@@ -4,61 +4,28 @@ board, the draw; the notation of a turn; legal and random actions, views and sto
 
 from __future__ import annotations
 
-import functools
 import random
-from dataclasses import replace
 
 import pytest
 
 from games.core import HOST, SPECTATOR, IllegalAction, NotationError
-from games.two_connect.board import GridBoard, GridRules
+from games.two_connect.board import GridBoard
 from games.two_connect.gomoku import GomokuRules
-from games.two_connect.rules import TwoConnect, TwoConnectAction, TwoConnectState
+from games.two_connect.rules import TwoConnectAction
 from games.two_connect.squava import SquavaRules
 from games.two_connect.yinsh import YinshBoard, YinshMove, YinshRules, parse_point
-from tests.games import playing
+from tests.games.test_two_connect import GAME, make, play, stuck, won, won_yinsh
 
-GAME = playing.registered("two-connect", TwoConnect)
-play = functools.partial(playing.play, GAME)
 SQ, YI, GO = 0, 1, 2
 SQUAVA, YINSH, GOMOKU = SquavaRules(), YinshRules(), GomokuRules()
-ZERO = ((0, 0, 0), (0, 0, 0))
 
 
-def make(
-    squava: GridBoard | None = None,
-    yinsh: YinshBoard | None = None,
-    gomoku: GridBoard | None = None,
-    to_move: int = 1,
-    turns: int = 4,
-    bank: tuple[tuple[int, ...], ...] = ZERO,
-    finished: tuple[int, ...] = (),
-) -> TwoConnectState:
-    return TwoConnectState(
-        boards=(squava or SQUAVA.initial(), yinsh or YINSH.initial(), gomoku or GOMOKU.initial()),
-        to_move=to_move,
-        turns=turns,
-        bank=bank,
-        finished=finished,
-    )
 
 
-def won(rules: GridRules, seat: int) -> GridBoard:
-    """A finished grid board (synthetic: the position itself does not matter here)."""
-    board = rules.initial()
-    return replace(board, winner=seat, reason="line" if seat else "full")
 
 
-def won_yinsh(seat: int) -> YinshBoard:
-    return replace(YINSH.initial(), winner=seat, reason="row" if seat else "markers")
 
 
-def stuck(seat: int) -> YinshBoard:
-    """Yinsh where `seat`'s five rings are boxed in (see test_yinsh.stuck_seat_one)."""
-    a, b = "A2 A3 A4 B2 B3", "B4 B5 C2 C3 C4"
-    rings1, rings2 = (a, b) if seat == 1 else (b, a)
-    markers1, markers2 = ("A5 B1", "") if seat == 1 else ("", "A5 B1")
-    return YINSH.from_points(rings1=rings1, rings2=rings2, markers1=markers1, markers2=markers2)
 
 
 def yinsh_row_for(seat: int) -> YinshBoard:
