@@ -73,6 +73,30 @@ def submit_and_wait(player: Any, pages: Sequence[Any], selector: str, timeout: i
         page.wait_for_selector(selector, timeout=timeout)
 
 
+def version(page: Any) -> int:
+    """The match version the page holds (live.js keeps it on #live-meta)."""
+    return int(page.get_attribute("#live-meta", "data-version"))
+
+
+def replay_at(page: Any, step: int, timeout: int = TIMEOUT) -> None:
+    """Wait until the replay page shows `step`: its caption and its board both of that step."""
+    page.wait_for_selector(f'#replay[data-step="{step}"] #replay-stage .replay-step[data-step="{step}"]',
+                           timeout=timeout)
+
+
+def season_act(page: Any, fields: Mapping[str, str], button: str) -> str:
+    """Fill a season manage form (a select by its option's label), submit it, and return the flash
+    message of the page it loads."""
+    for selector, value in fields.items():
+        if page.locator(selector).evaluate("e => e.tagName") == "SELECT":
+            page.select_option(selector, label=value)
+        else:
+            page.fill(selector, value)
+    with page.expect_navigation():
+        page.click(button)
+    return str(page.inner_text(".season-messages"))
+
+
 def wait_refused(page: Any, timeout: int = TIMEOUT) -> None:
     """The home form came back refused, and its page has loaded (home.js bound to it) before it is
     used again: a CI check of stop 45 clicked while home.js still moved the form about, and never

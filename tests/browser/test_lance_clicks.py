@@ -19,7 +19,7 @@ import pytest
 from games.lance_assembly.notation import Neutral, Place, Slide, square_text
 from games.registry import get_game
 
-from .conftest import ARTIFACTS, TIMEOUT, StartMatch, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, StartMatch, version, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -74,10 +74,6 @@ def sample(state: Any, seat: int, cap: int | None) -> list[Any]:
             for t in (turns if cap is None else turns[::max(1, -(-len(turns) // cap))])]
 
 
-def _version(page: Any) -> int:
-    return int(page.get_attribute("#live-meta", "data-version"))
-
-
 def test_every_legal_lance_turn_can_be_clicked(browser: Any, start_match: StartMatch) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     match = start_match("lance-assembly", ["Ann", "Bob"])
@@ -109,7 +105,7 @@ def test_every_legal_lance_turn_can_be_clicked(browser: Any, start_match: StartM
             checked += len(turns)
         turn = GAME.random_action(state, seat, rng)
         state = GAME.apply(state, seat, turn)
-        before = _version(page)
+        before = version(page)
         page.wait_for_selector("#status.your-turn", timeout=TIMEOUT)
         page.fill("#move-text", GAME.format(turn))
         page.click("#move-submit")

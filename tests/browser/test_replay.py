@@ -12,14 +12,9 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, ROOT, TIMEOUT, StartMatch, cell, type_move, wait_connected
+from .conftest import ARTIFACTS, ROOT, TIMEOUT, StartMatch, cell, replay_at, type_move, wait_connected
 
 pytestmark = pytest.mark.browser
-
-
-def _at(page: Any, step: int) -> None:
-    page.wait_for_selector(f'#replay[data-step="{step}"] #replay-stage .replay-step[data-step="{step}"]',
-                           timeout=TIMEOUT)
 
 
 def _axe(page: Any) -> list[str]:
@@ -82,7 +77,7 @@ def test_spectator_replays_a_bout_with_an_undo_and_a_correction(browser: Any,
     spectator.goto(links[2])
     spectator.click('#banner-replays a[href="bouts/1/"]')
     spectator.wait_for_url("**/w/*/bouts/1/")
-    _at(spectator, 9)
+    replay_at(spectator, 9)
     assert "Move 9 of 9" in spectator.inner_text("#replay-caption")
     moves = spectator.locator("#replay-moves")
     assert moves.locator("del", has_text="place C3").count() == 1  # undone: struck through, not a step
@@ -92,32 +87,32 @@ def test_spectator_replays_a_bout_with_an_undo_and_a_correction(browser: Any,
 
     # keyboard: Home, → →, End, ←
     spectator.keyboard.press("Home")
-    _at(spectator, 0)
+    replay_at(spectator, 0)
     # (the caption can turn before the board is swapped: wait for the empty board, never just count)
     spectator.wait_for_function("!document.querySelector('#board .cell.p1, #board .cell.p2')")
     assert spectator.locator("#board .cell.p1, #board .cell.p2").count() == 0
     spectator.keyboard.press("ArrowRight")
     spectator.keyboard.press("ArrowRight")
-    _at(spectator, 2)
+    replay_at(spectator, 2)
     spectator.wait_for_selector(cell("A1", "R"))
     spectator.wait_for_selector(cell("F1", "B"))
     spectator.wait_for_selector(cell("A2", ""))
     assert spectator.get_attribute("#replay-prev", "href") == "?step=1"
     spectator.screenshot(path=str(ARTIFACTS / "replay-step-2.png"), full_page=True)
     spectator.keyboard.press("End")
-    _at(spectator, 9)
+    replay_at(spectator, 9)
     for coord, value in (("A5", "R"), ("E3", "B"), ("F3", ""), ("C3", "")):
         spectator.wait_for_selector(cell(coord, value))
     assert spectator.locator("#board .cell.win").count() == 5
     spectator.keyboard.press("ArrowLeft")
-    _at(spectator, 8)
+    replay_at(spectator, 8)
     spectator.wait_for_selector(cell("A5", ""))
     assert "Move 8 of 9" in spectator.inner_text("#replay-caption")
     assert spectator.url.endswith("?step=8")
 
     # the move list jumps; the current move is marked for assistive tech too
     moves.locator('a:has-text("place E3")').click()
-    _at(spectator, 6)
+    replay_at(spectator, 6)
     spectator.wait_for_selector(cell("E3", "B"))
     spectator.wait_for_selector(cell("A4", ""))
     assert moves.locator('a[aria-current="step"]').get_attribute("data-step") == "6"
@@ -128,7 +123,7 @@ def test_spectator_replays_a_bout_with_an_undo_and_a_correction(browser: Any,
     spectator.select_option("#replay-speed", "500")
     spectator.click("#replay-play")
     assert spectator.get_attribute("#replay-play", "aria-pressed") == "true"
-    _at(spectator, 9)
+    replay_at(spectator, 9)
     spectator.wait_for_selector('#replay-play[aria-pressed="false"]', timeout=TIMEOUT)
 
     # the record downloads: a header, every active move with its time, host actions as comments
@@ -147,12 +142,12 @@ def test_spectator_replays_a_bout_with_an_undo_and_a_correction(browser: Any,
     phone = watch(browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
                   .new_page())
     phone.goto(spectator.url.split("?")[0] + "?step=5")
-    _at(phone, 5)
+    replay_at(phone, 5)
     phone.wait_for_selector(cell("A3", "R"))
     phone.screenshot(path=str(ARTIFACTS / "replay-phone.png"), full_page=True)
     assert _axe(phone) == []
     phone.locator("#replay-next").tap()
-    _at(phone, 6)
+    replay_at(phone, 6)
 
     # the host's dashboard offers the records and the replay setting
     host.locator("#replay-host").screenshot(path=str(ARTIFACTS / "replay-host-panel.png"))

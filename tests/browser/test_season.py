@@ -22,7 +22,7 @@ from games.core import SPECTATOR
 from games.registry import get_game
 from tests.hookserver import Hook
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, season_act, version, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -50,28 +50,11 @@ def _final(rounds: list[list[str]]) -> dict[str, Any]:
     return result
 
 
-def _version(page: Any) -> int:
-    return int(page.get_attribute("#live-meta", "data-version"))
-
-
 def _submit(page: Any, text: str, version: int) -> None:
     """Type orders on a seat's page once it shows `version`, and send them."""
     page.wait_for_selector(f'#live-meta[data-version="{version}"]', state="attached", timeout=TIMEOUT)
     page.fill("#move-text", text)
     page.click("#move-submit")
-
-
-def _act(page: Any, form: str, fields: dict[str, str], button: str) -> str:
-    """Fill a manage form, submit it, and return the flash message."""
-    for selector, value in fields.items():
-        if page.locator(selector).evaluate("e => e.tagName") == "SELECT":
-            page.select_option(selector, label=value)
-        else:
-            page.fill(selector, value)
-    with page.expect_navigation():
-        page.click(button)
-    result: str = page.inner_text(".season-messages")
-    return result
 
 
 def _axe(page: Any) -> list[str]:
@@ -110,11 +93,11 @@ def test_a_season_from_roster_to_elimination(server: Server, browser: Any) -> No
         assert "/s/" in host.url and "keep it to yourself" in host.inner_text(".season-messages")
         manage = host.url
         for name in NAMES:
-            assert f"{name} added to the roster" in _act(host, "add", {"#add-name": name}, "#add-player")
-        assert "Bob +1 garnet(s) recorded" in _act(
-            host, "garnets", {"#garnets-player": "Bob", "#garnets-amount": "1", "#garnets-reason": "opening bonus"},
+            assert f"{name} added to the roster" in season_act(host, {"#add-name": name}, "#add-player")
+        assert "Bob +1 garnet(s) recorded" in season_act(
+            host, {"#garnets-player": "Bob", "#garnets-amount": "1", "#garnets-reason": "opening bonus"},
             "#garnets-submit")
-        message = _act(host, "match", {"#match-game": "Back to the Wall (4 players)", "#match-seat1": "Ann",
+        message = season_act(host, {"#match-game": "Back to the Wall (4 players)", "#match-seat1": "Ann",
                                        "#match-seat2": "Bob", "#match-seat3": "Cy", "#match-seat4": "Di"},
                        "#create-match")
         assert re.search(r"Match #\d+ created", message)
@@ -135,21 +118,21 @@ def test_a_season_from_roster_to_elimination(server: Server, browser: Any) -> No
         host.click("#host-start")
         for page in (host, *seats.values()):  # the host's page too: its version is read next
             page.wait_for_function("document.querySelector('#live-meta').dataset.bout === '1'", timeout=TIMEOUT)
-        version = _version(host)
+        at = version(host)
 
         rng = random.Random(4)
         rounds = [[_orders(r, rng, ("once",) if (r, s) == (1, 2) else ()) for s in (1, 2, 3, 4)] for r in (1, 2, 3)]
         # Ann has no garnet: her spend is refused on her page and changes nothing
-        _submit(seats[1], _orders(1, random.Random(0), ("thrice",)), version)
+        _submit(seats[1], _orders(1, random.Random(0), ("thrice",)), at)
         seats[1].wait_for_selector("#move-error:not([hidden])", timeout=TIMEOUT)
         assert "you have no garnet to spend" in seats[1].inner_text("#move-error")
         seats[1].screenshot(path=str(ARTIFACTS / "season-garnet-refused.png"), full_page=True)
         for row in rounds:
             for seat, text in enumerate(row, start=1):
-                _submit(seats[seat], text, version)
-                version += 1
+                _submit(seats[seat], text, at)
+                at += 1
         final = _final(rounds)
-        host.wait_for_selector(f'#live-meta[data-version="{version}"]', state="attached", timeout=TIMEOUT)
+        host.wait_for_selector(f'#live-meta[data-version="{at}"]', state="attached", timeout=TIMEOUT)
 
         # the season page: ledger, token and candidate as the rules have them
         public = watch(browser.new_context(viewport=DESKTOP).new_page())
@@ -172,7 +155,7 @@ def test_a_season_from_roster_to_elimination(server: Server, browser: Any) -> No
         opponent = winner if winner != candidate else next(n for n in NAMES if n != candidate)
         host.goto(manage)
         host.check("#match-elimination")
-        message = _act(host, "match", {"#match-game": "Squava (2 players)", "#match-seat1": opponent,
+        message = season_act(host, {"#match-game": "Squava (2 players)", "#match-seat1": opponent,
                                        "#match-seat2": f"{candidate} (elimination candidate)",
                                        "#match-seat3": "—", "#match-seat4": "—"}, "#create-match")
         assert re.search(r"Elimination match #\d+ created", message)
@@ -186,11 +169,11 @@ def test_a_season_from_roster_to_elimination(server: Server, browser: Any) -> No
         wait_connected(host, *duel.values())
         host.click("#host-start")
         duel[1].wait_for_function("document.querySelector('#live-meta').dataset.bout === '1'", timeout=TIMEOUT)
-        version = _version(duel[1])
+        at = version(duel[1])
         for seat, move in [(1, "A1"), (2, "A5"), (1, "B1"), (2, "B5"), (1, "D1"), (2, "E3"), (1, "C1")]:
-            _submit(duel[seat], move, version)
-            version += 1
-        host.wait_for_selector(f'#live-meta[data-version="{version}"]', state="attached", timeout=TIMEOUT)
+            _submit(duel[seat], move, at)
+            at += 1
+        host.wait_for_selector(f'#live-meta[data-version="{at}"]', state="attached", timeout=TIMEOUT)
 
         # the season page shows the elimination, on a desktop and on a phone
         public.reload()

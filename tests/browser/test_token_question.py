@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, TIMEOUT, Server
+from .conftest import ARTIFACTS, TIMEOUT, Server, season_act
 
 pytestmark = pytest.mark.browser
 
@@ -37,18 +37,6 @@ class Dialogs:
             dialog.dismiss()
 
 
-def _act(page: Any, fields: dict[str, str], button: str) -> str:
-    for selector, value in fields.items():
-        if page.locator(selector).evaluate("e => e.tagName") == "SELECT":
-            page.select_option(selector, label=value)
-        else:
-            page.fill(selector, value)
-    with page.expect_navigation():
-        page.click(button)
-    result: str = page.inner_text(".season-messages")
-    return result
-
-
 def _status(page: Any, name: str) -> str:
     result: str = page.inner_text(f'#standings tr[data-player="{name}"] .status-badge').strip()
     return result
@@ -66,8 +54,8 @@ def test_the_host_answers_the_token_of_life_question_by_clicks(server: Server, b
         host.click("#create-season")
     manage = host.url
     for name in ("Ann", "Xavi", "Cy"):
-        _act(host, {"#add-name": name}, "#add-player")
-    assert "Xavi receives a Token of Life" in _act(host, {"#token-player": "Xavi"}, "#token-grant")
+        season_act(host, {"#add-name": name}, "#add-player")
+    assert "Xavi receives a Token of Life" in season_act(host, {"#token-player": "Xavi"}, "#token-grant")
 
     # "eliminate" names its consequence; dismissed, nothing changes
     asked.answers = [False]
@@ -87,7 +75,7 @@ def test_the_host_answers_the_token_of_life_question_by_clicks(server: Server, b
     assert _status(host, "Cy") == "active" and host.locator("#season-undo").count() == 0
 
     host.check("#match-elimination")
-    _act(host, {"#match-game": "Squava (2 players)", "#match-seat1": "Ann", "#match-seat2": "Xavi",
+    season_act(host, {"#match-game": "Squava (2 players)", "#match-seat1": "Ann", "#match-seat2": "Xavi",
                 "#match-seat3": "—", "#match-seat4": "—"}, "#create-match")
     host.click("#matches li:has-text('elimination match') .host-link")
     host.wait_for_url("**/h/**")
