@@ -1,8 +1,11 @@
 """Every registered game, played by clicks in a real browser: created on the home page, started by
 the host, seat 1's first move clicked at a desktop (the clicks compose its text in the move box),
 and every page live: the host's, seat 1's, seat 2's on a phone (390x844) and a spectator's show it
-without a reload, with no script error.  The clicks per game are tests/browser/flows.py's.
-Screenshots: test-artifacts/game-<slug>.png (seat 1) and game-<slug>-phone.png (seat 2)."""
+without a reload, with no script error.  Seat 1's link is opened on a small phone too once the match
+is on, a first visit: its board is in the first screen (issue 56, test_phone_first_screen.py's
+`first_screen`), and it follows the move live.  The clicks per game are tests/browser/flows.py's.
+Screenshots: test-artifacts/game-<slug>.png (seat 1), game-<slug>-phone.png (seat 2) and
+phone-<slug>-360x640.png (seat 1's first screen)."""
 
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ from games.registry import get_game, slugs
 
 from .conftest import ARTIFACTS, TIMEOUT, StartMatch, wait_connected, watch_errors
 from .flows import FLOWS
+from .test_phone_first_screen import PHONE as SMALL_PHONE
+from .test_phone_first_screen import first_screen
 
 pytestmark = pytest.mark.browser
 
@@ -45,6 +50,19 @@ def test_every_game_is_played_by_clicks_live_on_every_page(slug: str, browser: A
     wait_connected(*pages.values())
     match.start()
     pages[1].wait_for_selector("#board", timeout=TIMEOUT)
+    host.wait_for_selector("#board [data-coord], #board .facts", timeout=TIMEOUT)
+    host_moves = get_game(slug).host_moves
+    first = browser.new_context(**SMALL_PHONE).new_page()
+    watch_errors(first, errors)
+    first.goto(match.seats[1])
+    wait_connected(first)
+    first.wait_for_selector("#board", timeout=TIMEOUT)
+    if not host_moves:
+        first.wait_for_selector("#sound-offer:not([hidden])", timeout=TIMEOUT)  # a first visit: the offer is shown
+    first.screenshot(path=str(ARTIFACTS / f"phone-{slug}-360x640.png"))
+    # the host's game: the answer box is the board, points come with a round
+    first_screen(first, f"{slug} seat 360x640", points_optional=host_moves)
+    pages["first"] = first
     for turn in flow.turns:
         page = pages[turn.by]
         for kind, selector, *value in turn.acts:
