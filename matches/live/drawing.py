@@ -20,7 +20,8 @@ from django.db.models import Count, Max, Q
 from games.core import HOST, SPECTATOR
 from matches.core.audiences import audiences, group_name, viewer_label
 from matches.core.events import Moved
-from matches.live import delta, presence, render
+from matches.live import delta, presence
+from matches.pages import render
 
 #: matches whose last drawing this process keeps
 KEEP_MATCHES = 1000

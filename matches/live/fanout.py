@@ -44,7 +44,6 @@ _pending: dict[int, Moved | None] = {}
 #: the event loop whose broadcaster is running (or about to), else None
 _scheduled: asyncio.AbstractEventLoop | None = None
 _loop: asyncio.AbstractEventLoop | None = None
-forget = drawing.forget
 
 
 def attach(loop: asyncio.AbstractEventLoop | None = None) -> None:

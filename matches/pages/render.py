@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import Any
 
@@ -24,8 +25,7 @@ from games.core import HOST, SPECTATOR
 from games.registry import get_page
 from matches.core import outcome
 from matches.core.audiences import AUDIENCE_HOST, AUDIENCE_WATCH, audiences, group_name, viewer_label
-from matches.live import presence
-from matches.live.clockfaces import clock_faces, configured_clocks
+from matches.pages.clockfaces import clock_faces, configured_clocks
 from matches.play import endings
 from matches.play.offers import ASKS, NAMES, OPPONENT, answerer
 from matches.play.offers import pending as open_requests
@@ -35,6 +35,20 @@ from matches.templatetags.live_parts import PARTS as PARTS_KEY
 
 __all__ = ["AUDIENCE_HOST", "AUDIENCE_WATCH", "audiences", "context", "fragments", "group_name", "snapshot",
            "step_context", "viewer_label"]
+
+#: (match, seats) -> the host's presence box and away alerts ({"presence", "away_alerts"}), and
+#: -> what the other audiences see of it (`presence.public`)
+HostPresence = Callable[[Any, list[Any]], dict[str, Any]]
+PublicPresence = Callable[[Any, list[Any]], dict[str, Any]]
+_presence: tuple[HostPresence, PublicPresence] | None = None
+
+
+def provide_presence(host: HostPresence, public: PublicPresence) -> None:
+    """Presence (matches/live, above this layer) says who has a page open, wired at start-up
+    (`apps.MatchesConfig.ready`) as core/away.py is for the sweeper."""
+    global _presence
+    _presence = (host, public)
+
 
 # -- context -------------------------------------------------------------------
 
@@ -188,16 +202,15 @@ def context(match: Any, viewer: int, snap: dict[str, Any] | None = None) -> dict
         ctx["again"] = _practice_again(match, viewer, seats)
     if viewer == HOST and ctx["banner"] and ctx["banner"]["kind"] == "match" and not snap.get("replay"):
         ctx["banner"] = {**ctx["banner"], **_host_match_end(match, bout)}
-    if viewer == HOST and snap.get("presence", True):
-        ctx["presence"] = presence.rows(match, seats)
-        ctx["away_alerts"] = presence.alerts(match, seats, ctx["presence"])
+    if viewer == HOST:
         # the Reopen button: only when the host or a clock (not the rules) ended the bout or match
         ctx["can_reopen"] = bout is not None and match.status != "setup" and not endings.reopen_refusal(match, bout)
-    if viewer != HOST and snap.get("presence", True) and not snap.get("replay"):
-        # the spectators' count and each seat online or offline, the same for every other audience
-        # (read once per update: the snapshot keeps it)
+    if viewer == HOST and snap.get("presence", True) and _presence is not None:
+        ctx.update(_presence[0](match, seats))
+    if viewer != HOST and snap.get("presence", True) and not snap.get("replay") and _presence is not None:
+        # the same for every other audience: read once per update (the snapshot keeps it)
         if "watching" not in snap:
-            snap["watching"] = presence.public(match, seats)
+            snap["watching"] = _presence[1](match, seats)
         ctx["watching"] = snap["watching"]
     if view is not None and viewer == HOST:
         ctx["hidden_rows"] = [(names.get(int(k), f"seat {k}"), _items(v)) for k, v in view.get("hidden", {}).items()]
