@@ -218,9 +218,8 @@ def _draw(match: Any, current: Any, last: MatchDrawing | None, moved: Moved | No
 
 
 def _in_order(match: Any, viewers: list[int], state: Any) -> list[int]:
-    """Who gets a move first: the seats to act (their clocks run from the commit: every audience
-    drawn before theirs was charged to them, ~10 ms each), then spectators (the most sockets),
-    the other seats, the host."""
+    """Who gets a move first: the seats to act (their clocks run from the commit, so every audience
+    drawn before theirs is charged to them), then spectators (the most sockets), the other seats, the host."""
     to_act = set(match.game.to_act(state)) if state is not None else set()
     return sorted(viewers, key=lambda v: (v not in to_act, v != SPECTATOR, v == HOST, v))
 

@@ -79,7 +79,8 @@ def panel_context(match: Any, viewer: int, *, spectator_id: str = "", spectator_
     if viewer == HOST:
         # mutes in force, one line per writer (the host may lift them before they end)
         for row in chatrooms.active_mutes(match.pk):
-            muted.append({"writer": row.writer, "name": row.name, "sentence": chatrooms.mute_words(row)})  # whom the host may mute: each seat, each spectator who wrote
+            muted.append({"writer": row.writer, "name": row.name, "sentence": chatrooms.mute_words(row)})
+        # whom the host may mute: each seat, each spectator who wrote
         writers = [{"writer": chatrooms.private_room(n), "name": f"{name} (seat {n})"}
                    for n, name in sorted(names.items())]
         seen: set[str] = set()

@@ -166,7 +166,7 @@ def context(match: Any, viewer: int, snap: dict[str, Any] | None = None) -> dict
         "last_cells": [],
         "win_cells": [],
         "host_act_url": _host_act_url(match.host_token) if viewer == HOST else "",
-        # what an ending the host types would give in the season, in words (issue 52: the console's preview)
+        # what an ending the host types would give in the season, in words (the console's preview)
         "host_end_preview_url": (reverse("host_end_preview", args=[match.host_token])
                                  if viewer == HOST and snap["season"]["awards"] is not None else ""),
         "round_deadline": "" if snap.get("replay") else _round_deadline(bout, match),
@@ -177,7 +177,7 @@ def context(match: Any, viewer: int, snap: dict[str, Any] | None = None) -> dict
         "title": outcome.title(match),
         "bout_label": snap.get("bout_label") or outcome.bout_label(match, bout, None),
         "banner": banner,
-        # an elimination match says so on every page, and who it put out once over (issue 52)
+        # an elimination match says so on every page, and who it put out once over
         "elimination": snap["season"]["elimination"],
         # the AwardCounts the season asks of the match (none of an elimination match; the host's game's
         # console previews them); None outside a season
@@ -327,7 +327,7 @@ def draw(name: str, ctx: dict[str, Any]) -> Drawn:
 def parts(ctx: dict[str, Any], keep: dict[str, Drawn] | None = None) -> dict[str, Drawn]:
     """The out-of-band fragments of one audience (not the log, not the meta), by element id, each
     drawn from its template.  `keep`: fragments whose inputs did not change, reused as they are
-    (fanout.py)."""
+    (live/drawing.py)."""
     ctx = {**ctx, "oob": True}
     wanted = PARTS + (HOST_PARTS if ctx["is_host"] else ()) + (SEAT_PARTS if ctx["is_seat"] else ())
     return {element: keep[element] if keep and element in keep else draw(name, ctx) for element, name in wanted}
