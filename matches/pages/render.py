@@ -204,7 +204,10 @@ def context(match: Any, viewer: int, snap: dict[str, Any] | None = None) -> dict
         ctx["banner"] = {**ctx["banner"], **_host_match_end(match, bout)}
     if viewer == HOST:
         # the Reopen button: only when the host or a clock (not the rules) ended the bout or match
-        ctx["can_reopen"] = bout is not None and match.status != "setup" and not endings.reopen_refusal(match, bout)
+        # (a bout in play has nothing to reopen: no query then, as a move is drawn)
+        ctx["can_reopen"] = (bout is not None and match.status != "setup"
+                             and (bout.finished is not None or match.status == "finished")
+                             and not endings.reopen_refusal(match, bout))
     if viewer == HOST and snap.get("presence", True) and _presence is not None:
         ctx.update(_presence[0](match, seats))
     if viewer != HOST and snap.get("presence", True) and not snap.get("replay") and _presence is not None:
