@@ -132,14 +132,13 @@ def server_time(moves: int) -> dict[str, Any]:
     from django.test.utils import CaptureQueriesContext
 
     from matches.core import events
-    from matches.live import drawing
-    from matches.live import fanout as live
+    from matches.live import drawing, fanout
     from matches.play import services
 
     prepare = drawing.prepare
     handed: list[tuple[Any, ...]] = []
     # the broadcast is handed off after commit: render here, in line, and time it
-    events.unsubscribe(live.notify)
+    events.unsubscribe(fanout.notify)
     events.subscribe(lambda *args: handed.append(args))
     match = new_match()
     chooser = Chooser(match, 7)

@@ -192,7 +192,7 @@ def fuzz_chat(target: Any, rng: random.Random, match: Any, n: int, counts: Count
     or hostile (NUL, zero-width characters, tokens split by them, long text); GETs of the panels."""
     from urllib.parse import urlencode
 
-    from matches.live import chat_feed
+    from matches.pages import chat_panel
 
     seats = list(match.seats.values_list("token", flat=True))
     tokens = [match.host_token, match.watch_token, *seats]
@@ -213,8 +213,8 @@ def fuzz_chat(target: Any, rng: random.Random, match: Any, n: int, counts: Count
             headers["HX-Request"] = "true"
         if "/w/" in url and rng.random() < 0.7:  # a spectator who chose a name (or a forged cookie)
             ident = f"{rng.getrandbits(32):08x}"
-            value = chat_feed.spectator_cookie(ident, rng.choice(["Zed", "Fan"])) if rng.random() < 0.9 else "x" + ident
-            headers["Cookie"] = f"{chat_feed.COOKIE}={value}"
+            value = chat_panel.spectator_cookie(ident, rng.choice(["Zed", "Fan"])) if rng.random() < 0.9 else "x" + ident
+            headers["Cookie"] = f"{chat_panel.COOKIE}={value}"
         method = "GET" if url.endswith(("export.txt",)) or rng.random() < 0.1 else "POST"
         body = urlencode(data, encoding="utf-8", errors="surrogatepass").encode() if method == "POST" else b""
         try:
@@ -235,7 +235,7 @@ async def fuzz_websockets(rng: random.Random, tokens: list[str], n: int, counts:
     from channels.testing import WebsocketCommunicator
 
     from config.asgi import application
-    from matches.live import chat_feed
+    from matches.pages import chat_panel
 
     for _ in range(n):
         path = rng.choice([f"/ws/m/{_token_like(rng, tokens)}/", f"/ws/{rng.choice(HOSTILE)}/", "/ws/m/", "/",
@@ -244,8 +244,8 @@ async def fuzz_websockets(rng: random.Random, tokens: list[str], n: int, counts:
         origin = rng.choice([b"http://testserver"] * 4 + [b"http://evil.example", b"null"])
         headers = [(b"host", b"testserver"), (b"origin", origin)]
         if rng.random() < 0.5:
-            cookie = chat_feed.spectator_cookie(f"{rng.getrandbits(32):08x}", "Zed")
-            headers.append((b"cookie", f"{chat_feed.COOKIE}={cookie}".encode()))
+            cookie = chat_panel.spectator_cookie(f"{rng.getrandbits(32):08x}", "Zed")
+            headers.append((b"cookie", f"{chat_panel.COOKIE}={cookie}".encode()))
         # config.asgi types its app with plain mappings (config/drain.py), asgiref with its TypedDicts
         comm = WebsocketCommunicator(cast(ASGIApplication, application), path, headers=headers)
         bad, sent = False, []

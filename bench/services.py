@@ -38,10 +38,10 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from matches.core import events
-    from matches.live import fanout as live
+    from matches.live import fanout as live_fanout
     from matches.play import services
 
-    events.unsubscribe(live.notify)  # the service call alone: nothing drawn after the commit
+    events.unsubscribe(live_fanout.notify)  # the service call alone: nothing drawn after the commit
     cpu, wall, queries, host = [], [], [], []
     for seed in range(args.matches):
         match = fanout.new_match()

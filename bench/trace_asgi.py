@@ -10,8 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bench.fanout_asgi import application  # noqa: F401  (sets Django up; what daphne serves)
-from matches.live import drawing, relay
-from matches.live import fanout as live
+from matches.live import drawing, fanout, relay
 from matches.play import services
 from matches.web import consumers
 
@@ -55,7 +54,7 @@ def _wrap_sync(owner: Any, name: str, before: str, after: str | None = None) -> 
 _wrap_async(consumers.MatchConsumer, "receive", "receive", "replied")
 _wrap_sync(services, "submit", "submit", "committed")
 _wrap_sync(drawing, "prepare", "prepare", "prepared")
-_real_send = live._send_drawing
+_real_send = fanout._send_drawing
 
 
 async def _send(group: str, drawn: dict[str, Any]) -> None:
@@ -66,7 +65,7 @@ async def _send(group: str, drawn: dict[str, Any]) -> None:
         mark("sent:" + group.rsplit("-", 1)[-1])
 
 
-live._send_drawing = _send
+fanout._send_drawing = _send
 _real_deliver = relay.Relay.deliver
 
 

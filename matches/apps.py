@@ -11,6 +11,7 @@ class MatchesConfig(AppConfig):
         from matches.discord import sender as discord
         from matches.live import chat_feed as live_chat
         from matches.live import fanout, presence
+        from matches.pages import render
         from matches.play import bots, sweeper
         from matches.seasons import webhooks
 
@@ -20,6 +21,7 @@ class MatchesConfig(AppConfig):
         webhooks.listen(discord_seasons.announce)  # a season bound to a channel is announced there by the bot
         events.subscribe(bots.on_change)  # a bot seat to act after a commit: its turn becomes a job
         away.provide(presence.seat_presence, presence.last_seen)  # the sweeper asks presence: pauses, abandoning
+        render.provide_presence(presence.host_box, presence.public)  # and every page draws who is here
         # the background workers, in a web server process only (matches/core/runtime.py): the clocks,
         # the computer players beside them, season announcements, the Discord outbox and your-turn pings
         runtime.start_in_process(sweeper.WORKER, bots.WORKER, webhooks.WORKER, discord.WORKER)

@@ -123,7 +123,7 @@ def svg_layers(b: Mapping[str, Any], interactive: bool) -> tuple[str, list[str]]
         x1, y1, x2, y2 = b["win_line"]
         frame += (f'<line class="tc-winline reason-{escape(b["reason"])}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"/>')
     radius = {"ring": b["ring"], "marker": b["marker"]} if word == "yinsh" else {"stone": b["stone"]}
-    # A point is a live part (matches/live/README.md): a move re-sends only the points that changed.
+    # A point is a live part (matches/pages/README.md): a move re-sends only the points that changed.
     # Its children are closed with end tags, not "/>": a live update is parsed as HTML outside any
     # <svg>, where "/>" closes nothing (static/js/live.js rebuilds the part as SVG).
     points = []

@@ -20,7 +20,8 @@ from django.db.models import Count, Max, Q
 from games.core import HOST, SPECTATOR
 from matches.core.audiences import audiences, group_name, viewer_label
 from matches.core.events import Moved
-from matches.live import delta, presence, render
+from matches.live import delta, presence
+from matches.pages import render
 
 #: matches whose last drawing this process keeps
 KEEP_MATCHES = 1000
@@ -217,9 +218,8 @@ def _draw(match: Any, current: Any, last: MatchDrawing | None, moved: Moved | No
 
 
 def _in_order(match: Any, viewers: list[int], state: Any) -> list[int]:
-    """Who gets a move first: the seats to act (their clocks run from the commit: every audience
-    drawn before theirs was charged to them, ~10 ms each), then spectators (the most sockets),
-    the other seats, the host."""
+    """Who gets a move first: the seats to act (their clocks run from the commit, so every audience
+    drawn before theirs is charged to them), then spectators (the most sockets), the other seats, the host."""
     to_act = set(match.game.to_act(state)) if state is not None else set()
     return sorted(viewers, key=lambda v: (v not in to_act, v != SPECTATOR, v == HOST, v))
 

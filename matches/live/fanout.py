@@ -44,7 +44,6 @@ _pending: dict[int, Moved | None] = {}
 #: the event loop whose broadcaster is running (or about to), else None
 _scheduled: asyncio.AbstractEventLoop | None = None
 _loop: asyncio.AbstractEventLoop | None = None
-forget = drawing.forget
 
 
 def attach(loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -190,8 +189,9 @@ def _send_now(match_id: int, moved: Moved | None = None) -> None:
     async def send(drawn: list[tuple[str, delta.Drawing]]) -> None:
         await _publish([(group, {"type": relay.DRAWING_TYPE, "drawing": one}) for group, one in drawn])
         mine = _local_relay()
-        for group, one in drawn if mine is not None else []:
-            await mine.write_drawing(group, one)  # type: ignore[union-attr]
+        if mine is not None:
+            for group, one in drawn:
+                await mine.write_drawing(group, one)
 
     try:
         drawn = drawing.prepare(match_id, moved)
@@ -240,30 +240,27 @@ def send_soon(messages: Messages) -> None:
     loop = _server_loop()
     if loop is None:
         try:
-            async_to_sync(_send_lines_now)(messages)
+            async_to_sync(_write_lines)(messages)
         except Exception:
             log.exception("a live update (chat line, host alert) failed")
         return
     loop.call_soon_threadsafe(lambda: _queue_of(_line_queues, loop, _send_lines).put_nowait(list(messages)))
 
 
-async def _send_lines_now(messages: Messages) -> None:
+async def _write_lines(messages: Messages, between: relay.Between = None) -> None:
+    """To this process's sockets, then to the other processes' (which give way to moves too)."""
     mine = _local_relay()
-    for group, message in messages:
-        if mine is not None:
-            await mine.deliver(group, str(message["html"]))
-    await _publish(_as_lines(messages))
-
-
-def _as_lines(messages: Messages) -> Messages:
-    return [(group, {"type": relay.HTML_TYPE, "html": message["html"], "give_way": True}) for group, message in messages]
+    if mine is not None:
+        for group, message in messages:
+            await mine.deliver(group, str(message["html"]), between=between)
+    await _publish([(group, {"type": relay.HTML_TYPE, "html": message["html"], "give_way": True})
+                    for group, message in messages])
 
 
 async def _send_lines(queue: asyncio.Queue[Messages]) -> None:
-    """Send chat lines and alerts in order, giving way to moves: every `GIVE_WAY_EVERY` sockets
-    written, while a move is being drawn or waits to be written, wait for it (at most
-    `GIVE_WAY_AT_MOST` s a batch).  Why: a chat line to 1,000 spectators is ~1,000 socket writes
-    that never suspend (daphne's `send`), which held a move committed meanwhile (bench/trace.py)."""
+    """Send chat lines and alerts in order, giving way to moves (a line's socket writes never
+    suspend, so a move would wait for all of them): every `GIVE_WAY_EVERY` sockets, while a move
+    is being drawn or waits to be written, wait for it, at most `GIVE_WAY_AT_MOST` s a batch."""
     loop = asyncio.get_running_loop()
     outbox = _outbox(loop)
 
@@ -277,12 +274,7 @@ async def _send_lines(queue: asyncio.Queue[Messages]) -> None:
         messages = [await queue.get()]
         while not queue.empty():
             messages.append(queue.get_nowait())
-        batch = [m for batch in messages for m in batch]
         try:
-            mine = _local_relay()
-            for group, message in batch:
-                if mine is not None:
-                    await mine.deliver(group, str(message["html"]), between=give_way)
-            await _publish(_as_lines(batch))
+            await _write_lines([m for batch in messages for m in batch], give_way)
         except Exception:  # a broken send must never stop the next
             log.exception("a live update (chat line, host alert) failed")

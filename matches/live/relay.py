@@ -1,7 +1,6 @@
 """One channel per web process carries the live updates to that process's sockets.
 
-Why: a channel per socket made each group message one Redis message and one consumer wake-up per
-socket (the last of 1,000 spectators got its move ten times later than with one: bench/trace.py).
+Why: a group message is then one Redis message and one wake-up per process, not per socket.
 
 The relay joins each audience group it has sockets for once (`relay_group`) and keeps, per socket,
 the drawing it last sent it (`delta.py`): each audience's drawing arrives whole (from this process,

@@ -66,7 +66,7 @@ _LINK = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://[^\s/]*)?/(?:ws/m|p|h|w|f|s)/[A-Za
 MAX_LOOKUPS = 50
 #: a run of the token alphabet (secrets.token_urlsafe)
 _RUN = re.compile(r"[A-Za-z0-9_-]{10,}")
-#: a writer the host may mute: a seat, or a spectator's cookie id (live/chat_feed.spectator)
+#: a writer the host may mute: a seat, or a spectator's cookie id (pages/chat_panel.spectator)
 _WRITER = re.compile(r"^(?:seat-[0-9]{1,2}|spectator-[A-Za-z0-9]{1,32})$")
 #: no address to hold (config.ratelimits.UNKNOWN_CLIENT: every client of a unix socket shares it)
 _NO_ADDRESS = ("", "0.0.0.0")

@@ -57,8 +57,8 @@ from django.db import transaction
 from games.core import HOST, RuleError
 from games.registry import get_game
 from matches.core.replay_access import REPLAY_KEY
-from matches.live import render as rendering
 from matches.models import Bout, Match, Seat, TurnLog
+from matches.pages import render as rendering
 from matches.play import clocks, engine
 from matches.replays import steps as replays
 

@@ -162,7 +162,7 @@ def move_list(replay: Replay, names: dict[int, str]) -> list[dict[str, Any]]:
     them); a corrected move is listed once, with its old text; host and clock
     notes are notes.  Sealed orders of other seats are masked exactly as in the
     live log."""
-    from matches.live import render
+    from matches.pages import render
 
     rows = [r for r in replay.shown_rows() if not r.corrected]
     shown = render.log_entries(replay.match, rows, replay.viewer, names)

@@ -1,7 +1,7 @@
 """What every page of a season match says about its season (issue 52): an elimination match
 says so ("Elimination match: the loser leaves Genius Season 1") and, once over, who is out (or
 saved by a Token of Life, or waiting for the host's answer); a main match gives the host's game's
-console the counts of its awards to preview.  Read by matches/live/render.py, once per update."""
+console the counts of its awards to preview.  Read by matches/pages/render.py, once per update."""
 
 from __future__ import annotations
 

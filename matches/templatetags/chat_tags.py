@@ -1,4 +1,4 @@
-"""`{% chat_panel %}`: the match chat of the page being drawn (live/chat_feed.py draws it)."""
+"""`{% chat_panel %}`: the match chat of the page being drawn (pages/chat_panel.py draws it)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django import template
 from django.utils.safestring import SafeString, mark_safe
 
 from games.core import SPECTATOR
-from matches.live import chat_feed as chat
+from matches.pages import chat_panel as chat
 
 register = template.Library()
 

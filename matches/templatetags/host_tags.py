@@ -17,7 +17,7 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def host_seq(context: Any) -> int:
-    """The count the context holds (live.py keeps it from update to update), else counted."""
+    """The count the context holds (live/drawing.py keeps it from update to update), else counted."""
     known = context.get("host_seq")
     return int(known) if known is not None else engine.host_seq(context["match"])
 

@@ -1,4 +1,4 @@
-"""Live parts: the pieces of a fragment that a live update may send alone (matches/live/README.md).
+"""Live parts: the pieces of a fragment that a live update may send alone (matches/pages/README.md).
 
 A part is marked where it is drawn, never found afterwards in the HTML:
 
@@ -6,7 +6,7 @@ A part is marked where it is drawn, never found afterwards in the HTML:
     {% live %}<span class="fact" id="fact-empty">{{ p.empty_count }} empty</span>{% endlive %}
 
 or, for parts drawn in Python (a board's cells or points), `{% live_each pieces %}` and `mark(context,
-html)`.  A page renders them in place.  When `matches.live.render` draws a fragment for a live update it
+html)`.  A page renders them in place.  When `matches.pages.render` draws a fragment for a live update it
 puts a `Parts` in the context: each part is then recorded as rendered and the fragment keeps a `MARK`
 in its place, so the update compares the frame and each part as drawn and sends the parts that changed.
 A part is one element with an `id` (the page swaps it by that id); a part inside another part is

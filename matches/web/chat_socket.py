@@ -21,7 +21,7 @@ from django.utils.html import escape
 from config.ratelimits import client_network, scope_request
 from games.core import SPECTATOR
 from matches.core import chatrooms
-from matches.live import chat_feed as live_chat
+from matches.pages import chat_panel
 from matches.play import chat
 
 CHAT_KEYS = {"type", "room", "text", "HEADERS", "csrfmiddlewaretoken"}
@@ -41,8 +41,8 @@ def identity(scope: Any, viewer: int) -> dict[str, str]:
         cookies.load(raw.decode("latin-1"))
     except CookieError:
         return address
-    morsel = cookies.get(live_chat.COOKIE)
-    ident, name = live_chat.spectator(morsel.value if morsel is not None else None)
+    morsel = cookies.get(chat_panel.COOKIE)
+    ident, name = chat_panel.spectator(morsel.value if morsel is not None else None)
     return {"spectator_id": ident, "spectator_name": name, **address}
 
 
@@ -66,7 +66,7 @@ def parse(text_data: str | None) -> dict[str, str] | None:
 
 def draw_panel(match: Any, viewer: int, who: dict[str, str]) -> str:
     """The chat's panel for a socket that opens (its history and rooms), swapped out of band."""
-    return live_chat.panel(match, viewer, oob=True, spectator_id=who.get("spectator_id", ""),
+    return chat_panel.panel(match, viewer, oob=True, spectator_id=who.get("spectator_id", ""),
                            spectator_name=who.get("spectator_name", ""))
 
 

@@ -29,12 +29,12 @@ from matches.core import (
     chatrooms,
     tokens,  # noqa: F401 (the <token:...> converter of the patterns below)
 )
-from matches.live import chat_feed as live_chat
 from matches.models import ChatMessage, Match, Seat
+from matches.pages import chat_panel
 from matches.play import chat
 
-COOKIE, COOKIE_AGE = live_chat.COOKIE, live_chat.COOKIE_AGE
-spectator = live_chat.spectator
+COOKIE, COOKIE_AGE = chat_panel.COOKIE, chat_panel.COOKIE_AGE
+spectator = chat_panel.spectator
 
 
 @token_lookup
@@ -78,7 +78,7 @@ def chat_room(request: HttpRequest, prefix: str, token: str) -> HttpResponse:
     match, viewer = _audience(prefix, token)
     identity = _identity(request, viewer)
     if request.method == "GET":
-        return HttpResponse(live_chat.panel(match, viewer, oob=True, **identity))
+        return HttpResponse(chat_panel.panel(match, viewer, oob=True, **identity))
     room = str(request.POST.get("room", ""))
     try:
         message = chat.post(match, viewer, room, request.POST.get("text", ""),
@@ -90,8 +90,8 @@ def chat_room(request: HttpRequest, prefix: str, token: str) -> HttpResponse:
     if not request.headers.get("HX-Request"):
         return _page(prefix, token, room)
     # the room as it is now (the socket brings the same line too: static/js/chat.js keeps one)
-    lines = ChatMessage.objects.filter(match_id=match.pk, room=message.room).order_by("-id")[:live_chat.HISTORY]
-    items = "".join(live_chat.line(row, host=viewer == HOST) for row in reversed(lines))
+    lines = ChatMessage.objects.filter(match_id=match.pk, room=message.room).order_by("-id")[:chat_panel.HISTORY]
+    items = "".join(chat_panel.line(row, host=viewer == HOST) for row in reversed(lines))
     return HttpResponse(f'<ol class="chat-list" id="chat-list-{message.room}" aria-live="polite" hx-swap-oob="true">'
                         f'{items}</ol><p id="chat-error-{message.room}" class="chat-error" role="alert" '
                         f'hx-swap-oob="true" hidden></p>')
@@ -108,9 +108,9 @@ def chat_name(request: HttpRequest, token: str) -> HttpResponse:
         return _refused(request, "w", token, str(refused))
     ident, _ = spectator(request.COOKIES.get(COOKIE))
     ident = ident or secrets.token_hex(8)
-    value = live_chat.spectator_cookie(ident, name)
+    value = chat_panel.spectator_cookie(ident, name)
     if request.headers.get("HX-Request"):
-        response = HttpResponse(live_chat.panel(match, viewer, oob=True, spectator_id=ident, spectator_name=name))
+        response = HttpResponse(chat_panel.panel(match, viewer, oob=True, spectator_id=ident, spectator_name=name))
     else:
         response = _page("w", token)
     response.set_cookie(COOKIE, value, max_age=COOKIE_AGE, httponly=True, samesite="Lax", secure=request.is_secure())
@@ -149,7 +149,7 @@ def chat_moderate(request: HttpRequest, token: str) -> HttpResponse:
         return _refused(request, "h", token, str(refused))
     if not request.headers.get("HX-Request"):
         return _page("h", token)
-    return HttpResponse(live_chat.panel(match, HOST, oob=True)
+    return HttpResponse(chat_panel.panel(match, HOST, oob=True)
                         + f'<p id="chat-flash" class="chat-flash" role="status" hx-swap-oob="true">{escape(done)}</p>')
 
 

@@ -31,7 +31,8 @@ from django.utils.html import escape
 from config import gcsweep, logredact, ratelimits
 from games.core import HOST, SPECTATOR, RuleError
 from matches.core import netlag
-from matches.live import drawing, fanout, presence, relay, render
+from matches.live import drawing, fanout, presence, relay
+from matches.pages import render
 from matches.web import chat_socket, shared_draw
 
 log = logging.getLogger(__name__)

@@ -24,8 +24,8 @@ from django.views.decorators.http import require_GET
 from config.ratelimits import token_lookup
 from games.core import HOST, SPECTATOR
 from matches.core import tokens  # noqa: F401 (the <token:...> converter of the patterns below)
-from matches.live import render as rendering
 from matches.models import Bout, Match, Seat
+from matches.pages import render as rendering
 from matches.replays import records
 from matches.replays import steps as replays
 

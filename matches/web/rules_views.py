@@ -70,7 +70,7 @@ def _diagram(slug: str, diagram: Diagram, number: int) -> dict[str, Any]:
 
 
 def draw(slug: str, state: Any, viewer: int, names: dict[int, str]) -> str:
-    """The game's board template for `state`, fed as a replay step is (matches/live/render.py):
+    """The game's board template for `state`, fed as a replay step is (matches/pages/render.py):
     the viewer's own view, the page's keys, nobody's turn."""
     game, page = get_game(slug), get_page(slug)
     view = game.view(state, viewer)

@@ -27,8 +27,8 @@ from games.core import HOST, SPECTATOR, RuleError
 from games.registry import get_page, slugs
 from matches.core import formats
 from matches.core.formats import AWAY_BUDGET
-from matches.live import render as rendering
 from matches.models import Match, Seat
+from matches.pages import render as rendering
 from matches.play import bots, services
 from matches.play import rematch as rematches
 from matches.play import requests as seat_requests

@@ -82,12 +82,8 @@
       if (!older && !(got.bout === last.bout && got.version === last.version)) { setTimeout(refetch, 0); }
     }
   });
-  // An answer by HTTP (a move's reply, the host's, a refetch) older than the page: a websocket
-  // update overtook it (the computer's answer to a move was drawn and sent before the move's own
-  // reply reached the page, which then showed the position before the answer and waited for ever;
-  // the computer's decline of a draw offer came before the offer's reply, of the same version,
-  // which put the offers box back to "waiting for the answer").
-  // Its state is dropped; what comes before it (the move's error, the host's flash) still shows.
+  // An answer by HTTP (a move's reply, the host's, a refetch) older than the page: a websocket update
+  // overtook it, so its state is dropped; what comes before it (the move's error, a flash) still shows.
   document.addEventListener("htmx:beforeSwap", function (e) {
     var html = e.detail.serverResponse;
     if (!last || typeof html !== "string") { return; }
@@ -104,8 +100,7 @@
   // the control being typed in keeps its value, and any other control its user changed keeps it
   // while the server proposes the same default for it as before (a host half-way through "Who
   // plays seat 3: computer, strong" keeps both choices over a redraw); a <details> the user opened
-  // stays open.  (Not idiomorph's ignoreActiveValue: it also leaves a focused button as it was, so
-  // the "Pause clocks" just clicked kept saying so, and sending "pause", once the clocks were paused.)
+  // stays open.  (Not idiomorph's ignoreActiveValue: it would keep a focused button's old label too.)
   function isControl(node) { return node.nodeType === 1 && /^(INPUT|SELECT|TEXTAREA)$/.test(node.tagName); }
   function defaultOf(el) {
     if (el.tagName === "SELECT") {
@@ -125,10 +120,8 @@
   }
   var kept = new WeakSet();  // controls whose user's value a morph leaves alone
   if (window.Idiomorph && window.htmx) {
-    // The extension as idiomorph's htmx file defines it, but for the one swap style it handles:
-    // that file says every other style (an out-of-band "beforeend:#log-list") is swapped inline,
-    // so htmx appended the <ol> wrapping new log rows or chat lines, not the rows (idiomorph
-    // issue 148; the file is leaving the package).  Only "morph" (outerHTML) is used here.
+    // The extension idiomorph ships, but for "morph" (outerHTML) alone: it calls every style inline,
+    // so an out-of-band "beforeend:#log-list" appended the <ol> wrapping new rows, not the rows.
     htmx.defineExtension("morph", {
       isInlineSwap: function (style) { return style === "morph"; },
       handleSwap: function (style, target, fragment) {
@@ -171,8 +164,6 @@
   // shows "reconnecting…"; browser tests wait on "open")
   document.addEventListener("htmx:wsClose", function () { document.body.dataset.socket = "closed"; });
   document.addEventListener("htmx:wsOpen", function () { document.body.dataset.socket = "open"; });
-
-  // the clock countdown lives in clocks.js
 
   document.addEventListener("click", function (e) {
     var btn = e.target.closest("button.copy");

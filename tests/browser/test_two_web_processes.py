@@ -52,7 +52,8 @@ def test_moves_reach_pages_on_another_web_process(two_servers: tuple[Server, Ser
     p2.goto(links[2].replace(a.url, b.url))             # process B
     watch.goto(match.watch.replace(a.url, b.url))
     # every update the spectator's page gets is a delta on the version it shows, whichever process
-    # drew it (matches/live/sent.py): it never refetches its fragments (live.js GETs /f/ for that)
+    # drew it (its relay makes it from what it sent the page: matches/live/relay.py): it never
+    # refetches its fragments (live.js GETs /f/ for that)
     refetched: list[str] = []
     watch.on("request", lambda request: refetched.append(request.url) if "/f/" in request.url else None)
     wait_connected(host, p1, p2, watch)

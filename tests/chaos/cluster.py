@@ -231,8 +231,8 @@ class Page:
         self.shown: list[int] = []  # every version the page showed, in order
         self.shown_at: dict[int, float] = {}  # when it first showed each (time.perf_counter)
         #: updates made from a version the page did not show: live.js drops them and refetches the
-        #: fragments (a delta is made from the version before, whichever process drew it, and each
-        #: process's relay writes a match's updates in version order: matches/live/sent.py, inorder.py)
+        #: fragments (each process's relay makes a socket's delta from what it sent it, whichever
+        #: process drew it, and drops what is older: matches/live/relay.py, delta.py)
         self.gaps = 0
         self.older = 0  # updates older than the version the page showed then
         self.whole = 0  # updates to a newer version that were whole, not deltas (a reconnect's state too)

@@ -2,9 +2,9 @@
 (tests/chaos/cluster.py), 300 spectator pages spread over them, the seats moving through the proxy.
 
 - every page gets every version in order, each a delta on the version it shows (never one a page
-  would refetch for), and ends equal to a fresh load: a delta is made from the version before
-  whichever process drew it (matches/live/sent.py), and each process's relay writes a match's
-  updates in version order (matches/live/inorder.py);
+  would refetch for), and ends equal to a fresh load: each process's relay writes a socket what a
+  drawing adds to the one it sent it, whichever process drew it, and drops a drawing older than
+  that (matches/live/relay.py, delta.py);
 - SIGTERM one process: it closes its sockets with 1012 and drains; its pages come back on the
   others and catch up: no version missed (no update made from a version a page did not show);
 - SIGKILL one: its pages come back (1006), presence forgets the dead sockets by itself;

@@ -82,7 +82,7 @@ def test_the_default_page_adds_nothing_and_keeps_the_log() -> None:
 
 @pytest.mark.parametrize("slug", [slug for slug in slugs() if get_page(slug).view_only])
 def test_a_page_that_reads_the_view_alone_reads_nothing_else(slug: str) -> None:
-    """`view_only` lets matches/live/render.py shape equal views once for every audience: such a
+    """`view_only` lets matches/pages/render.py shape equal views once for every audience: such a
     page's context must come from the view alone (an empty ctx changes nothing)."""
     game, page = get_game(slug), get_page(slug)
     rng = random.Random(slug)

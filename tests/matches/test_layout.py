@@ -12,9 +12,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "matches"
 #: lowest first; a module may import from its own layer and the ones before it
-LAYERS = ["models", "core", "seasons", "play", "live", "replays", "web"]
+LAYERS = ["models", "core", "seasons", "play", "pages", "live", "replays", "web"]
 #: Django's fixed places, given the layer of what they serve
-PLACED = {"templatetags": "live", "management": "web", "admin": "web", "apps": "web", "migrations": "models"}
+PLACED = {"templatetags": "pages", "management": "web", "admin": "web", "apps": "web", "migrations": "models"}
 #: packages on the floor of another layer, beside it: they import what it may, and neither imports the other
 BESIDE = {"discord": "web"}
 

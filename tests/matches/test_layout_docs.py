@@ -23,7 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "matches"
-LAYERS = ["core", "seasons", "play", "live", "replays", "web", "discord"]
+LAYERS = ["core", "seasons", "play", "pages", "live", "replays", "web", "discord"]
 READMES = [PACKAGE / "README.md", *(PACKAGE / layer / "README.md" for layer in LAYERS)]
 #: docs outside matches/ that point into it: their paths are checked too
 OTHER_DOCS = [ROOT / "README.md", ROOT / "games" / "README.md"]
@@ -31,7 +31,7 @@ MAX_LINES = 60
 
 #: a dotted name, optionally followed by its arguments: `a.b`, `a.b.c(x, y=1)`
 NAME = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\((.*)\))?$")
-#: a file's path: `matches/live/render.py`, static/js/live.js (a `<placeholder>` is no path)
+#: a file's path: `matches/pages/render.py`, static/js/live.js (a `<placeholder>` is no path)
 PATH = re.compile(r"(?<![\w/<>.-])((?:[\w.-]+/)+[\w.-]+\.(?:py|html|js|css|md|txt|toml|json|sh))(?![\w/<>-])")
 FILE_SUFFIXES = {"py", "html", "js", "css", "md", "txt", "toml", "json", "sh"}
 TEMPLATE_DIRS = [ROOT / "templates", *ROOT.glob("*/templates"), *ROOT.glob("*/*/templates")]

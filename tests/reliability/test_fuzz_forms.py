@@ -121,8 +121,8 @@ def test_fuzzed_chat_and_moderation_posts_never_give_a_500(make_match: Any) -> N
     import unicodedata
 
     from games.core import SPECTATOR
-    from matches.live import chat_feed
     from matches.models import ChatMessage, ChatMute
+    from matches.pages import chat_panel
     from matches.play import chat
 
     client = Client(raise_request_exception=False)
@@ -130,12 +130,12 @@ def test_fuzzed_chat_and_moderation_posts_never_give_a_500(make_match: Any) -> N
     match = make_match("lance-assembly")
     seat = match.seats.get(number=1)
     chat.post(match, 1, "table", "good luck")
-    cookie = chat_feed.spectator_cookie("f00d42", "Zed")
+    cookie = chat_panel.spectator_cookie("f00d42", "Zed")
     chat.post(match, SPECTATOR, "spectators", "hi all", spectator_id="f00d42", spectator_name="Zed")
     chat.mute(match, "spectator-f00d42", "15", "spam")  # the host page then draws a lift form too
     targets: list[tuple[str, list[str], dict[str, list[str]], dict[str, str]]] = []
     for base, cookies in ((f"/h/{match.host_token}/", {}), (f"/p/{seat.token}/", {}),
-                          (f"/w/{match.watch_token}/", {}), (f"/w/{match.watch_token}/", {chat_feed.COOKIE: cookie})):
+                          (f"/w/{match.watch_token}/", {}), (f"/w/{match.watch_token}/", {chat_panel.COOKIE: cookie})):
         client.cookies.clear()
         for name, value in cookies.items():
             client.cookies[name] = value

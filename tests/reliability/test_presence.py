@@ -17,7 +17,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from config.asgi import application
-from matches.live import presence, presence_store
+from matches.live import presence
 from tests.wsclient import Communicator
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -86,7 +86,7 @@ async def test_sockets_that_close_while_a_heartbeat_is_on_its_way_are_not_counte
 async def test_connections_of_a_killed_process_expire(make_match: Any, monkeypatch: pytest.MonkeyPatch,
                                                        time_machine: Any) -> None:
     match = await database_sync_to_async(make_match)("lance-assembly")
-    monkeypatch.setattr(presence_store, "TTL", 0.5)
+    monkeypatch.setattr(presence, "TTL", 0.5)
     # a process that died never says goodbye: its members were added, never removed
     await database_sync_to_async(presence.store.add)(
         [(presence.key(match.id, "seat-1"), "dead-1"), (presence.key(match.id, "seat-1"), "dead-2")])
@@ -99,13 +99,13 @@ def test_presence_is_unknown_when_redis_does_not_answer(make_match: Any, monkeyp
     from django.test import Client
 
     match = make_match("lance-assembly")
-    store = presence._Redis()
+    store = presence.RedisStore()
 
     asked: list[None] = []
 
     def refuse() -> Any:
         asked.append(None)
-        raise presence._Unavailable
+        raise presence.Unavailable
 
     monkeypatch.setattr(store, "_client", refuse)
     monkeypatch.setattr(presence, "store", store)

@@ -20,8 +20,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.core import SPECTATOR
-from matches.live import chat_feed
 from matches.models import ChatMessage, ChatMute, Match, Season
+from matches.pages import chat_panel
 from matches.play import chat, services
 from matches.seasons import ledger as seasons
 from tests.conftest import POSTGRES
@@ -223,13 +223,13 @@ def test_a_mute_holds_the_address_over_the_websocket_too(make_match: Any) -> Non
 
     match = make_match("lance-assembly")
     scope = {"client": ("203.0.113.9", 5000), "headers": [
-        (b"cookie", f"{chat_feed.COOKIE}={chat_feed.spectator_cookie('aaaa1111', 'Old')}".encode())]}
+        (b"cookie", f"{chat_panel.COOKIE}={chat_panel.spectator_cookie('aaaa1111', 'Old')}".encode())]}
     who = chat_socket.identity(scope, SPECTATOR)
     assert who["address"] == "203.0.113.9"
     # a socket's JSON can carry a lone surrogate (no database stores one): dropped like NUL
     assert 'hidden' in async_to_sync(chat_socket.post)(match.pk, SPECTATOR, "spectators", "spam\ud800", who)
     assert ChatMessage.objects.get(match=match).text == "spam"
     chat.mute(match, "spectator-aaaa1111", "60", "spam")
-    scope["headers"] = [(b"cookie", f"{chat_feed.COOKIE}={chat_feed.spectator_cookie('bbbb2222', 'New')}".encode())]
+    scope["headers"] = [(b"cookie", f"{chat_panel.COOKIE}={chat_panel.spectator_cookie('bbbb2222', 'New')}".encode())]
     reply = async_to_sync(chat_socket.post)(match.pk, SPECTATOR, "spectators", "hello", chat_socket.identity(scope, SPECTATOR))
     assert "muted you" in reply

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from matches.core import events
-from matches.live import fanout, presence, presence_store
+from matches.live import drawing, fanout, presence
 from matches.play import services
 from tests.live_pages import Process
 
@@ -22,10 +22,10 @@ PROCESS = Process()
 
 @pytest.fixture(autouse=True)
 def fresh(monkeypatch: Any) -> None:
-    fanout.forget()
+    drawing.forget()
     PROCESS.sent.clear()
-    monkeypatch.setattr(presence, "store", presence._Local())  # this test's own connections
-    monkeypatch.setattr(presence_store, "TTL", 3600.0)  # open for the whole test, however slow the machine
+    monkeypatch.setattr(presence, "store", presence.LocalStore())  # this test's own connections
+    monkeypatch.setattr(presence, "TTL", 3600.0)  # open for the whole test, however slow the machine
 
 
 @pytest.fixture

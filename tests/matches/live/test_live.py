@@ -17,7 +17,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.core import HOST, SPECTATOR
-from matches.live import drawing, presence, render
+from matches.live import drawing, presence
+from matches.pages import render
 from matches.play import requests, services
 from tests.games.test_two_connect_page import OPENING
 from tests.live_pages import apply_update as _apply
@@ -121,6 +122,23 @@ def test_the_host_panel_is_redrawn_only_when_what_it_shows_changes(roles: Any) -
     move(match, 1, "place C4")
     (html,) = updates(match).values()
     assert 'id="host-panel"' not in html
+
+
+def test_the_host_panel_a_delta_redraws_keeps_reopen(roles: Any) -> None:
+    """A delta's drawing leaves presence out (its box has messages of its own), not the Reopen
+    button: after the host ended a bout, a host action that redraws the panel still offers it."""
+    match = roles.match
+    open_sockets(match, "host")
+    move(match, 1, "place C3")
+    PROCESS.prepare(match.id)
+    match.refresh_from_db()
+    services.declare_result(match, "stalemate", match.current_bout.version)
+    (html,) = updates(match).values()
+    assert 'id="host-reopen"' in html
+    match.refresh_from_db()
+    services.set_replay_access(match, 2)
+    (html,) = updates(match).values()
+    assert "data-base" in html and 'id="host-panel"' in html and 'id="host-reopen"' in html
 
 
 def test_the_first_update_is_whole_then_deltas_apply_to_the_version_before(roles: Any) -> None:

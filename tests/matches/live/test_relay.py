@@ -17,8 +17,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from matches.live import drawing
-from matches.live import fanout as live
+from matches.live import drawing, fanout
 from matches.play import services
 from tests.matches.live.conftest import META, PROCESS, move, open_sockets
 
@@ -42,26 +41,26 @@ async def test_notify_returns_before_rendering_when_a_server_loop_runs(make_matc
         return []
 
     monkeypatch.setattr(drawing, "prepare", slow_prepare)
-    live.attach(loop)
+    fanout.attach(loop)
     try:
-        await asyncio.to_thread(live.notify, match.id)  # returns while nothing is rendered yet
+        await asyncio.to_thread(fanout.notify, match.id)  # returns while nothing is rendered yet
         assert not rendered.is_set()
         released.set()
         await asyncio.wait_for(rendered.wait(), 5)
         assert started.is_set()
     finally:
-        live._loop = None  # the next tests run without a server loop
+        fanout._loop = None  # the next tests run without a server loop
 
 
 @contextlib.contextmanager
 def _server_loop(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
     """Draw and send from `loop`, as a server does; the next tests run without a server loop."""
-    live.attach(loop)
+    fanout.attach(loop)
     try:
         yield
     finally:
-        live._loop = None
-        live._pending.clear()
+        fanout._loop = None
+        fanout._pending.clear()
 
 
 async def test_each_audiences_update_leaves_while_the_next_one_is_drawn(monkeypatch: Any) -> None:
@@ -87,9 +86,9 @@ async def test_each_audiences_update_leaves_while_the_next_one_is_drawn(monkeypa
         return []
 
     monkeypatch.setattr(drawing, "prepare", prepare)
-    monkeypatch.setattr(live, "_send_drawing", record)
+    monkeypatch.setattr(fanout, "_send_drawing", record)
     with _server_loop(loop):
-        await asyncio.to_thread(live.notify, 3)
+        await asyncio.to_thread(fanout.notify, 3)
         await asyncio.wait_for(done.wait(), 10)
         assert sent == ["watch", "host"]
 
@@ -102,10 +101,10 @@ async def _broadcast(monkeypatch: Any, match_id: int, prepare: Any, deliver: Any
             await deliver([(group, drawn)])
 
     monkeypatch.setattr(drawing, "prepare", prepare)
-    monkeypatch.setattr(live, "_local_relay", Here)
-    monkeypatch.setattr(live, "_publish", publish)
+    monkeypatch.setattr(fanout, "_local_relay", Here)
+    monkeypatch.setattr(fanout, "_publish", publish)
     with _server_loop(asyncio.get_running_loop()):
-        await asyncio.to_thread(live.notify, match_id)
+        await asyncio.to_thread(fanout.notify, match_id)
         await asyncio.wait_for(until.wait(), 10)
 
 
@@ -177,15 +176,15 @@ async def test_a_broadcaster_lost_with_its_loop_does_not_stop_the_next_loops(mon
 
     monkeypatch.setattr(drawing, "prepare", prepare)
     gone = asyncio.new_event_loop()
-    assert live._schedule(gone, 1)  # queued on a loop that never runs its broadcaster...
+    assert fanout._schedule(gone, 1)  # queued on a loop that never runs its broadcaster...
     gone.close()  # ...and closes
-    live.attach(loop)
+    fanout.attach(loop)
     try:
-        await asyncio.to_thread(live.notify, 2)
+        await asyncio.to_thread(fanout.notify, 2)
         await asyncio.wait_for(drawn.wait(), 5)
     finally:
-        live._loop = None
-        live._pending.clear()
+        fanout._loop = None
+        fanout._pending.clear()
 
 
 def test_a_failed_broadcast_is_logged_and_never_undoes_the_move(roles: Any, monkeypatch: Any, caplog: Any,
@@ -194,7 +193,7 @@ def test_a_failed_broadcast_is_logged_and_never_undoes_the_move(roles: Any, monk
         async def group_send(self, group: str, message: Any) -> None:
             raise ConnectionError("redis is down")
 
-    monkeypatch.setattr(live, "get_channel_layer", lambda: Broken())
+    monkeypatch.setattr(fanout, "get_channel_layer", lambda: Broken())
     match = roles.match
     open_sockets(match, "watch")
     with django_capture_on_commit_callbacks(execute=True):
@@ -348,7 +347,7 @@ async def test_a_chat_line_to_many_sockets_gives_way_to_a_move_committed_meanwhi
     from matches.live import relay
 
     # a move commits when the first socket gets the line (from the server's loop: notify only queues it)
-    sockets = _Recorded(on_chat=lambda: live.notify(5))
+    sockets = _Recorded(on_chat=lambda: fanout.notify(5))
     got, order = sockets.got, sockets.order
 
     def prepare(match_id: int, moved: Any = None, on_drawn: Any = None) -> list[Any]:
@@ -356,17 +355,17 @@ async def test_a_chat_line_to_many_sockets_gives_way_to_a_move_committed_meanwhi
         return []
 
     layer = InMemoryChannelLayer()
-    monkeypatch.setattr(live, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(fanout, "get_channel_layer", lambda: layer)
     monkeypatch.setattr(drawing, "prepare", prepare)
-    monkeypatch.setattr(live, "GIVE_WAY_AT_MOST", 30.0)  # (the bound is not what is tested: a slow CI machine)
+    monkeypatch.setattr(fanout, "GIVE_WAY_AT_MOST", 30.0)  # (the bound is not what is tested: a slow CI machine)
     mine = relay.for_loop(layer)
     await sockets.join(mine, "match-5-watch", 200)
     with _server_loop(asyncio.get_running_loop()):
-        live.send_soon([("match-5-watch", {"html": "chat"})])
+        fanout.send_soon([("match-5-watch", {"html": "chat"})])
         await asyncio.wait_for(sockets.done.wait(), 10)
-    first = order[:live.GIVE_WAY_EVERY]
+    first = order[:fanout.GIVE_WAY_EVERY]
     assert all(got[n] == ["chat", "move"] for n in first), [got[n] for n in first]
-    assert all(got[n] == ["move", "chat"] for n in order[live.GIVE_WAY_EVERY:]), [got[n] for n in order]
+    assert all(got[n] == ["move", "chat"] for n in order[fanout.GIVE_WAY_EVERY:]), [got[n] for n in order]
     assert mine.task is not None and mine.refresher is not None
     mine.task.cancel()
     mine.refresher.cancel()
@@ -462,7 +461,7 @@ async def test_an_update_reaches_this_process_at_once_and_other_processes_throug
             pass
 
     layer = InMemoryChannelLayer()
-    monkeypatch.setattr(live, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(fanout, "get_channel_layer", lambda: layer)
     mine, elsewhere = relay.for_loop(layer), relay.Relay(layer)
     here, there = Sock(), Sock()
     await mine.join("match-1-watch", here)
@@ -475,7 +474,7 @@ async def test_an_update_reaches_this_process_at_once_and_other_processes_throug
         await real_send(group, message)
 
     monkeypatch.setattr(layer, "group_send", group_send)
-    await live._send_drawing("match-1-watch", _whole("v2", 2))
+    await fanout._send_drawing("match-1-watch", _whole("v2", 2))
     assert asked == ["relay-match-1-watch with 0 here"] and here.got == ["v2"]  # asked, then written here
     # a marker sent through the layer after it, with no origin (both relays deliver it): each relay
     # reads its channel in order, so once both have the marker each has handled its copy of v2
@@ -490,7 +489,7 @@ async def test_an_update_reaches_this_process_at_once_and_other_processes_throug
         raise LayerUnavailable("Redis is away")
 
     monkeypatch.setattr(layer, "group_send", away)  # Redis away: this process's sockets still get it
-    await live._send_drawing("match-1-watch", _whole("v3", 3))
+    await fanout._send_drawing("match-1-watch", _whole("v3", 3))
     assert here.got == ["v2", "marker", "v3"] and there.got == ["v2", "marker"]
     for each in (mine, elsewhere):
         assert each.task is not None and each.refresher is not None

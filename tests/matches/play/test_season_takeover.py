@@ -106,12 +106,13 @@ def test_garnets_of_a_match_outside_a_season_stay_on_the_match(make_match: Any) 
 def test_the_host_panel_kept_live_shows_the_garnets_a_fresh_page_shows(roles: Any, monkeypatch: Any) -> None:
     """Each garnet change redraws the panel in the next update (the panel's totals are read again
     only when a host action, a bout's end or the match joining a season may have changed them)."""
-    from matches.live import drawing, presence, render
+    from matches.live import drawing, presence
+    from matches.pages import render
     from tests.live_pages import Process
 
     drawing.forget()
     live = Process()
-    monkeypatch.setattr(presence, "store", presence._Local())
+    monkeypatch.setattr(presence, "store", presence.LocalStore())
     match = roles.match
     presence.store.add([(presence.key(match.id, "host"), "socket-host")])
     live.prepare(match.id)

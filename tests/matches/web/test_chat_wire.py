@@ -18,8 +18,9 @@ from django.test import Client
 from config.asgi import application
 from games.core import HOST, SPECTATOR
 from matches.core import chatrooms
-from matches.live import chat_feed, presence
+from matches.live import presence
 from matches.models import ChatMessage
+from matches.pages import chat_panel
 from matches.play import chat
 from tests.matches.web.test_consumers import state_on_connect
 from tests.wsclient import Communicator
@@ -27,7 +28,7 @@ from tests.wsclient import Communicator
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ORIGIN = (b"origin", b"http://testserver")
-SPECTATOR_COOKIE = chat_feed.spectator_cookie("f00d42", "Zed")
+SPECTATOR_COOKIE = chat_panel.spectator_cookie("f00d42", "Zed")
 
 
 @pytest.fixture(autouse=True)
@@ -39,7 +40,7 @@ def own_cache(settings: Any) -> None:
 
 
 async def _open(token: str, cookie: str = "") -> tuple[Communicator, str]:
-    headers = [ORIGIN] + ([(b"cookie", f"{chat_feed.COOKIE}={cookie}".encode())] if cookie else [])
+    headers = [ORIGIN] + ([(b"cookie", f"{chat_panel.COOKIE}={cookie}".encode())] if cookie else [])
     comm = Communicator(application, f"/ws/m/{token}/", headers=headers)
     connected, _ = await comm.connect()
     assert connected
@@ -162,12 +163,12 @@ def test_form_posts_with_and_without_javascript(make_match: Any) -> None:
     watch = Client()
     assert watch.post(f"/w/{match.watch_token}/chat/", {"room": "spectators", "text": "hi"}).status_code == 400
     named = watch.post(f"/w/{match.watch_token}/chat/name/", {"name": "<i>Zed</i>"})
-    assert named.status_code == 302 and named.cookies[chat_feed.COOKIE]["httponly"]
+    assert named.status_code == 302 and named.cookies[chat_panel.COOKIE]["httponly"]
     assert watch.post(f"/w/{match.watch_token}/chat/", {"room": "spectators", "text": "hello"}).status_code == 302
     line = ChatMessage.objects.get(room="spectators")
     assert (line.name, line.writer.startswith("spectator-")) == ("<i>Zed</i>", True)
     forged = Client()
-    forged.cookies[chat_feed.COOKIE] = SPECTATOR_COOKIE[:-2] + "xx"
+    forged.cookies[chat_panel.COOKIE] = SPECTATOR_COOKIE[:-2] + "xx"
     assert "Choose a name" in forged.post(f"/w/{match.watch_token}/chat/",
                                           {"room": "spectators", "text": "x"}).content.decode()
     host_page = client.get(f"/h/{match.host_token}/").content.decode()
@@ -233,7 +234,7 @@ async def test_a_lifted_mute_lets_the_writer_chat_again(make_match: Any) -> None
     # every page is told its chat changed (the spectator's page fetches its panel again, unmuted)
     assert 'id="chat-stale"' in await _until(watch, 'id="chat-stale"')
     await _until(host, "host lifted the mute of Zed")  # the match log, as every moderation action
-    fresh = await database_sync_to_async(lambda: chat_feed.panel(match, SPECTATOR, spectator_id="f00d42",
+    fresh = await database_sync_to_async(lambda: chat_panel.panel(match, SPECTATOR, spectator_id="f00d42",
                                                                  spectator_name="Zed"))()
     assert 'id="chat-mute-note"' not in fresh
     await watch.send_to(text_data=json.dumps({"type": "chat", "room": "spectators", "text": "sorry, host"}))

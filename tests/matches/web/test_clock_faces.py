@@ -16,7 +16,7 @@ import pytest
 from django.test import Client
 
 from games.core import HOST, SPECTATOR
-from matches.live import render
+from matches.pages import render
 from matches.play import services
 from matches.templatetags.match_tags import minutes
 

@@ -263,11 +263,11 @@ def test_a_seat_whose_web_process_was_killed_is_away_from_its_last_renewal(
 
     from django.utils import timezone
 
-    from matches.live import presence, presence_store
+    from matches.live import presence
     from matches.play import sweeper
 
     match = make_match("lance-assembly", clock={"per_move": 60, "reserve": 300, "away_pause": 5})
-    monkeypatch.setattr(presence_store, "TTL", 2.0)
+    monkeypatch.setattr(presence, "TTL", 2.0)
     start = datetime.now(UTC)
     time_machine.move_to(start, tick=False)
     presence.store.add([(presence.key(match.pk, "seat-1"), "conn-of-a-process-about-to-die")])

@@ -293,8 +293,8 @@ async def test_sealed_bids_never_reach_the_opponent_or_spectators(make_match: An
 
 async def test_notify_renders_once_per_audience_with_a_socket_not_per_connection(
         make_match: Any, monkeypatch: Any) -> None:
-    from matches.live import fanout as live
-    from matches.live import render
+    from matches.live import fanout
+    from matches.pages import render
 
     match = await database_sync_to_async(make_match)("lance-assembly")
     token = await database_sync_to_async(lambda: match.seats.get(number=1).token)()
@@ -315,7 +315,7 @@ async def test_notify_renders_once_per_audience_with_a_socket_not_per_connection
 
     monkeypatch.setattr(render, "context", counting)
     monkeypatch.setattr(render, "snapshot", counting_shared)
-    await database_sync_to_async(live.notify)(match.id)
+    await database_sync_to_async(fanout.notify)(match.id)
     got = [await _update(comm) for comm in tabs]
     # seat 1 and the spectators have sockets open; the host and seat 2 have none: nothing rendered for them
     assert sorted(contexts) == [-1, 1] and snapshots == [1]
@@ -359,7 +359,7 @@ async def test_moves_over_sockets_reach_every_audience_as_deltas_drawn_from_thei
     """Every audience gets every version, each a delta on the one before (the first one whole
     when this process has drawn nothing of the match yet), drawn from what its transaction wrote
     (events.Moved: nothing read back), the spectators' first."""
-    from matches.live import fanout as live
+    from matches.live import fanout
 
     match = await database_sync_to_async(make_match)("lance-assembly")
     tokens = await database_sync_to_async(lambda: {s.number: s.token for s in match.seats.all()})()
@@ -377,13 +377,13 @@ async def test_moves_over_sockets_reach_every_audience_as_deltas_drawn_from_thei
 
     monkeypatch.setattr(drawing, "_draw", draw)
     sent: list[str] = []
-    real_send = live._send_drawing
+    real_send = fanout._send_drawing
 
     async def recording(group: str, drawn: Any) -> None:
         sent.append(group.rsplit("-", 1)[-1])
         await real_send(group, drawn)
 
-    monkeypatch.setattr(live, "_send_drawing", recording)
+    monkeypatch.setattr(fanout, "_send_drawing", recording)
     held = dict.fromkeys(socks, await _current_version(match))
     for index, text in enumerate(["place C3", "place D4", "place C4", "place E5"]):
         seat = 1 + index % 2
@@ -410,7 +410,8 @@ async def test_one_relay_member_per_audience_and_process_carries_the_updates(mak
     one leaves the relay leaves the group."""
     from channels.layers import get_channel_layer
 
-    from matches.live import relay, render
+    from matches.live import relay
+    from matches.pages import render
 
     match = await database_sync_to_async(make_match)("lance-assembly")
     token = await database_sync_to_async(lambda: match.seats.get(number=1).token)()

@@ -1,5 +1,5 @@
 """What each seat's clock shows on a page: time left, the per-move allowance and the reserve apart,
-running or stopped, and flagged (0:00) once the seat ran out of time.  `matches/live/render.py`
+running or stopped, and flagged (0:00) once the seat ran out of time.  `matches/pages/render.py`
 puts these in every audience's context; `static/js/clocks.js` counts them down."""
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import Any
 
@@ -24,8 +25,7 @@ from games.core import HOST, SPECTATOR
 from games.registry import get_page
 from matches.core import outcome
 from matches.core.audiences import AUDIENCE_HOST, AUDIENCE_WATCH, audiences, group_name, viewer_label
-from matches.live import presence
-from matches.live.clockfaces import clock_faces, configured_clocks
+from matches.pages.clockfaces import clock_faces, configured_clocks
 from matches.play import endings
 from matches.play.offers import ASKS, NAMES, OPPONENT, answerer
 from matches.play.offers import pending as open_requests
@@ -35,6 +35,20 @@ from matches.templatetags.live_parts import PARTS as PARTS_KEY
 
 __all__ = ["AUDIENCE_HOST", "AUDIENCE_WATCH", "audiences", "context", "fragments", "group_name", "snapshot",
            "step_context", "viewer_label"]
+
+#: (match, seats) -> the host's presence box and away alerts ({"presence", "away_alerts"}), and
+#: -> what the other audiences see of it (`presence.public`)
+HostPresence = Callable[[Any, list[Any]], dict[str, Any]]
+PublicPresence = Callable[[Any, list[Any]], dict[str, Any]]
+_presence: tuple[HostPresence, PublicPresence] | None = None
+
+
+def provide_presence(host: HostPresence, public: PublicPresence) -> None:
+    """Presence (matches/live, above this layer) says who has a page open, wired at start-up
+    (`apps.MatchesConfig.ready`) as core/away.py is for the sweeper."""
+    global _presence
+    _presence = (host, public)
+
 
 # -- context -------------------------------------------------------------------
 
@@ -152,7 +166,7 @@ def context(match: Any, viewer: int, snap: dict[str, Any] | None = None) -> dict
         "last_cells": [],
         "win_cells": [],
         "host_act_url": _host_act_url(match.host_token) if viewer == HOST else "",
-        # what an ending the host types would give in the season, in words (issue 52: the console's preview)
+        # what an ending the host types would give in the season, in words (the console's preview)
         "host_end_preview_url": (reverse("host_end_preview", args=[match.host_token])
                                  if viewer == HOST and snap["season"]["awards"] is not None else ""),
         "round_deadline": "" if snap.get("replay") else _round_deadline(bout, match),
@@ -163,7 +177,7 @@ def context(match: Any, viewer: int, snap: dict[str, Any] | None = None) -> dict
         "title": outcome.title(match),
         "bout_label": snap.get("bout_label") or outcome.bout_label(match, bout, None),
         "banner": banner,
-        # an elimination match says so on every page, and who it put out once over (issue 52)
+        # an elimination match says so on every page, and who it put out once over
         "elimination": snap["season"]["elimination"],
         # the AwardCounts the season asks of the match (none of an elimination match; the host's game's
         # console previews them); None outside a season
@@ -188,16 +202,18 @@ def context(match: Any, viewer: int, snap: dict[str, Any] | None = None) -> dict
         ctx["again"] = _practice_again(match, viewer, seats)
     if viewer == HOST and ctx["banner"] and ctx["banner"]["kind"] == "match" and not snap.get("replay"):
         ctx["banner"] = {**ctx["banner"], **_host_match_end(match, bout)}
-    if viewer == HOST and snap.get("presence", True):
-        ctx["presence"] = presence.rows(match, seats)
-        ctx["away_alerts"] = presence.alerts(match, seats, ctx["presence"])
+    if viewer == HOST:
         # the Reopen button: only when the host or a clock (not the rules) ended the bout or match
-        ctx["can_reopen"] = bout is not None and match.status != "setup" and not endings.reopen_refusal(match, bout)
-    if viewer != HOST and snap.get("presence", True) and not snap.get("replay"):
-        # the spectators' count and each seat online or offline, the same for every other audience
-        # (read once per update: the snapshot keeps it)
+        # (a bout in play has nothing to reopen: no query then, as a move is drawn)
+        ctx["can_reopen"] = (bout is not None and match.status != "setup"
+                             and (bout.finished is not None or match.status == "finished")
+                             and not endings.reopen_refusal(match, bout))
+    if viewer == HOST and snap.get("presence", True) and _presence is not None:
+        ctx.update(_presence[0](match, seats))
+    if viewer != HOST and snap.get("presence", True) and not snap.get("replay") and _presence is not None:
+        # the same for every other audience: read once per update (the snapshot keeps it)
         if "watching" not in snap:
-            snap["watching"] = presence.public(match, seats)
+            snap["watching"] = _presence[1](match, seats)
         ctx["watching"] = snap["watching"]
     if view is not None and viewer == HOST:
         ctx["hidden_rows"] = [(names.get(int(k), f"seat {k}"), _items(v)) for k, v in view.get("hidden", {}).items()]
@@ -314,7 +330,7 @@ def draw(name: str, ctx: dict[str, Any]) -> Drawn:
 def parts(ctx: dict[str, Any], keep: dict[str, Drawn] | None = None) -> dict[str, Drawn]:
     """The out-of-band fragments of one audience (not the log, not the meta), by element id, each
     drawn from its template.  `keep`: fragments whose inputs did not change, reused as they are
-    (fanout.py)."""
+    (live/drawing.py)."""
     ctx = {**ctx, "oob": True}
     wanted = PARTS + (HOST_PARTS if ctx["is_host"] else ()) + (SEAT_PARTS if ctx["is_seat"] else ())
     return {element: keep[element] if keep and element in keep else draw(name, ctx) for element, name in wanted}
