@@ -18,8 +18,27 @@ from typing import Any
 
 import pytest
 
+from tests import testdb
+
 POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 REDIS = bool(os.environ.get("REDIS_URL"))
+#: this xdist worker's test database is a copy of the run's migrated template (tests/testdb.py)
+TEMPLATED = POSTGRES and testdb.templated()
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb(request: pytest.FixtureRequest) -> bool:
+    """A templated worker's database is already there when pytest-django's setup looks for it (and
+    is dropped by django_db_setup below)."""
+    return TEMPLATED or bool(request.config.getvalue("reuse_db"))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if TEMPLATED or not POSTGRES or hasattr(session.config, "workerinput"):
+        return
+    from django.conf import settings
+
+    testdb.drop_template(settings.DATABASES["default"])  # the xdist controller, once its workers are done
 
 
 @pytest.fixture(scope="session")
@@ -37,6 +56,8 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
             # always this process's own name: pytest-django's xdist suffix ("test_postgres_gw0") is
             # the same in every run, so two runs at once dropped each other's database mid-run
             db.setdefault("TEST", {})["NAME"] = f"test_{db['NAME']}_{os.getpid()}"
+            if TEMPLATED:
+                testdb.prepare(db, db["TEST"]["NAME"])
     layer: dict[str, Any] = settings.CHANNEL_LAYERS.get("default", {})
     if "redis" in layer.get("BACKEND", "").lower():  # (config.channel_layer.ResilientRedisChannelLayer too)
         layer.setdefault("CONFIG", {}).setdefault("prefix", f"test{os.getpid()}")
@@ -133,12 +154,18 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[N
     """pytest-django's test database, whose drop at the end of the run no longer fails ("being
     accessed by other users", leaving the database behind on the shared server): the async tests
     leave connections open in their worker threads' contexts (see django_db_modify_db_settings) and
-    in the live-update thread, which nothing closes.  They are ended just before the drop."""
+    in the live-update thread, which nothing closes.  They are ended just before the drop.
+    A templated worker drops its database itself (pytest-django keeps what it found)."""
+    from django.db import connection, connections
+
+    if TEMPLATED:
+        testdb.finish_first(connection.settings_dict, connection.settings_dict["NAME"])
     yield
     if not POSTGRES:
         return
-    from django.db import connection
-
     with django_db_blocker.unblock(), connection.cursor() as cursor:
         cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                        " WHERE datname = current_database() AND pid <> pg_backend_pid()")
+    if TEMPLATED:
+        connections.close_all()
+        testdb.drop(connection.settings_dict, connection.settings_dict["NAME"])

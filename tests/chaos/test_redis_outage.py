@@ -82,6 +82,14 @@ async def _shows(watchers: list[Socket], coord: str, since: list[int], timeout: 
     raise AssertionError(f"watchers never showed {coord}")
 
 
+async def _reached(sockets: list[Socket], version: int, timeout: float = 30) -> None:
+    """Every page got a state of at least `version` (what was broadcast before Redis goes)."""
+    deadline = time.monotonic() + timeout
+    while not all(any(version_of(f) >= version for f in s.frames if "data-version" in f) for s in sockets):
+        assert time.monotonic() < deadline, f"a page never reached version {version}"
+        await asyncio.sleep(0.02)
+
+
 async def _requests(http: Http, match: dict[str, Any], label: str, figures: list[str],
                     redis_away: bool) -> dict[str, float]:
     """The host page, a player page and a host action: each answered (and timed, for the figures)."""
@@ -117,9 +125,10 @@ async def _scenario(server: Daphne, redis: RedisServer, match: dict[str, Any]) -
     since = [len(w.frames) for w in watchers]
     moved = await _timed_move(seat1, "place C3")
     await _shows(watchers, "C3", since)
-    await asyncio.sleep(0.5)
+    version = version_of(_last_board(seat1))
+    await _reached(sockets, version)
     await _requests(http, match, "Redis up", figures, redis_away=False)
-    await asyncio.sleep(1.5)  # the host action's broadcast reaches the pages before Redis goes
+    await _reached(sockets, version + 1)  # the host action's broadcast reaches the pages before Redis goes
     figures.append(f"Redis up: move acknowledged in {moved:.2f} s")
 
     for outage, stop, resume in (("killed", redis.kill, redis.start), ("frozen", redis.freeze, redis.thaw)):
@@ -129,7 +138,7 @@ async def _scenario(server: Daphne, redis: RedisServer, match: dict[str, Any]) -
             since = [len(w.frames) for w in watchers]
             await _timed_move(seat1, "place B2")
             await _shows(watchers, "B2", since)
-            await asyncio.sleep(0.5)
+            await _reached(sockets, version_of(_last_board(seat1)))
         stop()
         await asyncio.sleep(0.2)
         since = [len(w.frames) for w in watchers]

@@ -4,6 +4,7 @@ by their seed.  No win rate or time is asserted here: those are figures of bench
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -96,5 +97,9 @@ def test_games_from_one_opening_differ_by_the_seeds(slug: str) -> None:
     game = get_game(slug)
     knobs = replace(STRENGTHS["normal"], seconds=None, iterations=50)
     start = game.new({})
-    games = {tuple(play(game, start, {1: knobs, 2: knobs}, seed, limit=12).actions) for seed in range(10)}
+    games: set[tuple[Any, ...]] = set()
+    for seed in range(10):  # five different games among the ten seeds: no need to play the rest
+        games.add(tuple(play(game, start, {1: knobs, 2: knobs}, seed, limit=12).actions))
+        if len(games) >= 5:
+            break
     assert len(games) >= 5

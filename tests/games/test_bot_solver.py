@@ -130,5 +130,9 @@ def test_the_seed_chooses_among_equal_actions(strength: str) -> None:
     """Every strength played one game from the start whatever its seed: among actions of equal
     value (and chances) the seed now chooses, so games from one opening differ."""
     state = GAME.new({})
-    first = {choose(GAME, state, 1, UNTIMED[strength], seed=seed) for seed in range(10)}
+    first: set[Any] = set()
+    for seed in range(10):  # two different choices among the ten seeds: no need to search for the rest
+        first.add(choose(GAME, state, 1, UNTIMED[strength], seed=seed))
+        if len(first) >= 2:
+            break
     assert len(first) >= 2

@@ -70,22 +70,6 @@ def _finish(match: Any, rng: random.Random) -> None:
 
 
 @pytest.mark.parametrize("slug", slugs())
-def test_the_last_step_of_a_random_bout_is_the_stored_state(make_match: Any, slug: str) -> None:
-    rng = random.Random(f"replay-{slug}")
-    match = make_match(slug, clock=False)
-    _finish(match, rng)
-    bout = _bout(match)
-    steps = replay.build_steps(bout)
-    assert match.game.dump(steps[-1].state) == bout.state
-    active = list(bout.active_moves())
-    if match.game.sealed:  # one step per resolved round, each ending with the move that resolved it
-        assert len(steps) - 1 == match.game.public_view(steps[-1].state).get("round", len(steps) - 1) or len(steps) > 1
-        assert [m.pk for s in steps for m in s.moves] == [m.pk for m in active]
-    else:
-        assert [s.last.pk if s.last is not None else None for s in steps[1:]] == [m.pk for m in active]
-
-
-@pytest.mark.parametrize("slug", slugs())
 def test_a_host_record_imports_back_to_the_same_bouts(make_match: Any, slug: str, tmp_path: Any) -> None:
     rng = random.Random(f"record-{slug}")
     game = get_game(slug)
@@ -372,13 +356,22 @@ def test_records_mask_sealed_orders_for_other_audiences_and_refuse_import(make_m
 
 
 @pytest.mark.parametrize("slug", slugs())
-def test_every_games_replay_page_renders_its_own_board_for_every_audience(
+def test_every_games_replay_steps_end_at_the_stored_state_and_render_for_every_audience(
     client: Client, make_match: Any, slug: str
 ) -> None:
     match = make_match(slug, clock=False)
     _finish(match, random.Random(f"page-{slug}"))
     bout = _bout(match)
-    last = len(replay.build_steps(bout)) - 1
+    steps = replay.build_steps(bout)
+    # the last step is the stored state, and the steps are the active moves in order
+    assert match.game.dump(steps[-1].state) == bout.state
+    active = list(bout.active_moves())
+    if match.game.sealed:  # one step per resolved round, each ending with the move that resolved it
+        assert len(steps) - 1 == match.game.public_view(steps[-1].state).get("round", len(steps) - 1) or len(steps) > 1
+        assert [m.pk for s in steps for m in s.moves] == [m.pk for m in active]
+    else:
+        assert [s.last.pk if s.last is not None else None for s in steps[1:]] == [m.pk for m in active]
+    last = len(steps) - 1
     links = [("w", match.watch_token), ("h", match.host_token)]
     links += [("p", s.token) for s in match.seats.order_by("number")]
     for prefix, token in links:

@@ -223,22 +223,43 @@ NASTY = ["", " ", "\x00", "x" * 5000, "1" * 5000, "99999999999999999999999", "-1
          "<script>alert(1)</script>", "☃", "\u202e", "2.5"]
 
 
+#: the fields each manage action reads (season_views' handlers; every action reads "action" and "key")
+READS = {"add_player": ["name"], "rename": ["player", "name"], "remove": ["player"],
+         "garnets": ["amount", "sign", "player", "reason", "allow_negative"], "token": ["player", "reason", "do"],
+         "status": ["player", "status", "reason"],
+         "match": ["game", "seat1", "seat2", "seat3", "seat4", "bouts", "elimination"], "webhook": ["do", "webhook_url"]}
+FIELDS = ["action", "key", "name", "player", "amount", "sign", "reason", "status", "do", "game", "seat1", "seat2",
+          "seat3", "seat4", "bouts", "webhook_url", "allow_negative", "elimination"]
+
+
+def hostile_posts(value: str) -> list[tuple[str, str]]:
+    """(action, field) pairs to send `value` in: every field an action reads, the unknown action
+    `value` itself, and each field once more under an action that ignores it, rotated with the value
+    so that across NASTY every field meets every action."""
+    index, actions = NASTY.index(value), [*READS, value]
+    pairs = [(action, field) for action, read in READS.items() for field in ["action", "key", *read]]
+    pairs.append((value, "action"))
+    pairs += [(actions[(number + index) % len(actions)], field) for number, field in enumerate(FIELDS)]
+    return list(dict.fromkeys(pairs))
+
+
+def test_the_hostile_posts_meet_every_field_under_every_action() -> None:
+    met = {pair for value in NASTY for pair in hostile_posts(value)}
+    assert {(a, f) for a in READS for f in FIELDS} <= met
+
+
 @pytest.mark.parametrize("value", NASTY)
 def test_hostile_season_form_posts_get_a_sentence_never_a_500(client: Any, season: Season, value: str,
                                                               settings: Any) -> None:
     # every "match" post counts against the matches budget: this test is about what the form says
     settings.DEATHMATCH_RATE_LIMITS = {**settings.DEATHMATCH_RATE_LIMITS, "matches": "1000/m"}
     url = reverse("season_act", args=[season.manage_token])
-    fields = ["action", "key", "name", "player", "amount", "sign", "reason", "status", "do", "game", "seat1", "seat2",
-              "seat3", "seat4", "bouts", "webhook_url", "allow_negative", "elimination"]
-    actions = ["add_player", "rename", "remove", "garnets", "token", "status", "match", "webhook", value]
     ann = str(season.players.get(name="Ann").pk)
-    for action in actions:
-        for field in fields:
-            data = {"action": action, "player": ann, "amount": "1", "reason": "r", "name": "Zed", "game": "squava",
-                    "seat1": ann, field: value}
-            response = client.post(url, data)
-            assert response.status_code == 302, (action, field)
+    for action, field in hostile_posts(value):
+        data = {"action": action, "player": ann, "amount": "1", "reason": "r", "name": "Zed", "game": "squava",
+                "seat1": ann, field: value}
+        response = client.post(url, data)
+        assert response.status_code == 302, (action, field)
     for field in ["name", "webhook_url", "key"]:
         assert client.post(reverse("season_list"), {"name": "S", field: value}).status_code in (200, 302, 400)
     assert client.get(f"/s/{value[:100]}x/").status_code in (404, 301)
