@@ -8,8 +8,7 @@ wrapper calls that layer's public methods only and adds:
 - bounded calls: past `timeout` seconds a call raises LayerUnavailable; after a failure the calls
   of that group (of every group with one Redis server) fail at once for `retry_after` seconds;
 - a watcher per event loop that asks each server for its run_id every `check_every` seconds; when
-  one answers again (or answers with a new run_id: it restarted), the memberships whose call failed
-  are done again and each local channel is sent `RECOVERED` (again each round until it arrives),
+  one answers again (or answers with a new run_id: it restarted), the memberships changed meanwhile are done again and each local channel is sent `RECOVERED` (again each round until it arrives),
   which the relay turns into a resync of every page.
 """
 
@@ -44,7 +43,7 @@ class _Loop:
     clients: list[aioredis.Redis]
     channels: set[str] = field(default_factory=set)  # made here and not yet given up
     members: dict[str, set[str]] = field(default_factory=dict)  # group -> local channels asked in
-    unsure: dict[str, set[str]] = field(default_factory=dict)  # group -> channels of a failed add/discard
+    unsure: dict[str, set[str]] = field(default_factory=dict)  # group -> channels added/discarded lately
     failed: dict[str, float] = field(default_factory=dict)  # group ("" for every group) -> when
     down: set[int] = field(default_factory=set)  # servers that did not answer the watcher
     run_ids: dict[int, str] = field(default_factory=dict)
@@ -135,11 +134,10 @@ class ResilientRedisChannelLayer:
         await self._membership(state, group, channel, self.layer.group_discard(group, channel))
 
     async def _membership(self, state: _Loop, group: str, channel: str, call: Any) -> None:
-        try:
-            await self._bounded(state, group, call)
-        except LayerUnavailable:  # a failed SUBSCRIBE or UNSUBSCRIBE may land or not: redone when back
-            state.unsure.setdefault(group, set()).add(channel)
-            raise
+        # a SUBSCRIBE or UNSUBSCRIBE written as Redis dies raises nothing and is lost (redis-py then
+        # resubscribes a group left): every change since the watcher last saw Redis up is redone
+        state.unsure.setdefault(group, set()).add(channel)
+        await self._bounded(state, group, call)
 
     async def flush(self) -> None:
         await self.layer.flush()
@@ -167,13 +165,15 @@ class ResilientRedisChannelLayer:
             if back or state.failed:
                 state.failed.clear()
                 await self._recover(state)
+            else:
+                state.unsure.clear()
             if state.unheard:  # a RECOVERED published before the subscription was back is lost
                 await self._tell(state)
 
     async def _recover(self, state: _Loop) -> None:
-        """Memberships whose call failed are done again: adding then discarding puts the layer and the
-        connection back in step (a discard that timed out may still land), then the wanted ones are
-        added; every local page is then resynced (updates were missed)."""
+        """Memberships changed during the outage are done again: adding then discarding puts the layer
+        and the connection back in step (a discard that timed out may still land), then the wanted
+        ones are added; every local page is then resynced (updates were missed)."""
         log.warning("Redis channel layer back: %d groups redone, %d channels resync", len(state.unsure),
                     len(state.channels))
         unsure, state.unsure = state.unsure, {}
