@@ -73,6 +73,12 @@ class ResilientRedisChannelLayer:
         return state
 
     @property
+    def _queued(self) -> float:
+        """The limit of a subscription: sockets connecting in a burst queue theirs one by one behind a
+        server's lock, and a handshake refused for that is not a Redis outage."""
+        return 5 * self.timeout
+
+    @property
     def healthy(self) -> bool:
         try:
             state = self._loop()
@@ -80,14 +86,14 @@ class ResilientRedisChannelLayer:
             return True
         return not state.down and not state.failed
 
-    async def _bounded(self, state: _Loop, group: str, call: Any) -> Any:
+    async def _bounded(self, state: _Loop, group: str, call: Any, limit: float = 0.0) -> Any:
         key = group if len(self.hosts) > 1 else ""  # one server: its failure is every group's
         failed = state.failed.get(key)
         if failed is not None and time.monotonic() - failed < self.retry_after:
             call.close()  # a frozen Redis cost every call the full timeout: a move's audiences in turn
             raise LayerUnavailable(f"skipped: Redis failed less than {self.retry_after} s ago")
         try:
-            async with asyncio.timeout(self.timeout):  # a frozen Redis (SIGSTOP) must not hang a broadcast
+            async with asyncio.timeout(limit or self.timeout):  # a frozen Redis (SIGSTOP) must not hang a call
                 result = await call
         except REDIS_ERRORS as error:
             if not state.failed:
@@ -98,7 +104,7 @@ class ResilientRedisChannelLayer:
 
     async def new_channel(self, prefix: str = "specific.") -> str:
         state = self._loop()
-        channel: str = await self._bounded(state, "", self.layer.new_channel(prefix))
+        channel: str = await self._bounded(state, "", self.layer.new_channel(prefix), self._queued)
         state.channels.add(channel)
         return channel
 
@@ -137,7 +143,7 @@ class ResilientRedisChannelLayer:
         # a SUBSCRIBE or UNSUBSCRIBE written as Redis dies raises nothing and is lost (redis-py then
         # resubscribes a group left): every change since the watcher last saw Redis up is redone
         state.unsure.setdefault(group, set()).add(channel)
-        await self._bounded(state, group, call)
+        await self._bounded(state, group, call, self._queued)
 
     async def flush(self) -> None:
         await self.layer.flush()
@@ -179,10 +185,10 @@ class ResilientRedisChannelLayer:
         unsure, state.unsure = state.unsure, {}
         try:
             for group, channels in unsure.items():
-                for channel in channels:
+                for channel in channels & state.channels:  # (the layer refuses a channel given up)
                     await self.layer.group_add(group, channel)
                     await self.layer.group_discard(group, channel)
-                for channel in state.members.get(group, ()):
+                for channel in state.members.get(group, set()) & state.channels:
                     await self.layer.group_add(group, channel)
         except REDIS_ERRORS as error:
             log.warning("Redis channel layer: redoing memberships failed (%s)", type(error).__name__)
