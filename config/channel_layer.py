@@ -8,8 +8,9 @@ wrapper calls that layer's public methods only and adds:
 - bounded calls: past `timeout` seconds a call raises LayerUnavailable; after a failure the calls
   of that group (of every group with one Redis server) fail at once for `retry_after` seconds;
 - a watcher per event loop that asks each server for its run_id every `check_every` seconds; when
-  one answers again (or answers with a new run_id: it restarted), the memberships changed meanwhile are done again and each local channel is sent `RECOVERED` (again each round until it arrives),
-  which the relay turns into a resync of every page.
+  one answers again (or with a new run_id: it restarted), the memberships changed meanwhile are
+  done again and each local channel is sent `RECOVERED` (each round until it arrives), which the
+  relay turns into a resync of every page.
 """
 
 from __future__ import annotations
