@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379/0}"
 run() { .venv/bin/python -m pytest -q -p no:cacheprovider -s "$@"; }
-DEATHMATCH_CHAOS_IDLE=600 DEATHMATCH_CHAOS_READ_TIMEOUT=15 DEATHMATCH_CHAOS_BLOCKING_READ=5 \
+DEATHMATCH_CHAOS_IDLE=600 DEATHMATCH_CHAOS_READ_TIMEOUT=15 \
   run tests/chaos/test_idle_sockets.py
 DEATHMATCH_CHAOS_SOCKETS=5000 run tests/chaos/test_many_sockets.py
 DEATHMATCH_CHAOS_REQUESTS=3000 run tests/chaos/test_concurrency.py

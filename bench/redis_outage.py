@@ -33,7 +33,7 @@ def main() -> None:
                        env={**env, "DATABASE_URL": database, "DJANGO_SETTINGS_MODULE": "config.settings"})
         redis = RedisServer(workdir)
         server = Daphne(workdir, database, redis.url,
-                        DEATHMATCH_REDIS_SOCKET_TIMEOUT="6", DEATHMATCH_REDIS_BLOCKING_READ="2")
+                        DEATHMATCH_REDIS_SOCKET_TIMEOUT="6")
         try:
             print(f"load average {os.getloadavg()[0]:.1f}")
             print("\n".join(asyncio.run(_scenario(server, redis, make_match(server)))))

@@ -147,16 +147,11 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 REDIS_URLS = [url for url in re.split(r"[\s,]+", os.environ.get("REDIS_URLS", "").strip()
                                        or os.environ.get("REDIS_URL", "").strip()) if url]
 REDIS_URL = REDIS_URLS[0] if REDIS_URLS else ""
-# Redis timeouts (seconds).  The channel layer waits for messages with a
-# blocking read (BZPOPMIN) of DEATHMATCH_REDIS_BLOCKING_READ seconds; its
-# socket read timeout must be longer (redis-py 8 defaults it to 5 s, the same
-# as the blocking read, which closed idle websockets every ~5 s).  The cache
-# (presence) uses short timeouts: a page never waits long for a frozen Redis.
-REDIS_BLOCKING_READ = _env_float("DEATHMATCH_REDIS_BLOCKING_READ", 5.0)
+# Redis timeouts (seconds).  The channel layer's connections read with REDIS_SOCKET_TIMEOUT (its own
+# calls give up sooner: config/channel_layer.py).  The cache (presence) uses short timeouts: a page
+# never waits long for a frozen Redis.
 REDIS_SOCKET_TIMEOUT = _env_float("DEATHMATCH_REDIS_SOCKET_TIMEOUT", 15.0)
 REDIS_CONNECT_TIMEOUT = _env_float("DEATHMATCH_REDIS_CONNECT_TIMEOUT", 1.0)
-# connections per web process (the channel layer's pool; commands wait for a free one past this)
-REDIS_POOL_SIZE = int(os.environ.get("DEATHMATCH_REDIS_POOL_SIZE", "") or 500)
 REDIS_CACHE_TIMEOUT = _env_float("DEATHMATCH_REDIS_CACHE_TIMEOUT", 0.25)
 # presence (matches/presence.py): a connection not refreshed for this long no longer counts
 DEATHMATCH_PRESENCE_TTL = _env_float("DEATHMATCH_PRESENCE_TTL", 60.0)
@@ -164,10 +159,10 @@ DEATHMATCH_PRESENCE_TTL = _env_float("DEATHMATCH_PRESENCE_TTL", 60.0)
 DEATHMATCH_PRACTICE_ABANDONED_AFTER = _env_float("DEATHMATCH_PRACTICE_ABANDONED_AFTER", 30 * 60.0)
 #: Channel and cache key prefix in Redis (benchmarks and tests sharing one Redis set their own).
 REDIS_PREFIX = os.environ.get("DEATHMATCH_REDIS_PREFIX", "").strip()
-#: "core": the resilient RedisChannelLayer below (one list push per socket); "pubsub": channels_redis's
-#: RedisPubSubChannelLayer (one PUBLISH per group message, each web process fans it out to its own
-#: sockets).  bench/fanout.py measures both (bench/README.md).
-CHANNEL_LAYER_KIND = os.environ.get("DEATHMATCH_CHANNEL_LAYER", "core").strip() or "core"
+#: "pubsub": config/channel_layer.py (channels_redis's pub/sub layer with the outage handling);
+#: "core": channels_redis's list-based RedisChannelLayer as it is (no outage handling), which
+#: bench/fanout.py can measure against it (bench/README.md).
+CHANNEL_LAYER_KIND = os.environ.get("DEATHMATCH_CHANNEL_LAYER", "pubsub").strip() or "pubsub"
 if REDIS_URL:
     _REDIS_HOSTS = [{
         "address": url,
@@ -181,20 +176,16 @@ if REDIS_URL:
             "BACKEND": "config.channel_layer.ResilientRedisChannelLayer",
             "CONFIG": {
                 "hosts": _REDIS_HOSTS,
-                "blocking_read": REDIS_BLOCKING_READ,
-                "pool_size": REDIS_POOL_SIZE,
-                "pool_timeout": 10.0,
-                # a broadcast (group_send) / group_add/discard that takes longer is abandoned, logged,
-                # and Redis is not asked again for a second (the pages resync when it answers)
-                "send_timeout": 2.0,
-                "group_timeout": 5.0,
+                # a call that takes longer is abandoned and logged, and Redis is not asked again for
+                # a second; the pages resync when it answers
+                "timeout": 2.0,
                 **({"prefix": REDIS_PREFIX} if REDIS_PREFIX else {}),
             },
         }
     }
-    if CHANNEL_LAYER_KIND == "pubsub":
+    if CHANNEL_LAYER_KIND == "core":
         CHANNEL_LAYERS["default"] = {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {"hosts": _REDIS_HOSTS, **({"prefix": REDIS_PREFIX} if REDIS_PREFIX else {})},
         }
     # shared cache: presence ("who is connected") across web processes, on the first Redis server

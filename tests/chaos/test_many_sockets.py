@@ -46,11 +46,12 @@ def test_two_thousand_sockets_connect_and_leave_on_one_process(chaos_db: str, re
 
 
 def _group_size(redis: RedisServer, match_id: int, *, relay: bool = False) -> int:
-    """Members of the spectators' own group (none: sockets hold no layer channel), or of its relay
-    group (one per web process: matches/live/relay.py)."""
-    keys = [k for k in redis.command("--scan", "--pattern", f"*match-{match_id}-watch*").split()
-            if k and (":relay-" in k) == relay and redis.command("type", k).strip() == "zset"]
-    return sum(int(redis.command("zcard", k).strip() or 0) for k in keys)
+    """Subscribers of the spectators' own group (none: sockets hold no layer channel), or of its relay
+    group (one per web process: matches/live/relay.py), as Redis counts them (PUBSUB NUMSUB)."""
+    names = [n for n in redis.command("PUBSUB", "CHANNELS", f"*match-{match_id}-watch").split()
+             if n and ("relay-" in n) == relay]
+    counts = redis.command("PUBSUB", "NUMSUB", *names).split()[1::2] if names else []
+    return sum(int(count) for count in counts)
 
 
 def _presence(http: Http, host: str) -> str:

@@ -33,7 +33,7 @@ WATCHERS = 3
 
 def test_redis_killed_and_frozen_under_a_live_match(chaos_db: str, redis_server: RedisServer, workdir: Path) -> None:
     server = Daphne(workdir, chaos_db, redis_server.url,
-                    DEATHMATCH_REDIS_SOCKET_TIMEOUT="6", DEATHMATCH_REDIS_BLOCKING_READ="2")
+                    DEATHMATCH_REDIS_SOCKET_TIMEOUT="6")
     try:
         match = make_match(server)
         try:
