@@ -30,8 +30,8 @@ LAYER_ERRORS = (LayerUnavailable, OSError, TimeoutError)
 DRAWING_TYPE = "relay.drawing"  # {"group", "origin", "drawing"}: an audience's drawing (delta.py)
 HTML_TYPE = "relay.html"  # {"group", "origin", "html", "give_way"}: markup to write as it is
 RECOVERED_TYPE = RECOVERED["type"]  # what the resilient layer sends each of its channels when Redis is back
-#: seconds after which a join adds the relay to its group again (channels_redis expires a group's
-#: members after `group_expiry`, a day by default)
+#: seconds after which a join adds the relay to its group again (the in-memory layer expires a
+#: group's members after `group_expiry`, a day by default; Redis pub/sub keeps them)
 REJOIN_AFTER = 3600.0
 #: a chat line (or alert) written to many sockets gives the loop a turn after this many (`deliver`)
 GIVE_WAY_EVERY = 50
@@ -150,7 +150,6 @@ class Relay:
     async def _run(self, channel: str) -> None:
         while True:
             try:
-                # (a cancellation ends the wait on Redis: config/channel_layer.py's receive)
                 message = await self.layer.receive(channel)
             except Exception as error:  # a layer without the resilient wrapper: wait, try again
                 log.warning("relay receive failed: %r", error)
