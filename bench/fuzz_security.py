@@ -381,7 +381,7 @@ def main() -> None:
         db.get("OPTIONS", {}).pop("pool", None)
         db.setdefault("TEST", {})["NAME"] = f"test_fuzz_security_{os.getpid()}" if "postgresql" in db["ENGINE"] else None
     layer: dict[str, Any] = settings.CHANNEL_LAYERS.get("default", {})
-    if "redis" in layer.get("BACKEND", ""):
+    if "redis" in layer.get("BACKEND", "").lower():
         layer.setdefault("CONFIG", {})["prefix"] = f"fuzz{os.getpid()}"
     logs = args.logs or Path(tempfile.mkdtemp(prefix="fuzz-logs-"))
     logs.mkdir(parents=True, exist_ok=True)
