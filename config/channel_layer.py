@@ -37,6 +37,15 @@ class LayerUnavailable(Exception):
     """Redis did not answer (or has just failed and is not asked again yet)."""
 
 
+def raise_if_cancelled() -> None:
+    """redis-py loses a cancellation that lands as its reply arrives (the call returns the reply):
+    the task is still being cancelled, so it is raised here (a consumer torn down, the watcher at a
+    loop's end, which otherwise ran for ever)."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
 @dataclass
 class _Loop:
     """One event loop's view of Redis (redis-py's connections belong to the loop that made them)."""
@@ -96,7 +105,9 @@ class ResilientRedisChannelLayer:
         try:
             async with asyncio.timeout(limit or self.timeout):  # a frozen Redis (SIGSTOP) must not hang a call
                 result = await call
+            raise_if_cancelled()
         except REDIS_ERRORS as error:
+            raise_if_cancelled()
             if not state.failed:
                 log.warning("Redis channel layer unavailable (%s); live updates paused", type(error).__name__)
             state.failed[key] = time.monotonic()
@@ -157,7 +168,9 @@ class ResilientRedisChannelLayer:
                 try:
                     async with asyncio.timeout(self.timeout):
                         run_id = str((await client.info("server")).get("run_id", ""))
+                    raise_if_cancelled()
                 except REDIS_ERRORS as error:
+                    raise_if_cancelled()
                     if index not in state.down:
                         log.warning("Redis server %d of %d does not answer (%s)", index + 1, len(state.clients),
                                     type(error).__name__)
@@ -176,6 +189,7 @@ class ResilientRedisChannelLayer:
                 state.unsure.clear()
             if state.unheard:  # a RECOVERED published before the subscription was back is lost
                 await self._tell(state)
+            raise_if_cancelled()
 
     async def _recover(self, state: _Loop) -> None:
         """Memberships changed during the outage are done again: adding then discarding puts the layer

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 
 import pytest
 
@@ -40,4 +41,31 @@ async def test_a_message_and_a_group_message_arrive() -> None:
     await layer.group_add("readers", channel)
     await layer.group_send("readers", {"type": "hello", "n": 2})
     assert await layer.receive(channel) == {"type": "hello", "n": 2}
+    await layer.flush()
+
+
+async def test_a_task_cancelled_while_redis_answers_ends() -> None:
+    """redis-py returns a reply whose call was cancelled as it arrived: the layer's watcher (which a
+    closing event loop cancels) and a task of bounded calls (a consumer torn down) still end, each
+    time, wherever the cancellation lands (CI hung 300 s closing a test's loop on the watcher)."""
+    layer = ResilientRedisChannelLayer(hosts=[os.environ["REDIS_URL"]], check_every=0.001,
+                                       prefix=f"cancel{os.getpid()}")
+
+    async def sending() -> None:
+        while True:
+            await layer.group_send("nobody", {"type": "hello"})
+
+    stuck = []
+    for round_ in range(150):
+        task = asyncio.ensure_future(sending())
+        await asyncio.sleep(random.random() * 0.01)
+        watcher = layer._loop().watcher  # (this loop's: started by the first call)
+        assert watcher is not None
+        for each in (task, watcher):
+            each.cancel()
+            await asyncio.wait([each], timeout=2)
+            if not each.done():
+                stuck.append(round_)
+                each.cancel()
+    assert not stuck, f"{len(stuck)} of 150 cancelled tasks kept running"
     await layer.flush()
