@@ -140,8 +140,10 @@ def test_finished_jobs_are_deleted_a_day_after_and_waiting_ones_never(
         with django_capture_on_commit_callbacks(execute=True):
             play(match, 1, "C3")
         assert bots.sweep_bots(SMALL) == 1  # the bot's first move: its job finished now
+        # a square the bot did not take (the easy computer plays at random)
+        second = next(square for square in ("D4", "B2") if not any(square in text for text in moves(match, 2)))
         with django_capture_on_commit_callbacks(execute=True):
-            play(match, 1, "D4")
+            play(match, 1, second)
         waiting = jobs(status=TaskResultStatus.READY)
         assert len(waiting) == 1
         clock.shift(bots.KEEP_FINISHED.total_seconds() - 1)
