@@ -163,14 +163,13 @@ class ResilientRedisChannelLayer:
     async def _watch(self, state: _Loop) -> None:
         while True:
             await asyncio.sleep(self.check_every)
+            raise_if_cancelled()  # (one lost in the round before)
             back = False
             for index, client in enumerate(state.clients):
                 try:
                     async with asyncio.timeout(self.timeout):
                         run_id = str((await client.info("server")).get("run_id", ""))
-                    raise_if_cancelled()
                 except REDIS_ERRORS as error:
-                    raise_if_cancelled()
                     if index not in state.down:
                         log.warning("Redis server %d of %d does not answer (%s)", index + 1, len(state.clients),
                                     type(error).__name__)
@@ -189,7 +188,6 @@ class ResilientRedisChannelLayer:
                 state.unsure.clear()
             if state.unheard:  # a RECOVERED published before the subscription was back is lost
                 await self._tell(state)
-            raise_if_cancelled()
 
     async def _recover(self, state: _Loop) -> None:
         """Memberships changed during the outage are done again: adding then discarding puts the layer
