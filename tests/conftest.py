@@ -26,6 +26,15 @@ REDIS = bool(os.environ.get("REDIS_URL"))
 TEMPLATED = POSTGRES and testdb.templated()
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """WhiteNoise looks a static file up when it is asked for (as with DEBUG on) instead of indexing
+    every file of STATIC_ROOT each time the middleware is built: every test client builds its own
+    chain, and the index was ~220 s of a CI run's CPU."""
+    from django.conf import settings
+
+    settings.WHITENOISE_AUTOREFRESH = True
+
+
 @pytest.fixture(scope="session")
 def django_db_keepdb(request: pytest.FixtureRequest) -> bool:
     """A templated worker's database is already there when pytest-django's setup looks for it (and
