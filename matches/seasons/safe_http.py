@@ -17,8 +17,10 @@ its address, not ours to check).
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import socket
+import ssl
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -157,12 +159,19 @@ class _Body(httpx.SyncByteStream):
             close()
 
 
+@functools.cache
+def _ssl_context() -> ssl.SSLContext:
+    """One verifying context per process, shared by every pool (a context is safe to share between
+    threads): building one reads the whole CA bundle, tens of milliseconds a client."""
+    return httpx.create_ssl_context()
+
+
 class GuardedTransport(httpx.BaseTransport):
     """An httpx transport over an httpcore pool on `GuardedBackend`."""
 
     def __init__(self, *, allow_private: bool = False) -> None:
         self._pool = httpcore.ConnectionPool(
-            ssl_context=httpx.create_ssl_context(),
+            ssl_context=_ssl_context(),
             network_backend=GuardedBackend(allow_private=allow_private),
             max_connections=10,
         )

@@ -27,6 +27,9 @@ from tests.matches.discord.conftest import BOT, CHANNEL, HOST, KEY, PEOPLE, Pers
 #: Discord user a minute (10), and this module's tests share one server, so HOST alone would pass it
 TESTER = Person("1500000000000000002", "tester", "Tester")
 COHOST = Person("1500000000000000003", "cohost", "Co-host")
+#: one client for every post (not httpx.post's client a call, which builds an SSL context each time);
+#: no kept-alive connections, so a post never goes out on one to a server a test has stopped
+HTTP = httpx.Client(timeout=10, limits=httpx.Limits(max_keepalive_connections=0))
 LINK = re.compile(r"https?://[^\s)]+/(?P<kind>[phw])/(?P<token>[A-Za-z0-9_-]+)/")
 
 
@@ -47,7 +50,7 @@ def interact(live: tuple[Server, FakeDiscord], interaction: dict[str, Any], *,
     if "token" in interaction:
         fake.interaction(interaction["token"], user.get("id", ""), interaction.get("channel_id", ""))
     body = json.dumps(interaction).encode()
-    response = httpx.post(f"{(to or server).url}/discord/interactions/", content=body, timeout=10,
+    response = HTTP.post(f"{(to or server).url}/discord/interactions/", content=body,
                           headers={"Content-Type": "application/json",
                                    **(sign(KEY, body) if headers is None else headers)})
     if response.status_code == 200:
