@@ -270,8 +270,9 @@ DEATHMATCH_INPROCESS_CLOCKS = _env_bool("DEATHMATCH_INPROCESS_CLOCKS", True)
 # Computer players' turns are jobs (matches/play/bots.py) of Django's tasks framework (the
 # django-tasks backport) on its database backend: the same tables on SQLite and PostgreSQL, so the
 # embedded default needs no other service.  Two lanes: quick moves (easy, normal, or a person
-# waiting) and strong searches.  Workers (`run_bots`, or threads of the web process beside the
-# clocks) look for a job every DEATHMATCH_BOT_POLL seconds when idle.
+# waiting) and strong searches.  Workers: threads of the web process beside the clocks, which the
+# process's own commits wake, or `run_bots`, which looks for a job every DEATHMATCH_BOT_POLL seconds
+# when idle.
 TASKS = {
     "default": {
         "BACKEND": "django_tasks_db.DatabaseBackend",

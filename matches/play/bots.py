@@ -24,7 +24,10 @@ jobs, so an easy reply never waits behind a strong search, the other takes any j
 the highest priority first, so a free worker takes an easy job before an earlier
 strong one.  Workers: `WORKER` (threads of each web server process, beside the clock
 sweeper) or `manage.py run_bots` (one process each, any number, on any machine that
-reaches the database).
+reaches the database).  A web process's own commits ring its lanes (`ring`): a bot
+there replies as soon as its turn is committed, and its idle lanes look for jobs made
+elsewhere once a second; a `run_bots` lane learns of a job only by looking
+(`DEATHMATCH_BOT_POLL`).
 
 Nothing twice, nothing lost: a job is taken by one worker (the backend's `SELECT ...
 FOR UPDATE SKIP LOCKED`, an exclusive transaction on SQLite); the worker then claims
@@ -56,13 +59,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Q
-from django.db.utils import DatabaseError
+from django.db import close_old_connections, transaction
+from django.db.models import Min, Q
+from django.db.utils import DatabaseError, OperationalError
 from django.utils import timezone
-from django_tasks import task
-from django_tasks_db.models import DBTaskResult
-from django_tasks_db.utils import exclusive_transaction
+from django_tasks import TaskResultStatus, task
+from django_tasks_db.models import DBTaskResult, get_date_max
+from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
 from games import bots as computer
 from games.bots.search import Strength
@@ -184,9 +187,15 @@ def enqueue_turns(match_id: int, *, delay: timedelta | None = None) -> int:
                       .update(bot_claim=key, bot_claimed_at=None))
             if queued:
                 run_after = None if delay is None else timezone.now() + delay
-                bot_turn.using(queue_name=lane, priority=priority, run_after=run_after).enqueue(seat.pk, key)
+                _enqueue(seat.pk, key, lane=lane, priority=priority, run_after=run_after)
                 enqueued += 1
     return enqueued
+
+
+def _enqueue(seat_id: int, key: str, *, lane: str, priority: int, run_after: datetime | None = None) -> None:
+    """Insert a bot job, and ring this process's lanes once it is committed."""
+    bot_turn.using(queue_name=lane, priority=priority, run_after=run_after).enqueue(seat_id, key)
+    transaction.on_commit(ring)
 
 
 def on_change(match_id: int, moved: object) -> None:
@@ -382,7 +391,8 @@ def reap(now: datetime | None = None) -> int:
             if job is None:
                 continue  # another worker's reaper has it, or it finished meanwhile
             job.set_failed(LeaseExpired(f"its worker ({', '.join(job.worker_ids)}) stopped"))
-            bot_turn.using(queue_name=job.queue_name, priority=job.priority).enqueue(*job.task_result.args)
+            seat_id, key = job.task_result.args
+            _enqueue(seat_id, key, lane=job.queue_name, priority=job.priority)
             log.warning("bot job %s lost its worker: enqueued again", pk)
             retaken += 1
     return retaken
@@ -401,46 +411,96 @@ def _worker_id(lane: str) -> str:
     return f"{socket.gethostname()[:40]}-{os.getpid()}-{lane}"[:64]
 
 
+#: each lane thread's bell (`ring`): set when this process commits a bot job, so that the lane takes it at once
+_BELLS: set[threading.Event] = set()
+#: how often a lane that its process's commits ring (a web process's, which enqueues the jobs) still looks
+#: for jobs made elsewhere (a management command; a web process whose lanes are off)
+RUNG_POLL = 1.0
+
+
+def ring() -> None:
+    """A bot job was committed in this process: every lane of the process looks at once."""
+    for bell in list(_BELLS):
+        bell.set()
+
+
+def _next_delayed(lanes: tuple[str, ...], now: datetime) -> datetime | None:
+    """When the earliest job of `lanes` enqueued to run later (`RETRY`) becomes ready."""
+    later: datetime | None = (DBTaskResult.objects.filter(
+        task_path=bot_turn.module_path, queue_name__in=lanes, status=TaskResultStatus.READY,
+        run_after__gt=now, run_after__lt=get_date_max()).aggregate(at=Min("run_after"))["at"])
+    return later
+
+
 class Lane:
-    """One worker thread: the backend's own worker loop (django-tasks-db's `db_worker`, whose
-    command cannot run in a thread: it installs signal handlers) on some lanes, started again
-    after a database error (not migrated yet)."""
+    """One worker thread on some lanes: every ready job (`take`, `run_job`), then a sleep until its
+    bell rings (a job committed in this process), the next delayed job is due, or `poll` seconds
+    have passed (jobs other processes enqueued).  Started again after a database error (not
+    migrated yet)."""
 
-    def __init__(self, lanes: tuple[str, ...], number: int) -> None:
-        # the loop of the backend's `db_worker` command, its public class
-        from django_tasks_db.management.commands.db_worker import Worker as BackendWorker
-
+    def __init__(self, lanes: tuple[str, ...], number: int, poll: float) -> None:
         self.lanes = lanes
+        self.poll = poll
         self.stopped = threading.Event()
-        self.worker = BackendWorker(queue_names=list(lanes), interval=float(settings.DEATHMATCH_BOT_POLL),
-                                    batch=False, backend_name="default", startup_delay=False, max_tasks=None,
-                                    worker_id=_worker_id(f"{number}{'q' if lanes == (QUICK,) else 'a'}"),
-                                    excluded_queue_names=[])
+        self.bell = threading.Event()
+        self.asleep = threading.Event()  # set while it waits for its bell
+        self.worker_id = _worker_id(f"{number}{'q' if lanes == (QUICK,) else 'a'}")
+        _BELLS.add(self.bell)
         self.thread = runtime.start_worker(self.serve, name=f"deathmatch-bots-{'-'.join(lanes)}")
 
     def serve(self) -> None:
         warned = False
         while not self.stopped.is_set():
+            wait = self.poll
             try:
-                self.worker.run()
+                self.bell.clear()  # a job committed from now on rings the sleep below
+                close_old_connections()
+                self.drain()
+                now = timezone.now()
+                later = _next_delayed(self.lanes, now)
+                if later is not None:
+                    wait = min(wait, (later - now).total_seconds())
+                warned = False
             except DatabaseError as error:
-                if not warned:
-                    log.warning("bot lane %s: database not ready (%s)", ",".join(self.lanes), error)
-                    warned = True
+                locked = isinstance(error, OperationalError) and is_locked_database_exception(error)
+                if not locked:  # (SQLite busy: look again after the poll; not migrated yet: said once)
+                    if not warned:
+                        log.warning("bot lane %s: database not ready (%s)", ",".join(self.lanes), error)
+                        warned = True
+                    wait = max(wait, 1.0)
             except Exception:
                 log.exception("bot lane %s failed; retrying", ",".join(self.lanes))
-            self.stopped.wait(1.0)
+                wait = max(wait, 1.0)  # not rung early: a failure on every job would flood the log
+                self.stopped.wait(wait)
+                continue
+            self.asleep.set()
+            self.bell.wait(wait)
+            self.asleep.clear()
+        close_old_connections()
+
+    def drain(self) -> None:
+        """Every job of the lanes that is ready, the highest priority first."""
+        while not self.stopped.is_set() and (job := take(self.lanes, self.worker_id)) is not None:
+            try:
+                run_job(job)
+            except Exception:  # recorded on its row; one broken match must not stop the other bots
+                log.exception("bot job %s failed", job.pk)
+            close_old_connections()
 
     def stop(self) -> None:
         self.stopped.set()
-        self.worker.running = False
+        self.bell.set()
+        _BELLS.discard(self.bell)
 
 
 @contextlib.contextmanager
 def _rounds() -> Iterator[runtime.Step]:
     """While the worker runs: its lane threads take the jobs; its rounds catch up once, then take
     back the jobs of workers that died (and, once an hour, delete old finished jobs)."""
-    lanes = [Lane(served, number) for number, served in enumerate(LANE_THREADS)]
+    # a web process enqueues the jobs its commits make, and rings its lanes; a `run_bots` process
+    # learns of them only by looking
+    poll = RUNG_POLL if runtime.is_web_server() else float(settings.DEATHMATCH_BOT_POLL)
+    lanes = [Lane(served, number, poll) for number, served in enumerate(LANE_THREADS)]
     caught_up = False
     pruned: datetime | None = None
 

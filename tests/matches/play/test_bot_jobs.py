@@ -166,6 +166,39 @@ def test_a_job_is_taken_by_one_of_two_workers(make_match: Any, play: Any) -> Non
     assert errors == [] and len(taken) == 2 and taken.count(None) == 1
 
 
+@pytest.fixture
+def lane() -> Any:
+    """A lane thread of this process (quick jobs) that would look for jobs on its own only once an
+    hour: what it plays sooner, its bell or a delayed job's time made it take."""
+    started = bots.Lane((bots.QUICK,), 0, poll=3600)
+    yield started
+    started.stop()
+    started.thread.join(timeout=30)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lane_asleep_is_rung_by_the_commit_that_enqueues_a_job_in_its_process(
+        make_match: Any, play: Any, lane: Any) -> None:
+    match = person_against(make_match, "easy")
+    assert lane.asleep.wait(30)  # it found nothing to do
+    play(match, 1, "C3")  # committed: its job is enqueued, and the lane rung
+    _until(lambda: len(moves(match, 2)) == 1, seconds=60)
+    assert lane.asleep.wait(30)
+    play(match, 1, "C4")
+    _until(lambda: len(moves(match, 2)) == 2, seconds=60)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lane_wakes_when_a_job_enqueued_to_run_later_is_due(make_match: Any, play: Any, lane: Any) -> None:
+    match = person_against(make_match, "easy")
+    bots.set_bot(match, 2, "")
+    play(match, 1, "C3")
+    assert lane.asleep.wait(30)
+    Seat.objects.filter(match=match, number=2).update(bot="easy")  # no commit of the match: no job yet
+    assert bots.enqueue_turns(match.pk, delay=dt.timedelta(seconds=1)) == 1  # (a retry's delay)
+    _until(lambda: len(moves(match, 2)) == 1, seconds=60)
+
+
 def _database_url() -> str:
     """This test process's database (the test database), for a worker process."""
     s = connection.settings_dict
