@@ -24,7 +24,9 @@ class Communicator(WebsocketCommunicator):
         match's eighth socket timed out once): a handshake is waited for, not timed."""
         return await super().connect(timeout)
 
-    async def receive_from(self, timeout: float = 1) -> str:
+    async def receive_from(self, timeout: float = 10) -> str:
+        """A frame, waited for up to 10 s (channels' 1 s, as for the handshake above, times a frame
+        instead of waiting for it)."""
         data = await super().receive_from(timeout)
         assert isinstance(data, str), f"a binary frame: {data[:200]!r}"
         return data
