@@ -1,5 +1,6 @@
-"""What a web process costs while nobody uses it: one daphne on the embedded defaults (an SQLite
-file in a temporary directory, its clock sweeper and bot lanes in-process), its CPU over a window.
+"""What a web process costs while nobody uses it: one daphne as the browser tests start it (the
+embedded defaults: an SQLite file in a temporary directory, its clock sweeper and bot lanes
+in-process), its CPU over a window.
 
     .venv/bin/python bench/idle_server.py [--seconds 30]
 
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests import servers  # noqa: E402
+from tests.browser.conftest import Server  # noqa: E402
 
 
 def cpu_seconds(pid: int) -> float:
@@ -33,19 +33,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as workdir:
-        env = {**os.environ, "DATABASE_URL": f"sqlite:///{workdir}/db.sqlite3", "DJANGO_DEBUG": "1",
-               "DJANGO_SETTINGS_MODULE": "config.settings"}
-        env.pop("REDIS_URL", None)
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
-        port = servers.free_port()
-        proc = servers.start_daphne(port, env, Path(workdir) / "daphne.log")
+        server = Server(Path(workdir))
         try:
+            assert server.proc is not None
             time.sleep(3)  # the workers start once Django is ready
-            start, began = cpu_seconds(proc.pid), time.monotonic()
+            start, began = cpu_seconds(server.proc.pid), time.monotonic()
             time.sleep(args.seconds)
-            used, took = cpu_seconds(proc.pid) - start, time.monotonic() - began
+            used, took = cpu_seconds(server.proc.pid) - start, time.monotonic() - began
         finally:
-            servers.stop(proc)
+            server.stop()
     print(f"idle web process: {100 * used / took:.1f} % of a core over {took:.0f} s")
 
 

@@ -365,17 +365,24 @@ def run_job(job: DBTaskResult[Any, Any], strengths: Mapping[str, Strength] = STR
     return moved
 
 
+def run_ready(lanes: tuple[str, ...] = LANES, worker_id: str = "", strengths: Mapping[str, Strength] = STRENGTHS,
+              stop: threading.Event | None = None) -> int:
+    """Every ready job of `lanes`, in this thread, the highest priority first, until none is left
+    (or `stop` is set); the moves applied."""
+    played = 0
+    while (stop is None or not stop.is_set()) and (job := take(lanes, worker_id)) is not None:
+        try:
+            played += run_job(job, strengths)
+        except Exception:  # recorded on its row; one broken match must not stop the other bots
+            log.exception("bot job %s failed", job.pk)
+    return played
+
+
 def sweep_bots(strengths: Mapping[str, Strength] = STRENGTHS) -> int:
     """Catch up (`enqueue_due`), then run every ready bot job in this thread, in lane order
     (`run_bots --once`); the moves applied."""
     enqueue_due()
-    played = 0
-    while (job := take()) is not None:
-        try:
-            played += run_job(job, strengths)
-        except Exception:  # one broken match must not stop the other bots
-            log.exception("bot job %s failed", job.pk)
-    return played
+    return run_ready(strengths=strengths)
 
 
 def reap(now: datetime | None = None) -> int:
@@ -433,7 +440,7 @@ def _next_delayed(lanes: tuple[str, ...], now: datetime) -> datetime | None:
 
 
 class Lane:
-    """One worker thread on some lanes: every ready job (`take`, `run_job`), then a sleep until its
+    """One worker thread on some lanes: every ready job (`run_ready`), then a sleep until its
     bell rings (a job committed in this process), the next delayed job is due, or `poll` seconds
     have passed (jobs other processes enqueued).  Started again after a database error (not
     migrated yet)."""
@@ -451,41 +458,30 @@ class Lane:
     def serve(self) -> None:
         warned = False
         while not self.stopped.is_set():
+            self.asleep.clear()
+            self.bell.clear()  # a job committed from now on rings the sleep below
             wait = self.poll
             try:
-                self.bell.clear()  # a job committed from now on rings the sleep below
                 close_old_connections()
-                self.drain()
+                run_ready(self.lanes, self.worker_id, stop=self.stopped)
                 now = timezone.now()
                 later = _next_delayed(self.lanes, now)
                 if later is not None:
                     wait = min(wait, (later - now).total_seconds())
                 warned = False
             except DatabaseError as error:
-                locked = isinstance(error, OperationalError) and is_locked_database_exception(error)
-                if not locked:  # (SQLite busy: look again after the poll; not migrated yet: said once)
+                busy = isinstance(error, OperationalError) and is_locked_database_exception(error)
+                if not busy:  # (SQLite busy: looked at again after the poll) not migrated yet: said once
                     if not warned:
                         log.warning("bot lane %s: database not ready (%s)", ",".join(self.lanes), error)
                         warned = True
                     wait = max(wait, 1.0)
             except Exception:
                 log.exception("bot lane %s failed; retrying", ",".join(self.lanes))
-                wait = max(wait, 1.0)  # not rung early: a failure on every job would flood the log
-                self.stopped.wait(wait)
-                continue
+                wait = max(wait, 1.0)
             self.asleep.set()
             self.bell.wait(wait)
-            self.asleep.clear()
         close_old_connections()
-
-    def drain(self) -> None:
-        """Every job of the lanes that is ready, the highest priority first."""
-        while not self.stopped.is_set() and (job := take(self.lanes, self.worker_id)) is not None:
-            try:
-                run_job(job)
-            except Exception:  # recorded on its row; one broken match must not stop the other bots
-                log.exception("bot job %s failed", job.pk)
-            close_old_connections()
 
     def stop(self) -> None:
         self.stopped.set()
