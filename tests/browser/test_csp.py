@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def csp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     if not os.path.exists(CHROMIUM):
-        pytest.skip("Debian chromium is not installed")
+        pytest.skip("Debian chromium-headless-shell is not installed")
     if not (ROOT / "static/vendor/htmx.min.js").exists():
         pytest.skip("static/vendor is not built (run .ci/install)")
     before = os.environ.get("DEATHMATCH_CSP")

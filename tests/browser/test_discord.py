@@ -38,7 +38,7 @@ def discord() -> Iterator[FakeDiscord]:
 
 def bot(tmp_path_factory: pytest.TempPathFactory, discord: FakeDiscord, token: str) -> Server:
     if not os.path.exists(CHROMIUM):
-        pytest.skip("Debian chromium is not installed")
+        pytest.skip("Debian chromium-headless-shell is not installed")
     if not (ROOT / "static/vendor/htmx.min.js").exists():
         pytest.skip("static/vendor is not built (run .ci/install)")
     public = KEY.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()

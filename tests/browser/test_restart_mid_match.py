@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.redis]
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     if not os.path.exists(CHROMIUM):
-        pytest.skip("Debian chromium is not installed")
+        pytest.skip("Debian chromium-headless-shell is not installed")
     if shutil.which("redis-server") is None or NGINX is None:
         pytest.skip("redis-server and nginx are needed")
     workdir = tmp_path_factory.mktemp("restart")
