@@ -16,6 +16,9 @@ spectator, host, How to play, a season's public page) prints:
   files it names (with the time it says each costs), with the `lighthouse` npm package (a devDependency:
   `npm install --include=dev`) driving /usr/bin/chromium (CHROME_PATH).
 
+Both need Debian's desktop `chromium` (`apt-get install --no-install-recommends chromium`): Lighthouse
+starts a browser of its own, which the tests' `chromium-headless-shell` (what `.ci/install` brings) is not.
+
 Run it on a quiet machine: performance is a timing, the other three scores are not.
 """
 
@@ -110,6 +113,8 @@ def _lighthouse(url: str, workdir: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> None:
+    if not os.path.exists(CHROMIUM):
+        sys.exit(f"{CHROMIUM} is missing: apt-get install --no-install-recommends chromium")
     only = [a.split("=", 1)[1] for a in argv if a.startswith("--only=")]  # e.g. --only=home,seat
     workdir = Path(tempfile.mkdtemp(prefix="bench-lighthouse-"))
     urls, proc = _pages(workdir)

@@ -23,8 +23,8 @@ from tests import servers
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-# Debian's headless build of chromium (the same engine, without the desktop browser's windows and GPU
-# process; Playwright's own headless default is this shell too): a browser test costs ~40 % less CPU
+# Debian's headless build of chromium (the same engine without the desktop browser around it; Playwright's
+# own headless default is this shell too): a browser test costs ~40 % less CPU than the desktop chromium
 CHROMIUM = "/usr/bin/chromium-headless-shell"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -215,6 +215,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
                 report.sections.append((f"daphne {server.url} log, last {len(lines)} lines", "\n".join(lines)))
 
 
+def skip_without_browser() -> None:
+    """Skip the test when this machine cannot run the browser or serve the pages' scripts."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian chromium-headless-shell is not installed")
+    if not (ROOT / "static/vendor/htmx.min.js").exists():
+        pytest.skip("static/vendor is not built (run .ci/install)")
+
+
 @functools.cache
 def _migrated() -> Path:
     """A database file migrated once per test process, which each server starts from a copy of:
@@ -230,10 +238,7 @@ def _migrated() -> Path:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Debian chromium-headless-shell is not installed")
-    if not (ROOT / "static/vendor/htmx.min.js").exists():
-        pytest.skip("static/vendor is not built (run .ci/install)")
+    skip_without_browser()
     srv = Server(tmp_path_factory.mktemp("browser"))
     yield srv
     srv.stop()

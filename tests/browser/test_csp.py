@@ -15,17 +15,14 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, CHROMIUM, ROOT, TIMEOUT, Server, StartMatch, cell, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, StartMatch, cell, skip_without_browser, wait_connected
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def csp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Debian chromium-headless-shell is not installed")
-    if not (ROOT / "static/vendor/htmx.min.js").exists():
-        pytest.skip("static/vendor is not built (run .ci/install)")
+    skip_without_browser()
     before = os.environ.get("DEATHMATCH_CSP")
     os.environ["DEATHMATCH_CSP"] = "1"  # the production policy, with debug on for the test server
     try:

@@ -6,7 +6,6 @@ the player plays a move from the seat link of their DM."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -21,7 +20,7 @@ from matches.discord.hosting import TOKEN_REFUSED
 from tests.discordserver import APPLICATION, BOT_TOKEN, FakeDiscord
 from tests.matches.discord.conftest import HOST, PEOPLE, new_command, sign
 
-from .conftest import ARTIFACTS, CHROMIUM, ROOT, TIMEOUT, Server, cell, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, cell, skip_without_browser, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -37,10 +36,7 @@ def discord() -> Iterator[FakeDiscord]:
 
 
 def bot(tmp_path_factory: pytest.TempPathFactory, discord: FakeDiscord, token: str) -> Server:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Debian chromium-headless-shell is not installed")
-    if not (ROOT / "static/vendor/htmx.min.js").exists():
-        pytest.skip("static/vendor is not built (run .ci/install)")
+    skip_without_browser()
     public = KEY.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
     with pytest.MonkeyPatch.context() as env:
         for name, value in {"DISCORD_APPLICATION_ID": APPLICATION, "DISCORD_PUBLIC_KEY": public,

@@ -7,7 +7,6 @@ opens their seat.  Signing out takes the header back to the sign-in link."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,7 +18,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from tests.discordserver import APPLICATION, BOT_TOKEN, CLIENT_SECRET, FakeDiscord
 from tests.matches.discord.conftest import HOST, PEOPLE, command, new_command, sign
 
-from .conftest import ARTIFACTS, CHROMIUM, ROOT, TIMEOUT, Server
+from .conftest import ARTIFACTS, TIMEOUT, Server, skip_without_browser
 
 pytestmark = pytest.mark.browser
 
@@ -37,10 +36,7 @@ def discord() -> Iterator[FakeDiscord]:
 
 @pytest.fixture(scope="module")
 def signin_server(tmp_path_factory: pytest.TempPathFactory, discord: FakeDiscord) -> Iterator[Server]:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Debian chromium-headless-shell is not installed")
-    if not (ROOT / "static/vendor/htmx.min.js").exists():
-        pytest.skip("static/vendor is not built (run .ci/install)")
+    skip_without_browser()
     public = KEY.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
     with pytest.MonkeyPatch.context() as env:
         for name, value in {"DISCORD_APPLICATION_ID": APPLICATION, "DISCORD_PUBLIC_KEY": public,

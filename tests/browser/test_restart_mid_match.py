@@ -5,7 +5,6 @@ on each page's window is still there at the end)."""
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Iterator
 from typing import Any
@@ -15,15 +14,14 @@ import pytest
 from tests.chaos.cluster import NGINX, Cluster
 from tests.chaos.conftest import RedisServer
 
-from .conftest import CHROMIUM, TIMEOUT, _migrated, cell, wait_connected
+from .conftest import TIMEOUT, _migrated, cell, skip_without_browser, wait_connected
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Debian chromium-headless-shell is not installed")
+    skip_without_browser()
     if shutil.which("redis-server") is None or NGINX is None:
         pytest.skip("redis-server and nginx are needed")
     workdir = tmp_path_factory.mktemp("restart")
