@@ -3,9 +3,17 @@ the host, seat 1's first move clicked at a desktop (the clicks compose its text 
 and every page live: the host's, seat 1's, seat 2's on a phone (390x844) and a spectator's show it
 without a reload, with no script error.  Seat 1's link is opened on a small phone too once the match
 is on, a first visit: its board is in the first screen (issue 56, test_phone_first_screen.py's
-`first_screen`), and it follows the move live.  The clicks per game are tests/browser/flows.py's.
-Screenshots: test-artifacts/game-<slug>.png (seat 1), game-<slug>-phone.png (seat 2) and
-phone-<slug>-360x640.png (seat 1's first screen)."""
+`first_screen`), and it follows the move live; so does a spectator on the small phone.
+
+On the three phone pages (seat 2 at 390x844, seat 1 and the spectator at 360x640) the Chat button
+never covers the board (issue 41: the floating button covered the Lance Assembly legend and the
+edge of the Yinsh board): it is in the first screen, and at no scroll position from the top to
+the end of the page does its box meet the box of the board or of anything drawn in it (legends,
+facts, points).  It opens and closes the chat over the page.
+
+The clicks per game are tests/browser/flows.py's.  Screenshots: test-artifacts/game-<slug>.png
+(seat 1), game-<slug>-phone.png (seat 2), phone-<slug>-360x640.png (seat 1's first screen),
+chat-button-<slug>-<audience>-<width>.png and chat-button-open-<slug>-360.png."""
 
 from __future__ import annotations
 
@@ -24,6 +32,39 @@ pytestmark = pytest.mark.browser
 
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+#: at every scroll position of the page (a step of 60 px, and the very end): the boxes of the board
+#: and of everything in it that the Chat button's box meets, as "scrollY: element"
+OVERLAPS_JS = """() => {
+    const button = document.querySelector('.chat-toggle');
+    const parts = [document.getElementById('board'), ...document.querySelectorAll('#board *')];
+    const end = document.documentElement.scrollHeight - innerHeight;
+    const found = [];
+    for (let y = 0; ; y = Math.min(end, y + 60)) {
+        scrollTo(0, y);
+        const b = button.getBoundingClientRect();
+        for (const el of parts) {
+            const r = el.getBoundingClientRect();
+            if (!r.width || !r.height) { continue; }
+            if (r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom) {
+                found.push(`${scrollY}: ${el.tagName.toLowerCase()}#${el.id}.${el.getAttribute('class') || ''}`);
+            }
+        }
+        if (y >= end) { break; }
+    }
+    scrollTo(0, 0);
+    return found;
+}"""
+
+
+def chat_button_clear_of_the_board(page: Any, label: str) -> None:
+    """The page's Chat button is shown in the first screen and meets the board at no scroll position."""
+    page.wait_for_selector("#board [data-coord], #board .facts, #board #hg", state="attached", timeout=TIMEOUT)
+    button = page.locator(".chat-toggle")
+    assert button.is_visible(), label
+    box = button.bounding_box()  # in reach when the page opens: at the top of the screen, not below it
+    assert box is not None and box["y"] + box["height"] <= page.viewport_size["height"], label
+    assert page.evaluate(OVERLAPS_JS) == [], label
 
 
 def test_every_registered_game_has_a_flow() -> None:
@@ -63,6 +104,24 @@ def test_every_game_is_played_by_clicks_live_on_every_page(slug: str, browser: A
     # the host's game: the answer box is the board, points come with a round
     first_screen(first, f"{slug} seat 360x640", points_optional=host_moves)
     pages["first"] = first
+    pages["watch-phone"] = watch_phone = browser.new_context(**SMALL_PHONE).new_page()
+    watch_errors(watch_phone, errors)
+    watch_phone.goto(match.watch)
+    wait_connected(watch_phone)
+    for audience, page in (("seat", pages[2]), ("seat", first), ("spectator", watch_phone)):
+        width = page.viewport_size["width"]
+        chat_button_clear_of_the_board(page, f"{slug} {audience} {width}")
+        page.screenshot(path=str(ARTIFACTS / f"chat-button-{slug}-{audience}-{width}.png"))
+    # the button in the top bar opens the chat over the page, and closes it
+    assert watch_phone.is_hidden("#chat")
+    watch_phone.click(".chat-toggle")
+    watch_phone.wait_for_selector("#chat", state="visible", timeout=TIMEOUT)
+    assert watch_phone.get_attribute(".chat-toggle", "aria-expanded") == "true"
+    assert watch_phone.inner_text(".chat-toggle .chat-toggle-word") == "Close chat"
+    watch_phone.screenshot(path=str(ARTIFACTS / f"chat-button-open-{slug}-360.png"))
+    watch_phone.click(".chat-toggle")
+    watch_phone.wait_for_selector("#chat", state="hidden", timeout=TIMEOUT)
+    assert watch_phone.get_attribute(".chat-toggle", "aria-expanded") == "false"
     for turn in flow.turns:
         page = pages[turn.by]
         for kind, selector, *value in turn.acts:
