@@ -29,6 +29,7 @@ CHROMIUM = "/usr/bin/chromium-headless-shell"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 TIMEOUT = 10_000  # ms for any page to show an update
+AXE = ROOT / "static/vendor/axe.min.js"  # axe-core, from the npm registry (.ci/install)
 DAPHNE_LOG_LINES = 60  # of a failed test's server, in its report
 
 
@@ -73,6 +74,15 @@ def submit_and_wait(player: Any, pages: Sequence[Any], selector: str, timeout: i
     player.click("#move-submit")
     for page in pages:
         page.wait_for_selector(selector, timeout=timeout)
+
+
+def serious_axe(page: Any) -> list[str]:
+    """axe-core's serious and critical violations on the page, a line each: rule, impact, what it
+    asks, where (its first four places)."""
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:4]]}"
+            for v in violations if v["impact"] in ("serious", "critical")]
 
 
 def version(page: Any) -> int:
@@ -219,7 +229,7 @@ def skip_without_browser() -> None:
     """Skip the test when this machine cannot run the browser or serve the pages' scripts."""
     if not os.path.exists(CHROMIUM):
         pytest.skip("Debian chromium-headless-shell is not installed")
-    if not (ROOT / "static/vendor/htmx.min.js").exists():
+    if not (ROOT / "static/vendor/htmx.min.js").exists() or not AXE.exists():
         pytest.skip("static/vendor is not built (run .ci/install)")
 
 

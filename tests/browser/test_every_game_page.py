@@ -11,6 +11,11 @@ edge of the Yinsh board): it is in the first screen, and at no scroll position f
 the end of the page does its box meet the box of the board or of anything drawn in it (legends,
 facts, points).  It opens and closes the chat over the page.
 
+axe-core finds no serious or critical violation on the host's page (also before the start, for a
+setup page of each seat count: Lance Assembly, Back to the Wall), seat 1's and the spectator's at
+a desktop, and on the phones for Lance Assembly, Two Connect and Back to the Wall (test_accessibility.py
+checks the pages that are not a game's).
+
 The clicks per game are tests/browser/flows.py's.  Screenshots: test-artifacts/game-<slug>.png
 (seat 1), game-<slug>-phone.png (seat 2), phone-<slug>-360x640.png (seat 1's first screen),
 chat-button-<slug>-<audience>-<width>.png and chat-button-open-<slug>-360.png."""
@@ -23,7 +28,7 @@ import pytest
 
 from games.registry import get_game, slugs
 
-from .conftest import ARTIFACTS, TIMEOUT, StartMatch, wait_connected, watch_errors
+from .conftest import ARTIFACTS, TIMEOUT, StartMatch, serious_axe, wait_connected, watch_errors
 from .flows import FLOWS
 from .test_phone_first_screen import PHONE as SMALL_PHONE
 from .test_phone_first_screen import first_screen
@@ -32,6 +37,10 @@ pytestmark = pytest.mark.browser
 
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+#: axe on the host's page before the start: one setup page per seat count (the rest is shared)
+AXE_BEFORE_START = ("lance-assembly", "back-to-the-wall")
+#: axe on the phone pages: one column, the move bar at the bottom, the boards behind tabs
+AXE_ON_PHONES = ("lance-assembly", "two-connect", "back-to-the-wall")
 
 #: at every scroll position of the page (a step of 60 px, and the very end): the boxes of the board
 #: and of everything in it that the Chat button's box meets, as "scrollY: element"
@@ -89,9 +98,15 @@ def test_every_game_is_played_by_clicks_live_on_every_page(slug: str, browser: A
         watch_errors(pages[who], errors)
         pages[who].goto(url)
     wait_connected(*pages.values())
+    axe: dict[str, list[str]] = {}
+    if slug in AXE_BEFORE_START:
+        axe["host before the start"] = serious_axe(host)
     match.start()
     pages[1].wait_for_selector("#board", timeout=TIMEOUT)
     host.wait_for_selector("#board [data-coord], #board .facts", timeout=TIMEOUT)
+    pages["watch"].wait_for_selector("#board", timeout=TIMEOUT)
+    for who in ("host", 1, "watch"):
+        axe[f"{who}"] = serious_axe(pages[who])
     host_moves = get_game(slug).host_moves
     first = browser.new_context(**SMALL_PHONE).new_page()
     watch_errors(first, errors)
@@ -122,6 +137,10 @@ def test_every_game_is_played_by_clicks_live_on_every_page(slug: str, browser: A
     watch_phone.click(".chat-toggle")
     watch_phone.wait_for_selector("#chat", state="hidden", timeout=TIMEOUT)
     assert watch_phone.get_attribute(".chat-toggle", "aria-expanded") == "false"
+    if slug in AXE_ON_PHONES:
+        axe["seat 2 on a phone"] = serious_axe(pages[2])
+        axe["spectator on a phone"] = serious_axe(watch_phone)
+    assert not {name: lines for name, lines in axe.items() if lines}, (slug, axe)
     for turn in flow.turns:
         page = pages[turn.by]
         for kind, selector, *value in turn.acts:

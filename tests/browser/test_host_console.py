@@ -8,11 +8,10 @@
    points for one seat adding up) instead of replacing what was there; Send sends the whole
    list and the box at once, applied once even on a double click; the box goes when the bout ends.
 
-Screenshots go to /work/notes/shots/console/ (and test-artifacts/ when that is not writable)."""
+Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,18 +28,9 @@ VIEWPORTS: dict[str, dict[str, Any]] = {
 IN_PLAY = ("#host-forfeit-bout", "#host-forfeit-match", "#host-stalemate", "#host-draw", "#host-award")
 
 
-def _shots() -> Path:
-    where = Path("/work/notes/shots/console")
-    try:
-        where.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        where = ARTIFACTS
-        where.mkdir(exist_ok=True)
-    return where
-
-
 def _shot(page: Any, name: str, full: bool = True) -> None:
-    page.screenshot(path=str(_shots() / f"{name}.png"), full_page=full)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full)
 
 
 def _fits(page: Any) -> None:

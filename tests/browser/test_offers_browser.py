@@ -3,38 +3,27 @@ phone (a spectator on a desktop): in a two-seat match the opponent answers.  Ann
 offer ends on Bob's page.  Ann asks for a takeback, Bob declines it, the host grants it anyway.  Ann
 offers a draw and Bob accepts: the bout is drawn by agreement on every page.  A spectator never gets
 the Accept and Decline buttons, nor does the offering seat.  Every page follows live, without
-reload.  Screenshots in /work/notes/shots/offers/ (else test-artifacts/)."""
+reload.  Screenshots in test-artifacts/ (issue41-*.png)."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, ROOT, TIMEOUT, StartMatch, cell, play_cells, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, StartMatch, cell, play_cells, serious_axe, wait_connected
 
 pytestmark = pytest.mark.browser
 
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
-SHOTS = Path("/work/notes/shots/offers") if os.path.isdir("/work/notes") else ARTIFACTS
 
 
 def _shot(page: Any, name: str, *, top: bool = True) -> None:
     """A screenshot of what the page shows from its top (where the offers box is), or as scrolled."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    ARTIFACTS.mkdir(exist_ok=True)
     if top:
         page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(SHOTS / f"issue41-{name}.png"))
-
-
-def _no_serious_axe(page: Any) -> None:
-    """axe-core over the page: no serious or critical violation (as tests/browser/test_accessibility.py)."""
-    page.add_script_tag(path=str(ROOT / "static/vendor/axe.min.js"))
-    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
-    bad = [f"{v['id']}: {v['help']}" for v in found if v["impact"] in ("serious", "critical")]
-    assert not bad, bad
+    page.screenshot(path=str(ARTIFACTS / f"issue41-{name}.png"))
 
 
 def _offers_say(page: Any, text: str) -> None:
@@ -74,7 +63,7 @@ def test_the_opponent_answers_draws_and_takebacks_by_clicks(browser: Any, start_
     assert ann.locator("#offer-accept-draw").count() == 0  # the offering seat never gets the answer
     spectator.wait_for_selector("#log-list >> text=offers a draw", timeout=TIMEOUT)
     assert spectator.locator("#offers").count() == 0 and spectator.locator("text=Accept").count() == 0
-    _no_serious_axe(bob)  # the offers box with its buttons, as the opponent gets it
+    assert serious_axe(bob) == []  # the offers box with its buttons, as the opponent gets it
     _shot(bob, f"draw-offered-{device}-opponent")
     _shot(ann, f"draw-offered-{device}-offerer")
     play_cells(ann, "C3")

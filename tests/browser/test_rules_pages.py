@@ -13,8 +13,7 @@ import pytest
 
 from games.registry import get_game, slugs
 
-from .conftest import ARTIFACTS, TIMEOUT, Server
-from .test_accessibility import AXE, BAD
+from .conftest import ARTIFACTS, TIMEOUT, Server, serious_axe
 
 pytestmark = pytest.mark.browser
 
@@ -25,18 +24,9 @@ OVERFLOW_JS = "() => document.documentElement.scrollWidth - document.documentEle
 DRAWN_JS = "() => [...document.querySelectorAll('.rules-board')].map(b => b.getBoundingClientRect().height)"
 
 
-def _serious(page: Any) -> list[str]:
-    page.add_script_tag(path=str(AXE))
-    violations = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
-    return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:4]]}"
-            for v in violations if v["impact"] in BAD]
-
-
 @pytest.mark.parametrize("viewport", sorted(VIEWPORTS))
 def test_every_rules_page_draws_its_diagrams_without_errors_and_passes_axe(
         server: Server, browser: Any, viewport: str) -> None:
-    if not AXE.exists():
-        pytest.skip("static/vendor/axe.min.js is not built (run .ci/install)")
     ARTIFACTS.mkdir(exist_ok=True)
     page = browser.new_context(viewport=VIEWPORTS[viewport]).new_page()
     errors: list[str] = []
@@ -45,7 +35,7 @@ def test_every_rules_page_draws_its_diagrams_without_errors_and_passes_axe(
     page.goto(server.url + "/rules/")
     for slug in slugs():
         assert page.locator(f'a[href="/rules/{slug}/"]').count() == 1
-    found["index"] = _serious(page)
+    found["index"] = serious_axe(page)
     for slug in slugs():
         page.goto(f"{server.url}/rules/{slug}/")
         page.wait_for_load_state("load")
@@ -54,7 +44,7 @@ def test_every_rules_page_draws_its_diagrams_without_errors_and_passes_axe(
         assert heights and all(h > 40 for h in heights), (slug, heights)
         assert page.evaluate(OVERFLOW_JS) <= 0, slug
         page.screenshot(path=str(ARTIFACTS / f"rules-{slug}-{viewport}.png"), full_page=True)
-        found[slug] = _serious(page)
+        found[slug] = serious_axe(page)
         # a square of a drawing is clicked as on a live board: the game's script composes nothing
         # (there is no move box) and throws nothing
         point = page.locator(".rules-board [data-board][data-coord]:visible").first
