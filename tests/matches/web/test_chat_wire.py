@@ -211,7 +211,7 @@ def test_new_chat_names_are_rate_limited_per_address(make_match: Any) -> None:
     """Each cookie-less name is a new writer: flood control must not be dodged by clearing cookies.
     The clock stands still: eleven posts across the end of a window would be two windows' counts."""
     match = make_match("lance-assembly", start=False)
-    with time_machine.travel(dt.datetime.now(dt.timezone.utc), tick=False):
+    with time_machine.travel(dt.datetime.now(dt.UTC), tick=False):
         codes = [Client().post(f"/w/{match.watch_token}/chat/name/", {"name": f"Zed{n}"}).status_code
                  for n in range(11)]
     assert codes == [302] * 10 + [429]
