@@ -106,7 +106,7 @@ def test_every_game_is_played_by_clicks_live_on_every_page(slug: str, browser: A
     host.wait_for_selector("#board [data-coord], #board .facts", timeout=TIMEOUT)
     pages["watch"].wait_for_selector("#board", timeout=TIMEOUT)
     for who in ("host", 1, "watch"):
-        axe[f"{who}"] = serious_axe(pages[who])
+        axe[str(who)] = serious_axe(pages[who])
     host_moves = get_game(slug).host_moves
     first = browser.new_context(**SMALL_PHONE).new_page()
     watch_errors(first, errors)
