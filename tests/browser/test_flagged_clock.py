@@ -2,8 +2,9 @@
 real daphne, by clicks: the host creates a Lance Assembly match with a tiny clock (2 s a move + 2 s)
 and starts it; Ann (desktop) never moves and the server's sweeper flags her.  Every page (Ann's,
 Bob's on a phone, the spectators' on a phone, the host's on a desktop) shows her clock at 0:00,
-flagged, and Bob's as it stood, live and after a reload; a bank shown to the minute shows its
-seconds below 10 minutes.  No sleeps: each page waits for what it shows."""
+flagged, and Bob's as it stood, live and after a reload; and its banner says who ran out in its
+own words ("You ran out of time" on Ann's page, "you win" on Bob's).  A bank shown to the minute
+shows its seconds below 10 minutes.  No sleeps: each page waits for what it shows."""
 
 from __future__ import annotations
 
@@ -52,7 +53,13 @@ def test_a_flagged_clock_shows_0_00_flagged_on_every_page(start_match: StartMatc
         page.wait_for_selector("#clock-1 .flag", timeout=TIMEOUT + 6000)  # her 4 s and the lag grace
         assert _clocks(page) == ("0:00", "flagged", "0:02 + 0:02"), who
         assert "flagged" in str(page.get_attribute("#clock-state-1", "class")), who
-        assert "ran out of time" in page.inner_text("#banner-head"), who
+    # the banner (and the status line) name who ran out, to each audience in its own words
+    headlines = {"ann": "You ran out of time: Bob wins bout 1", "bob": "Ann ran out of time: you win bout 1",
+                 "spectators": "Ann ran out of time: Bob wins bout 1", "host": "Ann ran out of time: Bob wins bout 1"}
+    for who, (page, _) in pages.items():
+        page.wait_for_selector(f"#banner-head >> text={headlines[who]}", timeout=TIMEOUT)
+        assert page.inner_text("#banner-head") == headlines[who], who
+        assert page.inner_text("#status") == headlines[who] + ".", who
     # the page's own script keeps 0:00: a tick after the update draws what the state says
     for who, (page, _) in pages.items():
         page.evaluate("document.dispatchEvent(new CustomEvent('dm:clock-sync'))")  # clocks.js ticks at once
