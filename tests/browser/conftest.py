@@ -85,6 +85,14 @@ def serious_axe(page: Any) -> list[str]:
             for v in violations if v["impact"] in ("serious", "critical")]
 
 
+def axe_violations(page: Any, options: str = "{}") -> list[str]:
+    """Every axe-core violation on the page (of the rules `options` runs, a JS object), a line
+    each: the rule and its first place."""
+    page.add_script_tag(path=str(AXE))
+    return list(page.evaluate(f"async () => (await axe.run(document, {options})).violations"
+                              ".map(v => v.id + ': ' + (v.nodes[0] ? v.nodes[0].target.join(' ') : ''))"))
+
+
 def version(page: Any) -> int:
     """The match version the page holds (live.js keeps it on #live-meta)."""
     return int(page.get_attribute("#live-meta", "data-version"))

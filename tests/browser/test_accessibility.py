@@ -54,5 +54,4 @@ def test_every_page_passes_axe(server: Server, browser: Any, start_match: StartM
     phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
     phone.goto(server.url + "/")
     found["home on a phone"] = serious_axe(phone)
-    assert len(found) == 9
     assert not {name: lines for name, lines in found.items() if lines}

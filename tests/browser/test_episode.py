@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, ROOT, TIMEOUT, Server
+from .conftest import ARTIFACTS, ROOT, TIMEOUT, Server, axe_violations
 
 pytestmark = pytest.mark.browser
 
@@ -48,17 +48,6 @@ def _setup(server: Server, name: str) -> dict[str, Any]:
     return found
 
 
-def _axe(page: Any) -> list[str]:
-    """axe-core's violations on the page (as tests/browser/test_season.py runs it)."""
-    axe = ARTIFACTS.parent / "static/vendor/axe.min.js"
-    if not axe.exists():
-        return []
-    page.add_script_tag(path=str(axe))
-    found = page.evaluate("async () => (await axe.run(document)).violations"
-                          ".map(v => v.id + ': ' + (v.nodes[0] ? v.nodes[0].target.join(' ') : ''))")
-    return list(found)
-
-
 def _click(page: Any, button: str) -> str:
     with page.expect_navigation():
         page.click(button)
@@ -87,7 +76,7 @@ def test_the_candidate_chooses_and_the_pair_ban_by_clicks(server: Server, browse
     assert options == ["Bob", "Cy", "Di", "Eve", "Finn", "Gus"]
     assert gus.locator("#choose-opponent").count() == 0
     hal.screenshot(path=str(ARTIFACTS / f"episode-pick-{candidate_on}.png"), full_page=True)
-    assert _axe(hal) == []
+    assert axe_violations(hal) == []
     hal.select_option("#choose-opponent select[name=opponent]", "Gus")
     assert "You chose Gus." in _click(hal, "#choose-opponent button[type=submit]")
 
@@ -96,7 +85,7 @@ def test_the_candidate_chooses_and_the_pair_ban_by_clicks(server: Server, browse
     gus.wait_for_selector("#death-match-choice button[value=ban]:disabled", timeout=TIMEOUT)
     assert "Waiting for Hal to ban or agree." in gus.inner_text("#choices")
     gus.screenshot(path=str(ARTIFACTS / f"episode-bans-waiting-{other_on}.png"), full_page=True)
-    assert _axe(gus) == []
+    assert axe_violations(gus) == []
     host = page_for(candidate_on)
     host.goto(f"{server.url}/s/{made['manage']}/")
     assert "Hal vs Gus: waiting for Hal to ban or agree" in host.inner_text("#episode-waiting")
@@ -132,7 +121,7 @@ def test_the_candidate_chooses_and_the_pair_ban_by_clicks(server: Server, browse
     assert "Gus starts" not in host.inner_text("#episode")  # Hal starts
     assert "Hal starts" in host.inner_text("#episode") and "the death match is being played" in host.inner_text("#episode")
     host.locator("#episode").screenshot(path=str(ARTIFACTS / f"episode-manage-{candidate_on}.png"))
-    assert _axe(host) == []
+    assert axe_violations(host) == []
     public = page_for(candidate_on)
     public.goto(f"{server.url}/seasons/{made['slug']}/")
     told = public.inner_text("#episodes")

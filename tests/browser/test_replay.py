@@ -12,20 +12,21 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS, ROOT, TIMEOUT, StartMatch, cell, replay_at, type_move, wait_connected
+from .conftest import (
+    ARTIFACTS,
+    TIMEOUT,
+    StartMatch,
+    axe_violations,
+    cell,
+    replay_at,
+    type_move,
+    wait_connected,
+)
+
+#: the replay is held to WCAG 2 A and AA
+WCAG = "{runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}"
 
 pytestmark = pytest.mark.browser
-
-
-def _axe(page: Any) -> list[str]:
-    """axe-core's WCAG 2 A/AA violations on the page (the vendored copy; none when it is not built)."""
-    axe = ROOT / "static/vendor/axe.min.js"
-    if not axe.exists():
-        return []
-    page.add_script_tag(path=str(axe))
-    return list(page.evaluate(
-        """async () => (await axe.run(document, {runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}))
-             .violations.map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))"""))
 
 
 def test_spectator_replays_a_bout_with_an_undo_and_a_correction(browser: Any,
@@ -117,7 +118,7 @@ def test_spectator_replays_a_bout_with_an_undo_and_a_correction(browser: Any,
     spectator.wait_for_selector(cell("A4", ""))
     assert moves.locator('a[aria-current="step"]').get_attribute("data-step") == "6"
     spectator.screenshot(path=str(ARTIFACTS / "replay-desktop.png"), full_page=True)
-    assert _axe(spectator) == []
+    assert axe_violations(spectator, WCAG) == []
 
     # autoplay, fast, from step 6 to the end; it stops by itself
     spectator.select_option("#replay-speed", "500")
@@ -145,7 +146,7 @@ def test_spectator_replays_a_bout_with_an_undo_and_a_correction(browser: Any,
     replay_at(phone, 5)
     phone.wait_for_selector(cell("A3", "R"))
     phone.screenshot(path=str(ARTIFACTS / "replay-phone.png"), full_page=True)
-    assert _axe(phone) == []
+    assert axe_violations(phone, WCAG) == []
     phone.locator("#replay-next").tap()
     replay_at(phone, 6)
 

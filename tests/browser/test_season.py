@@ -22,7 +22,7 @@ from games.core import SPECTATOR
 from games.registry import get_game
 from tests.hookserver import Hook
 
-from .conftest import ARTIFACTS, TIMEOUT, Server, season_act, version, wait_connected
+from .conftest import ARTIFACTS, TIMEOUT, Server, axe_violations, season_act, version, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -55,17 +55,6 @@ def _submit(page: Any, text: str, version: int) -> None:
     page.wait_for_selector(f'#live-meta[data-version="{version}"]', state="attached", timeout=TIMEOUT)
     page.fill("#move-text", text)
     page.click("#move-submit")
-
-
-def _axe(page: Any) -> list[str]:
-    """axe-core's violations on the page (rule id and the first offending element)."""
-    axe = ARTIFACTS.parent / "static/vendor/axe.min.js"
-    if not axe.exists():
-        return []  # built by .ci/install; the rest of the test does not need it
-    page.add_script_tag(path=str(axe))
-    found = page.evaluate("async () => (await axe.run(document)).violations"
-                          ".map(v => v.id + ': ' + (v.nodes[0] ? v.nodes[0].target.join(' ') : ''))")
-    return list(found)
 
 
 def _row(page: Any, name: str) -> dict[str, str]:
@@ -102,7 +91,7 @@ def test_a_season_from_roster_to_elimination(server: Server, browser: Any) -> No
                        "#create-match")
         assert re.search(r"Match #\d+ created", message)
         host.screenshot(path=str(ARTIFACTS / "season-manage.png"), full_page=True)
-        assert _axe(host) == []
+        assert axe_violations(host) == []
 
         # the host dashboard of the new match, from the manage page
         host.click("#matches .host-link >> nth=0")
@@ -180,18 +169,18 @@ def test_a_season_from_roster_to_elimination(server: Server, browser: Any) -> No
         assert _row(public, candidate)["status"] == "eliminated"
         assert "elimination match" in public.inner_text("#matches")
         public.screenshot(path=str(ARTIFACTS / "season-desktop.png"), full_page=True)
-        assert _axe(public) == []
+        assert axe_violations(public) == []
         phone = watch(browser.new_context(**PHONE).new_page())
         phone.goto(public.url)
         phone.screenshot(path=str(ARTIFACTS / "season-phone.png"), full_page=True)
-        assert _axe(phone) == []
+        assert axe_violations(phone) == []
         phone.goto(manage)
         phone.screenshot(path=str(ARTIFACTS / "season-manage-phone.png"), full_page=True)
         host.goto(manage)
         host.screenshot(path=str(ARTIFACTS / "season-manage-end.png"), full_page=True)
-        assert _axe(host) == []
+        assert axe_violations(host) == []
         host.goto(server.url + "/seasons/")
-        assert "Autumn League" in host.inner_text(".season-table") and _axe(host) == []
+        assert "Autumn League" in host.inner_text(".season-table") and axe_violations(host) == []
 
         # the channel heard every step (posted by the server's worker), never a secret link
         deadline = time.monotonic() + 20
